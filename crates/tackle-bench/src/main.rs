@@ -1,0 +1,141 @@
+//! Benchmarks for tackle, printed as one JSON object per line.
+//!
+//! `tackle-bench executor` (the default): R rounds of K calls through the registry and the
+//! executor, with two tools — `add(a: int, b: int)` and `echo(text: string)` — whose
+//! arguments are validated against their schemas. Call n of a run is `add(n, n+1)` when n is
+//! even, else `echo` of a 200-character text. Each round does what a harness does: compute
+//! the offer, parse the argument text the model sent, execute the batch, and render every
+//! result as the model sees it. 3 warm-up runs, then 20 timed; medians in microseconds.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tackle_core::{ToolCall, ToolReturnPart};
+use tackle_tools::{ExecutionState, Executor, RunContext, ToolContext, ToolError, ToolRegistry, typed_tool};
+
+const WARM_UP: usize = 3;
+const TIMED: usize = 20;
+const SHAPES: [(usize, usize); 4] = [(10, 1), (10, 8), (100, 4), (10, 4)];
+
+#[derive(Deserialize, JsonSchema)]
+struct AddArgs {
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct EchoArgs {
+    /// The text to send back.
+    text: String,
+}
+
+fn registry() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
+    let add = typed_tool("add", "Add two integers.", |_ctx: ToolContext, args: AddArgs| async move {
+        args.a.checked_add(args.b).ok_or_else(|| ToolError::feedback("the sum overflows"))
+    })
+    .build()?;
+    let echo = typed_tool("echo", "Send the text back.", |_ctx: ToolContext, args: EchoArgs| async move {
+        Ok::<_, ToolError>(args.text)
+    })
+    .build()?;
+    Ok(ToolRegistry::builder().tool(add).tool(echo).build()?)
+}
+
+/// The argument text of every call of a run, as a model would send it.
+fn script(rounds: usize, per_round: usize) -> Vec<Vec<(String, &'static str, String)>> {
+    let text = "x".repeat(200);
+    (0..rounds)
+        .map(|r| {
+            (0..per_round)
+                .map(|k| {
+                    let n = r * per_round + k;
+                    if n % 2 == 0 {
+                        (format!("call_{n}"), "add", format!(r#"{{"a":{n},"b":{}}}"#, n + 1))
+                    } else {
+                        (format!("call_{n}"), "echo", format!(r#"{{"text":"{text}"}}"#))
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+async fn one_run(
+    registry: &ToolRegistry,
+    executor: &Executor,
+    run: &Arc<RunContext>,
+    script: &[Vec<(String, &'static str, String)>],
+) -> usize {
+    let mut state = ExecutionState::default();
+    let mut seen = 0;
+    for round in script {
+        let offer = registry.offer(run);
+        let calls: Vec<ToolCall> =
+            round.iter().map(|(id, name, args)| ToolCall::from_raw(id, *name, args)).collect();
+        let outcome = executor.execute(&offer, run, &calls, &mut state).await;
+        let parts: Vec<ToolReturnPart> = outcome.returns.iter().map(|r| r.to_part()).collect();
+        seen += parts.iter().filter(|p| !p.is_error()).map(|p| p.content.len().min(1)).sum::<usize>();
+    }
+    seen
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 0 { (values[mid - 1] + values[mid]) / 2.0 } else { values[mid] }
+}
+
+fn bench_executor() -> Result<(), Box<dyn std::error::Error>> {
+    let registry = registry()?;
+    let executor = Executor::new();
+    let run = Arc::new(RunContext::new("bench"));
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+    for (rounds, per_round) in SHAPES {
+        let script = script(rounds, per_round);
+        let mut micros = Vec::with_capacity(TIMED);
+        for i in 0..WARM_UP + TIMED {
+            let started = Instant::now();
+            let ok = runtime.block_on(one_run(&registry, &executor, &run, &script));
+            let took = started.elapsed().as_secs_f64() * 1e6;
+            if ok != rounds * per_round {
+                return Err(format!("only {ok} of {} calls succeeded", rounds * per_round).into());
+            }
+            if i >= WARM_UP {
+                micros.push(took);
+            }
+        }
+        let us_run = median(&mut micros);
+        let line = serde_json::json!({
+            "framework": "tackle",
+            "bench": "executor",
+            "R": rounds,
+            "K": per_round,
+            "us_run": round3(us_run),
+            "us_call": round3(us_run / (rounds * per_round) as f64),
+            "us_round": round3(us_run / rounds as f64),
+        });
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn round3(value: f64) -> f64 {
+    (value * 1000.0).round() / 1000.0
+}
+
+fn main() {
+    let which = std::env::args().nth(1).unwrap_or_else(|| "executor".into());
+    let outcome = match which.as_str() {
+        "executor" => bench_executor(),
+        other => Err(format!("unknown benchmark {other:?}; available: executor").into()),
+    };
+    if let Err(error) = outcome {
+        eprintln!("error: {error}");
+        std::process::exit(1);
+    }
+}

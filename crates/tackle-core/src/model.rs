@@ -1,0 +1,258 @@
+//! The [`Model`] trait: one round of a conversation with a model.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_core::Stream;
+use serde::{Deserialize, Serialize};
+
+use crate::definition::ToolDefinition;
+use crate::message::{AssistantTurn, Message};
+use crate::usage::Usage;
+
+/// Which tools the model may or must call in a round.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "mode", content = "name")]
+pub enum ToolChoice {
+    /// The model decides.
+    #[default]
+    Auto,
+    /// The model must not call tools.
+    None,
+    /// The model must call at least one tool.
+    Required,
+    /// The model must call this tool.
+    Tool(String),
+}
+
+/// Settings for one request.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelSettings {
+    /// Which tools the model may or must call.
+    pub tool_choice: ToolChoice,
+    /// Ask for at most one call per round (sent only where the host accepts the flag).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel_tool_calls: Option<bool>,
+    /// Upper bound on output tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_output_tokens: Option<u32>,
+    /// Sampling temperature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
+    /// Nucleus sampling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f32>,
+    /// Seed for providers that can repeat a generation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// One round: the conversation so far, the tools offered, and the settings.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ModelRequest {
+    /// The conversation, system messages included.
+    pub messages: Vec<Message>,
+    /// The tools offered this round, in a stable order.
+    pub tools: Vec<Arc<ToolDefinition>>,
+    /// Settings for this round.
+    pub settings: ModelSettings,
+}
+
+/// Why the model stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FinishReason {
+    /// The model finished its answer.
+    Stop,
+    /// The model called tools and waits for their results.
+    ToolCalls,
+    /// The output token limit was reached.
+    Length,
+    /// The provider's content filter stopped the output.
+    ContentFilter,
+    /// The provider gave a reason tackle does not know.
+    Other,
+}
+
+/// The complete result of a round.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ModelResponse {
+    /// The model's turn, ready to be recorded in the conversation.
+    pub turn: AssistantTurn,
+}
+
+/// What a model stream yields while a round runs. The last item of a successful stream
+/// is [`ModelEvent::Completed`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ModelEvent {
+    /// A piece of answer text.
+    TextDelta(String),
+    /// A piece of reasoning text.
+    ThinkingDelta(String),
+    /// A piece of a tool call. The first piece of a call carries its name (and id, where
+    /// the provider sends one); later pieces carry more argument text.
+    ToolCallDelta {
+        /// The call's position in the turn.
+        index: usize,
+        /// The call id, when this piece carries it.
+        id: Option<String>,
+        /// The tool name, when this piece carries it.
+        name: Option<String>,
+        /// More argument text.
+        arguments: String,
+    },
+    /// Usage reported during the stream.
+    Usage(Usage),
+    /// The round is complete.
+    Completed(ModelResponse),
+}
+
+/// A boxed stream of model events.
+pub type ModelStream = Pin<Box<dyn Stream<Item = Result<ModelEvent, ModelError>> + Send>>;
+
+/// What a model (and the endpoint serving it) can do. Data, not code: adapters and presets
+/// fill it in, the harness and the schema lowering read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelProfile {
+    /// The model can call tools at all.
+    pub supports_tools: bool,
+    /// The model can return several calls in one round.
+    pub supports_parallel_tool_calls: bool,
+    /// The host accepts a flag that limits the model to one call per round.
+    pub accepts_parallel_tool_calls_flag: bool,
+    /// The host enforces strict tool schemas when asked.
+    pub supports_strict_schemas: bool,
+    /// The host accepts a `required` tool choice.
+    pub supports_tool_choice_required: bool,
+    /// The model produces reasoning.
+    pub supports_thinking: bool,
+    /// The host streams responses.
+    pub supports_streaming: bool,
+    /// The host reports usage in streams.
+    pub reports_stream_usage: bool,
+    /// The model accepts images in tool results.
+    pub supports_image_results: bool,
+    /// The context window, in tokens, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u32>,
+}
+
+impl Default for ModelProfile {
+    fn default() -> Self {
+        ModelProfile {
+            supports_tools: true,
+            supports_parallel_tool_calls: true,
+            accepts_parallel_tool_calls_flag: false,
+            supports_strict_schemas: false,
+            supports_tool_choice_required: true,
+            supports_thinking: false,
+            supports_streaming: true,
+            reports_stream_usage: true,
+            supports_image_results: false,
+            context_window: None,
+        }
+    }
+}
+
+/// The kind of a [`ModelError`], for deciding what to do about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ModelErrorKind {
+    /// The credentials were refused.
+    Authentication,
+    /// Too many requests.
+    RateLimited,
+    /// The provider is overloaded.
+    Overloaded,
+    /// The conversation does not fit the context window.
+    ContextTooLong,
+    /// The provider refused the request as malformed.
+    InvalidRequest,
+    /// The provider failed.
+    Server,
+    /// The connection failed or the stream was cut off.
+    Transport,
+    /// The provider's answer could not be understood.
+    InvalidResponse,
+    /// The request was cancelled.
+    Cancelled,
+}
+
+impl ModelErrorKind {
+    /// Whether trying the same request again later may succeed.
+    pub fn is_retryable(self) -> bool {
+        matches!(
+            self,
+            ModelErrorKind::RateLimited
+                | ModelErrorKind::Overloaded
+                | ModelErrorKind::Server
+                | ModelErrorKind::Transport
+        )
+    }
+}
+
+/// A failed model request. The message never contains credentials.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ModelError {
+    /// What kind of failure this is.
+    pub kind: ModelErrorKind,
+    /// What happened, for people.
+    pub message: String,
+    /// How long the provider asked to wait before trying again.
+    pub retry_after: Option<Duration>,
+}
+
+impl ModelError {
+    /// An error of `kind`.
+    pub fn new(kind: ModelErrorKind, message: impl Into<String>) -> Self {
+        ModelError { kind, message: message.into(), retry_after: None }
+    }
+
+    /// The kind of failure.
+    pub fn kind(&self) -> ModelErrorKind {
+        self.kind
+    }
+}
+
+/// A model behind some wire API: one round is a request in, a stream of events out.
+///
+/// Implementations translate; they hold no conversation state of their own, so one model
+/// value can serve many runs at once.
+pub trait Model: Send + Sync {
+    /// A name for logs and traces (`provider:model`).
+    fn name(&self) -> &str;
+
+    /// What the model and its endpoint can do.
+    fn profile(&self) -> &ModelProfile;
+
+    /// Starts a round. The stream yields deltas as they arrive and ends with
+    /// [`ModelEvent::Completed`]; a stream that ends without it was cut off.
+    fn stream(&self, request: ModelRequest) -> ModelStream;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retryable_kinds() {
+        assert!(ModelErrorKind::RateLimited.is_retryable());
+        assert!(!ModelErrorKind::Authentication.is_retryable());
+        assert!(!ModelErrorKind::ContextTooLong.is_retryable());
+    }
+
+    #[test]
+    fn tool_choice_serialises_readably() {
+        let json = serde_json::to_string(&ToolChoice::Tool("search".into())).unwrap();
+        assert_eq!(json, r#"{"mode":"tool","name":"search"}"#);
+        let back: ToolChoice = serde_json::from_str(r#"{"mode":"required"}"#).unwrap();
+        assert_eq!(back, ToolChoice::Required);
+    }
+}

@@ -1,0 +1,200 @@
+//! [`ToolReturn`]: what a tool call gave back.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::ToolStatus;
+use crate::message::ToolReturnPart;
+use crate::policy::Confidence;
+use crate::usage::Cost;
+
+/// The content of a result: text, JSON, or both.
+///
+/// The model is shown the JSON when there is some (it is the more precise form), else the
+/// text.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolContent {
+    /// Text content.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Structured content.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub json: Option<Value>,
+}
+
+impl ToolContent {
+    /// Text content.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolContent { text: Some(text.into()), json: None }
+    }
+
+    /// JSON content.
+    pub fn json(json: Value) -> Self {
+        ToolContent { text: None, json: Some(json) }
+    }
+
+    /// What the model is shown: compact JSON when present, else the text, else nothing.
+    pub fn model_text(&self) -> Cow<'_, str> {
+        match (&self.json, &self.text) {
+            (Some(Value::String(s)), _) => Cow::Borrowed(s.as_str()),
+            (Some(json), _) => Cow::Owned(json.to_string()),
+            (None, Some(text)) => Cow::Borrowed(text.as_str()),
+            (None, None) => Cow::Borrowed(""),
+        }
+    }
+}
+
+/// A source a tool used: shown to the user with the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Source {
+    /// Where the material is (the final URL after redirects, for web pages).
+    pub url: String,
+    /// Its title, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+impl Source {
+    /// A source at `url` titled `title`.
+    pub fn new(url: impl Into<String>, title: impl Into<Option<String>>) -> Self {
+        Source { url: url.into(), title: title.into() }
+    }
+}
+
+/// What one tool call gave back.
+///
+/// Tools may build one themselves (for sources, costs or private metadata); the executor
+/// fills in the call id, tool name and status.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolReturn {
+    /// The id of the call this answers.
+    pub call_id: String,
+    /// The name the model called the tool by.
+    pub tool_name: String,
+    /// How the call ended.
+    pub status: ToolStatus,
+    /// What the model is shown.
+    pub content: ToolContent,
+    /// Material the tool used, for the user.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<Source>,
+    /// The provider confidence the conversation requires from now on, because of what this
+    /// result contains. Never lowers an earlier requirement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required_confidence: Option<Confidence>,
+    /// What the call cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
+    /// Data for the host only; it never reaches the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_metadata: Option<Value>,
+}
+
+impl ToolReturn {
+    /// A successful result with this content.
+    pub fn new(content: ToolContent) -> Self {
+        ToolReturn {
+            call_id: String::new(),
+            tool_name: String::new(),
+            status: ToolStatus::Ok,
+            content,
+            sources: Vec::new(),
+            required_confidence: None,
+            cost: None,
+            private_metadata: None,
+        }
+    }
+
+    /// A successful text result.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolReturn::new(ToolContent::text(text))
+    }
+
+    /// A successful JSON result.
+    pub fn json(json: Value) -> Self {
+        ToolReturn::new(ToolContent::json(json))
+    }
+
+    /// A result with `status` whose content is the text the model is shown.
+    pub fn with_status(status: ToolStatus, text: impl Into<String>) -> Self {
+        ToolReturn { status, ..ToolReturn::text(text) }
+    }
+
+    /// Adds sources.
+    pub fn with_sources(mut self, sources: impl IntoIterator<Item = Source>) -> Self {
+        self.sources.extend(sources);
+        self
+    }
+
+    /// Raises the confidence the conversation requires.
+    pub fn with_required_confidence(mut self, level: Confidence) -> Self {
+        self.required_confidence = Some(self.required_confidence.map_or(level, |l| l.max(level)));
+        self
+    }
+
+    /// Sets what the call cost.
+    pub fn with_cost(mut self, cost: Cost) -> Self {
+        self.cost = Some(cost);
+        self
+    }
+
+    /// Attaches host-only data.
+    pub fn with_private_metadata(mut self, metadata: Value) -> Self {
+        self.private_metadata = Some(metadata);
+        self
+    }
+
+    /// Whether the call succeeded.
+    pub fn is_ok(&self) -> bool {
+        self.status == ToolStatus::Ok
+    }
+
+    /// The text the model is shown.
+    pub fn model_text(&self) -> Cow<'_, str> {
+        self.content.model_text()
+    }
+
+    /// The part that enters the conversation: only what the model may see.
+    pub fn to_part(&self) -> ToolReturnPart {
+        ToolReturnPart {
+            call_id: self.call_id.clone(),
+            tool_name: self.tool_name.clone(),
+            content: self.model_text().into_owned(),
+            status: self.status,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn json_wins_over_text_for_the_model() {
+        let both = ToolContent { text: Some("22 degrees".into()), json: Some(json!({"t": 22})) };
+        assert_eq!(both.model_text(), r#"{"t":22}"#);
+        assert_eq!(ToolContent::json(json!("plain")).model_text(), "plain");
+        assert_eq!(ToolContent::default().model_text(), "");
+    }
+
+    #[test]
+    fn private_metadata_stays_out_of_the_part() {
+        let ret = ToolReturn::text("done").with_private_metadata(json!({"token": "s3cr3t"}));
+        let part = ret.to_part();
+        let text = serde_json::to_string(&part).unwrap();
+        assert!(!text.contains("s3cr3t"));
+    }
+
+    #[test]
+    fn required_confidence_only_rises() {
+        let ret = ToolReturn::text("x")
+            .with_required_confidence(Confidence::High)
+            .with_required_confidence(Confidence::Low);
+        assert_eq!(ret.required_confidence, Some(Confidence::High));
+    }
+}

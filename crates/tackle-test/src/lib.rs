@@ -1,0 +1,184 @@
+//! Fakes for testing code built on tackle. Not published.
+//!
+//! - [`ScriptedModel`]: answers each round with the next scripted turn and records every
+//!   request it was sent.
+//! - [`FunctionModel`]: answers each round by calling a closure with the request.
+//!
+//! Both implement the real [`Model`] trait and stream their turns as deltas followed by
+//! [`ModelEvent::Completed`], exactly as provider adapters do, so the code under test takes
+//! its real path.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use futures_util::stream;
+use tackle_core::{
+    AssistantPart, AssistantTurn, FinishReason, Model, ModelError, ModelEvent, ModelProfile, ModelRequest,
+    ModelResponse, ModelStream,
+};
+
+/// Turns a complete turn into the events a streaming adapter would produce.
+pub fn turn_events(mut turn: AssistantTurn) -> Vec<Result<ModelEvent, ModelError>> {
+    let mut events = Vec::new();
+    let mut call_index = 0;
+    for part in &turn.parts {
+        match part {
+            AssistantPart::Text(text) => events.push(Ok(ModelEvent::TextDelta(text.clone()))),
+            AssistantPart::Thinking(thinking) => {
+                events.push(Ok(ModelEvent::ThinkingDelta(thinking.text.clone())));
+            }
+            AssistantPart::ToolCall(call) => {
+                events.push(Ok(ModelEvent::ToolCallDelta {
+                    index: call_index,
+                    id: Some(call.id.clone()),
+                    name: Some(call.name.clone()),
+                    arguments: call.arguments.raw_text(),
+                }));
+                call_index += 1;
+            }
+        }
+    }
+    if turn.finish_reason.is_none() {
+        turn.finish_reason = Some(if call_index > 0 { FinishReason::ToolCalls } else { FinishReason::Stop });
+    }
+    events.push(Ok(ModelEvent::Usage(turn.usage)));
+    events.push(Ok(ModelEvent::Completed(ModelResponse { turn })));
+    events
+}
+
+/// A model that plays back a script, one entry per round, and records what it was sent.
+/// When the script runs out, a round fails with an invalid-request error.
+#[derive(Clone)]
+pub struct ScriptedModel {
+    script: Arc<Mutex<VecDeque<Result<AssistantTurn, ModelError>>>>,
+    requests: Arc<Mutex<Vec<ModelRequest>>>,
+    profile: ModelProfile,
+}
+
+impl ScriptedModel {
+    /// A model that answers with `turns`, in order.
+    pub fn new(turns: impl IntoIterator<Item = AssistantTurn>) -> Self {
+        Self::with_results(turns.into_iter().map(Ok))
+    }
+
+    /// A model whose rounds succeed or fail as scripted.
+    pub fn with_results(script: impl IntoIterator<Item = Result<AssistantTurn, ModelError>>) -> Self {
+        ScriptedModel {
+            script: Arc::new(Mutex::new(script.into_iter().collect())),
+            requests: Arc::new(Mutex::new(Vec::new())),
+            profile: ModelProfile::default(),
+        }
+    }
+
+    /// Uses `profile` instead of the default one.
+    pub fn profile(mut self, profile: ModelProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Every request sent so far.
+    pub fn requests(&self) -> Vec<ModelRequest> {
+        self.requests.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// How many scripted rounds are left.
+    pub fn remaining(&self) -> usize {
+        self.script.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+}
+
+impl Model for ScriptedModel {
+    fn name(&self) -> &str {
+        "test:scripted"
+    }
+
+    fn profile(&self) -> &ModelProfile {
+        &self.profile
+    }
+
+    fn stream(&self, request: ModelRequest) -> ModelStream {
+        self.requests.lock().unwrap_or_else(|p| p.into_inner()).push(request);
+        let next = self.script.lock().unwrap_or_else(|p| p.into_inner()).pop_front();
+        let events = match next {
+            Some(Ok(turn)) => turn_events(turn),
+            Some(Err(error)) => vec![Err(error)],
+            None => vec![Err(ModelError::new(
+                tackle_core::ModelErrorKind::InvalidRequest,
+                "the scripted model has no more turns",
+            ))],
+        };
+        Box::pin(stream::iter(events))
+    }
+}
+
+type Responder = dyn Fn(&ModelRequest) -> Result<AssistantTurn, ModelError> + Send + Sync;
+
+/// A model whose every round is answered by a closure.
+#[derive(Clone)]
+pub struct FunctionModel {
+    respond: Arc<Responder>,
+    profile: ModelProfile,
+}
+
+impl FunctionModel {
+    /// A model that answers with `respond(request)`.
+    pub fn new(
+        respond: impl Fn(&ModelRequest) -> Result<AssistantTurn, ModelError> + Send + Sync + 'static,
+    ) -> Self {
+        FunctionModel { respond: Arc::new(respond), profile: ModelProfile::default() }
+    }
+}
+
+impl Model for FunctionModel {
+    fn name(&self) -> &str {
+        "test:function"
+    }
+
+    fn profile(&self) -> &ModelProfile {
+        &self.profile
+    }
+
+    fn stream(&self, request: ModelRequest) -> ModelStream {
+        let events = match (self.respond)(&request) {
+            Ok(turn) => turn_events(turn),
+            Err(error) => vec![Err(error)],
+        };
+        Box::pin(stream::iter(events))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt;
+    use serde_json::json;
+    use tackle_core::{Message, ToolCall};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn scripted_model_streams_and_records() {
+        let model = ScriptedModel::new([AssistantTurn {
+            parts: vec![
+                AssistantPart::Text("checking".into()),
+                AssistantPart::ToolCall(ToolCall::new("c1", "add", json!({"a": 1, "b": 2}))),
+            ],
+            ..AssistantTurn::default()
+        }]);
+        let request = ModelRequest { messages: vec![Message::user("1+2?")], ..ModelRequest::default() };
+        let events: Vec<_> = model.stream(request.clone()).collect().await;
+        assert_eq!(events.len(), 4);
+        let Some(Ok(ModelEvent::Completed(response))) = events.last() else { panic!("no completion") };
+        assert_eq!(response.turn.finish_reason, Some(FinishReason::ToolCalls));
+        assert_eq!(model.requests(), vec![request.clone()]);
+        let after: Vec<_> = model.stream(request).collect().await;
+        assert!(matches!(&after[0], Err(e) if e.message.contains("no more turns")));
+    }
+
+    #[tokio::test]
+    async fn function_model_answers_from_the_request() {
+        let model =
+            FunctionModel::new(|req| Ok(AssistantTurn::text(format!("{} messages", req.messages.len()))));
+        let events: Vec<_> = model.stream(ModelRequest::default()).collect().await;
+        assert!(matches!(&events[0], Ok(ModelEvent::TextDelta(t)) if t == "0 messages"));
+    }
+}
