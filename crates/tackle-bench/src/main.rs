@@ -54,7 +54,7 @@ fn script(rounds: usize, per_round: usize) -> Vec<Vec<(String, &'static str, Str
             (0..per_round)
                 .map(|k| {
                     let n = r * per_round + k;
-                    if n % 2 == 0 {
+                    if n.is_multiple_of(2) {
                         (format!("call_{n}"), "add", format!(r#"{{"a":{n},"b":{}}}"#, n + 1))
                     } else {
                         (format!("call_{n}"), "echo", format!(r#"{{"text":"{text}"}}"#))
@@ -87,7 +87,7 @@ async fn one_run(
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let mid = values.len() / 2;
-    if values.len() % 2 == 0 { (values[mid - 1] + values[mid]) / 2.0 } else { values[mid] }
+    if values.len().is_multiple_of(2) { (values[mid - 1] + values[mid]) / 2.0 } else { values[mid] }
 }
 
 fn bench_executor() -> Result<(), Box<dyn std::error::Error>> {

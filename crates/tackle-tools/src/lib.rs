@@ -42,3 +42,8 @@ pub use toolset::{
 };
 
 pub use tackle_core::{ToolError, ToolReturn};
+
+/// The README's examples, compiled and run as doc tests so that they stay true.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
