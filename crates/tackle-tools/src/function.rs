@@ -31,12 +31,7 @@ type PrepareFn = Arc<dyn Fn(&RunContext, &ToolDefinition) -> Option<ToolDefiniti
 #[derive(Clone)]
 pub struct FunctionTool {
     definition: ToolDefinition,
-    handler: Handler,
-    validators: Vec<Validator>,
-    availability: Vec<Availability>,
-    prepare: Option<PrepareFn>,
-    pre_hooks: Vec<Arc<dyn PreHook>>,
-    post_hooks: Vec<Arc<dyn PostHook>>,
+    parts: FunctionToolParts,
 }
 
 impl fmt::Debug for FunctionTool {
@@ -62,22 +57,22 @@ impl DynTool for FunctionTool {
         ctx: ToolContext,
         args: Map<String, Value>,
     ) -> BoxFuture<'a, Result<ToolReturn, ToolError>> {
-        (self.handler)(ctx, args)
+        (self.parts.handler)(ctx, args)
     }
 
     fn validate(&self, ctx: &ToolContext, args: &mut Map<String, Value>) -> Result<(), ToolError> {
-        for validator in &self.validators {
+        for validator in &self.parts.validators {
             validator(ctx, args).map_err(ToolError::InvalidArguments)?;
         }
         Ok(())
     }
 
     fn is_available(&self, run: &RunContext) -> bool {
-        self.availability.iter().all(|available| available(run))
+        self.parts.availability.iter().all(|available| available(run))
     }
 
     fn prepare(&self, run: &RunContext, definition: &ToolDefinition) -> Prepared {
-        match &self.prepare {
+        match &self.parts.prepare {
             None => Prepared::Unchanged,
             Some(prepare) => match prepare(run, definition) {
                 Some(prepared) => Prepared::Replaced(Box::new(prepared)),
@@ -87,11 +82,11 @@ impl DynTool for FunctionTool {
     }
 
     fn pre_hooks(&self) -> &[Arc<dyn PreHook>] {
-        &self.pre_hooks
+        &self.parts.pre_hooks
     }
 
     fn post_hooks(&self) -> &[Arc<dyn PostHook>] {
-        &self.post_hooks
+        &self.parts.post_hooks
     }
 }
 
@@ -196,6 +191,7 @@ pub struct ToolBuilder {
     tool: FunctionToolParts,
 }
 
+#[derive(Clone)]
 struct FunctionToolParts {
     handler: Handler,
     validators: Vec<Validator>,
@@ -206,6 +202,42 @@ struct FunctionToolParts {
 }
 
 impl ToolBuilder {
+    /// A tool from a complete definition — read from a file, or listed by an MCP server —
+    /// whose calls `f` answers with JSON arguments that passed the schema. Every field of the
+    /// definition is kept; [`ToolBuilder::build`] checks them all.
+    ///
+    /// ```
+    /// use tackle_core::ToolDefinition;
+    /// use tackle_tools::{ToolBuilder, ToolContext, ToolError};
+    ///
+    /// let definition: ToolDefinition = serde_json::from_str(r#"{
+    ///     "name": "ping", "description": "Answer pong.",
+    ///     "parameters": {"type": "object", "properties": {}},
+    ///     "timeout": 500, "idempotent": true
+    /// }"#)?;
+    /// let ping = ToolBuilder::from_definition(definition, |_ctx: ToolContext, _args| async move {
+    ///     Ok::<_, ToolError>("pong")
+    /// })
+    /// .build()?;
+    /// assert!(ping.definition().idempotent);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_definition<O, F, Fut>(definition: ToolDefinition, f: F) -> ToolBuilder
+    where
+        O: ToolOutput + 'static,
+        F: Fn(ToolContext, Map<String, Value>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+    {
+        let mut builder = function_tool(
+            definition.name.clone(),
+            definition.description.clone(),
+            Value::Object(definition.parameters.as_map().clone()),
+            f,
+        );
+        builder.definition = Ok(definition);
+        builder
+    }
+
     fn new(
         name: String,
         description: String,
@@ -345,11 +377,7 @@ impl ToolBuilder {
 
     /// The schema of a successful result, derived from `T`.
     pub fn returns<T: schemars::JsonSchema>(self) -> Self {
-        let generator = schemars::generate::SchemaSettings::draft2020_12()
-            .with(|s| s.meta_schema = None)
-            .into_generator();
-        let schema = generator.into_root_schema_for::<T>().to_value();
-        self.return_schema(schema)
+        self.return_schema(crate::schema::generator().into_root_schema_for::<T>().to_value())
     }
 
     /// Adds an argument validator. Validators run in order after schema validation; each
@@ -408,15 +436,6 @@ impl ToolBuilder {
         if !errors.is_empty() {
             return Err(fail(errors));
         }
-        let parts = self.tool;
-        Ok(FunctionTool {
-            definition,
-            handler: parts.handler,
-            validators: parts.validators,
-            availability: parts.availability,
-            prepare: parts.prepare,
-            pre_hooks: parts.pre_hooks,
-            post_hooks: parts.post_hooks,
-        })
+        Ok(FunctionTool { definition, parts: self.tool })
     }
 }

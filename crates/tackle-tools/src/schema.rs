@@ -31,6 +31,11 @@ pub fn schema_for<T: schemars::JsonSchema>() -> Result<JsonSchema, SchemaError> 
     JsonSchema::new(value)
 }
 
+/// The schema generator tackle derives schemas with: JSON Schema 2020-12, no `$schema` key.
+pub(crate) fn generator() -> schemars::SchemaGenerator {
+    schemars::generate::SchemaSettings::draft2020_12().with(|s| s.meta_schema = None).into_generator()
+}
+
 /// A compiled argument validator.
 #[derive(Debug)]
 pub(crate) struct CompiledSchema {
