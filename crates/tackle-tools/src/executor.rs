@@ -357,15 +357,27 @@ impl Executor {
                 secrets_read: Mutex::new(Vec::new()),
             },
         );
-        let outcome = self.prepare_and_call(&ctx, tool, call).await;
+        // Validators and hooks are host code: a panic there fails the call, not the run.
+        let outcome = AssertUnwindSafe(self.prepare_and_call(&ctx, tool, call))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|panic| Err(crashed(&ctx, &*panic)));
         let mut ret = match outcome {
             Ok(ret) => ret,
             Err(error) => error_return(error, &call.name),
         };
         ret = finish_ids(ret, call);
         if ret.status.rule().reaches_model {
-            for hook in tool.registered.tool.post_hooks().iter().chain(&self.post_hooks) {
-                hook.after(&ctx, definition, &mut ret).await;
+            let hooks = tool.registered.tool.post_hooks().iter().chain(&self.post_hooks);
+            let ran = AssertUnwindSafe(async {
+                for hook in hooks {
+                    hook.after(&ctx, definition, &mut ret).await;
+                }
+            })
+            .catch_unwind()
+            .await;
+            if let Err(panic) = ran {
+                ret = error_return(crashed(&ctx, &*panic), &call.name);
             }
             ret = finish_ids(ret, call);
         }
@@ -459,22 +471,23 @@ async fn guarded(
         biased;
         outcome = tokio::time::timeout(timeout, call) => match outcome {
             Err(_) => Err(ToolError::Timeout(timeout)),
-            Ok(Err(panic)) => {
-                let detail = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                tracing::error!(tool = %ctx.tool_name(), call_id = %ctx.call_id(), "tool panicked");
-                Err(ToolError::Failed {
-                    message: "the tool crashed".into(),
-                    source: Some(format!("panic: {detail}").into()),
-                })
-            }
+            Ok(Err(panic)) => Err(crashed(ctx, &*panic)),
             Ok(Ok(result)) => result,
         },
         () = ctx.cancellation().cancelled() => Err(ToolError::Cancelled),
     }
+}
+
+/// The failure for a panic: the model hears that the tool crashed; the panic message (which
+/// may hold anything) goes to the host only, and the log names just the call.
+fn crashed(ctx: &ToolContext, panic: &(dyn std::any::Any + Send)) -> ToolError {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::error!(tool = %ctx.tool_name(), call_id = %ctx.call_id(), "tool panicked");
+    ToolError::Failed { message: "the tool crashed".into(), source: Some(format!("panic: {detail}").into()) }
 }
 
 fn finish_ids(mut ret: ToolReturn, call: &ToolCall) -> ToolReturn {

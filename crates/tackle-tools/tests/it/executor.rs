@@ -330,3 +330,38 @@ async fn concurrency_is_capped_and_sequential_tools_run_alone() {
     // Repeated names keep model order.
     assert!(pos("end c6") < pos("start c7"), "{log:?}");
 }
+
+#[tokio::test]
+async fn panicking_validators_and_hooks_fail_the_call_not_the_batch() {
+    let tool = tool_with("fragile", |_ctx, _args| async move { Ok(ToolReturn::text("ran")) })
+        .validator(|_ctx, args| {
+            if args.get("n") == Some(&json!(1)) {
+                panic!("validator bug");
+            }
+            Ok(())
+        })
+        .post_hook(<dyn PostHook>::from_fn(|_ctx, _def, ret| {
+            if ret.model_text() == "ran" && ret.call_id == "c3" {
+                panic!("post-hook bug");
+            }
+        }))
+        .build()
+        .unwrap();
+    let registry = ToolRegistry::builder().tool(tool).build().unwrap();
+    let calls = [
+        call("c1", "fragile", json!({"n": 1})),
+        call("c2", "fragile", json!({"n": 2})),
+        call("c3", "fragile", json!({"n": 3})),
+    ];
+    let out = run_batch(&Executor::new(), &registry, &calls).await;
+    let statuses: Vec<_> = out.returns.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [ToolStatus::Failed, ToolStatus::Ok, ToolStatus::Failed]);
+    assert_eq!(out.returns[0].model_text(), "Tool execution failed: the tool crashed");
+    assert!(
+        out.returns[2].private_metadata.as_ref().unwrap()["error"]
+            .as_str()
+            .unwrap()
+            .contains("post-hook bug")
+    );
+    assert_eq!(out.returns[2].call_id, "c3");
+}
