@@ -6,14 +6,24 @@
 //! even, else `echo` of a 200-character text. Each round does what a harness does: compute
 //! the offer, parse the argument text the model sent, execute the batch, and render every
 //! result as the model sees it. 3 warm-up runs, then 20 timed; medians in microseconds.
+//!
+//! `tackle-bench loop`: the same workload through the whole harness, with a model that
+//! returns each round's K calls (as argument text it parses, like an adapter), checks that
+//! the previous round's K results reached it — failing the run loudly if not — and answers
+//! after R rounds.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::sync::Arc;
 use std::time::Instant;
 
+use futures_util::stream;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tackle_core::{ToolCall, ToolReturnPart};
+use tackle_core::{
+    AssistantPart, AssistantTurn, Message, Model, ModelError, ModelErrorKind, ModelEvent, ModelProfile,
+    ModelRequest, ModelResponse, ModelStream, ToolCall, ToolReturnPart, ToolStatus, UserPart,
+};
+use tackle_harness::{Discard, Harness, Limits, RunOutcome};
 use tackle_tools::{ExecutionState, Executor, RunContext, ToolContext, ToolError, ToolRegistry, typed_tool};
 
 const WARM_UP: usize = 3;
@@ -109,19 +119,141 @@ fn bench_executor() -> Result<(), Box<dyn std::error::Error>> {
                 micros.push(took);
             }
         }
-        let us_run = median(&mut micros);
-        let line = serde_json::json!({
-            "framework": "tackle",
-            "bench": "executor",
-            "R": rounds,
-            "K": per_round,
-            "us_run": round3(us_run),
-            "us_call": round3(us_run / (rounds * per_round) as f64),
-            "us_round": round3(us_run / rounds as f64),
-        });
-        println!("{line}");
+        print_line("executor", rounds, per_round, median(&mut micros));
     }
     Ok(())
+}
+
+/// Plays the scripted calls, one round per request, and checks the previous round's results.
+struct LoopModel {
+    script: Vec<Vec<(String, &'static str, String)>>,
+    expected: Vec<Vec<String>>,
+    profile: ModelProfile,
+}
+
+impl LoopModel {
+    fn new(script: Vec<Vec<(String, &'static str, String)>>) -> Self {
+        let text = "x".repeat(200);
+        let expected = script
+            .iter()
+            .map(|round| {
+                round
+                    .iter()
+                    .map(|(id, name, _)| {
+                        let n: u64 = id.trim_start_matches("call_").parse().unwrap_or(0);
+                        if *name == "add" { (2 * n + 1).to_string() } else { text.clone() }
+                    })
+                    .collect()
+            })
+            .collect();
+        LoopModel { script, expected, profile: ModelProfile::default() }
+    }
+
+    fn check_previous(&self, round: usize, messages: &[Message]) -> Result<(), String> {
+        if round == 0 {
+            return Ok(());
+        }
+        let Some(Message::User { parts }) = messages.last() else {
+            return Err(format!("round {round}: the last message is not the previous round's results"));
+        };
+        let previous = &self.script[round - 1];
+        if parts.len() != previous.len() {
+            return Err(format!("round {round}: {} results for {} calls", parts.len(), previous.len()));
+        }
+        for ((part, (id, _, _)), expected) in parts.iter().zip(previous).zip(&self.expected[round - 1]) {
+            match part {
+                UserPart::ToolReturn(ToolReturnPart { call_id, status: ToolStatus::Ok, content, .. })
+                    if call_id == id && content == expected => {}
+                other => return Err(format!("round {round}: unexpected result {other:?} for {id}")),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Model for LoopModel {
+    fn name(&self) -> &str {
+        "bench:loop"
+    }
+
+    fn profile(&self) -> &ModelProfile {
+        &self.profile
+    }
+
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let round = request.messages.len() / 2;
+        let turn = match self.check_previous(round, request.messages) {
+            Err(problem) => {
+                return Box::pin(stream::iter([Err(ModelError::new(
+                    ModelErrorKind::InvalidRequest,
+                    problem,
+                ))]));
+            }
+            Ok(()) => match self.script.get(round) {
+                Some(calls) => AssistantTurn {
+                    parts: calls
+                        .iter()
+                        .map(|(id, name, args)| AssistantPart::ToolCall(ToolCall::from_raw(id, *name, args)))
+                        .collect(),
+                    ..AssistantTurn::default()
+                },
+                None => AssistantTurn::text("done"),
+            },
+        };
+        Box::pin(stream::iter([Ok(ModelEvent::Completed(ModelResponse { turn }))]))
+    }
+}
+
+fn bench_loop() -> Result<(), Box<dyn std::error::Error>> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+    for (rounds, per_round) in SHAPES {
+        let harness = Harness::new(registry()?).limits(Limits {
+            max_tool_calls: u32::MAX,
+            max_result_chars: u64::MAX,
+            max_rounds: u32::try_from(rounds + 2)?,
+            max_duration: None,
+            ..Limits::default()
+        });
+        let model = LoopModel::new(script(rounds, per_round));
+        let run = Arc::new(RunContext::new("bench"));
+        let mut micros = Vec::with_capacity(TIMED);
+        for i in 0..WARM_UP + TIMED {
+            let started = Instant::now();
+            let mut state = harness.start("bench", vec![Message::user("go")]);
+            let outcome = runtime.block_on(harness.run(&model, &run, &mut state, &mut Discard))?;
+            let took = started.elapsed().as_secs_f64() * 1e6;
+            match outcome {
+                RunOutcome::Answered(answer) if answer.text == "done" => {}
+                other => return Err(format!("the run did not answer: {other:?}").into()),
+            }
+            if state.counters.tool_calls as usize != rounds * per_round {
+                return Err(format!(
+                    "{} calls ran, {} expected",
+                    state.counters.tool_calls,
+                    rounds * per_round
+                )
+                .into());
+            }
+            if i >= WARM_UP {
+                micros.push(took);
+            }
+        }
+        print_line("loop", rounds, per_round, median(&mut micros));
+    }
+    Ok(())
+}
+
+fn print_line(bench: &str, rounds: usize, per_round: usize, us_run: f64) {
+    let line = serde_json::json!({
+        "framework": "tackle",
+        "bench": bench,
+        "R": rounds,
+        "K": per_round,
+        "us_run": round3(us_run),
+        "us_call": round3(us_run / (rounds * per_round) as f64),
+        "us_round": round3(us_run / rounds as f64),
+    });
+    println!("{line}");
 }
 
 fn round3(value: f64) -> f64 {
@@ -132,7 +264,9 @@ fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "executor".into());
     let outcome = match which.as_str() {
         "executor" => bench_executor(),
-        other => Err(format!("unknown benchmark {other:?}; available: executor").into()),
+        "loop" => bench_loop(),
+        "all" => bench_executor().and_then(|()| bench_loop()),
+        other => Err(format!("unknown benchmark {other:?}; available: executor, loop, all").into()),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error}");

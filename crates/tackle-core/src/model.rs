@@ -49,15 +49,22 @@ pub struct ModelSettings {
     pub seed: Option<u64>,
 }
 
-/// One round: the conversation so far, the tools offered, and the settings.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ModelRequest {
-    /// The conversation, system messages included.
-    pub messages: Vec<Message>,
+/// One round: instructions, the conversation so far, the tools offered, and the settings.
+///
+/// The request borrows everything: a harness keeps one history and lends it to each round,
+/// so that no round copies the conversation. Adapters serialise what they need before the
+/// stream they return starts waiting.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelRequest<'a> {
+    /// The system instructions for this round (the application's prompt, the offered tools'
+    /// policy sections, and any instruction for this round only). May be empty.
+    pub instructions: &'a str,
+    /// The conversation.
+    pub messages: &'a [Message],
     /// The tools offered this round, in a stable order.
-    pub tools: Vec<Arc<ToolDefinition>>,
+    pub tools: &'a [Arc<ToolDefinition>],
     /// Settings for this round.
-    pub settings: ModelSettings,
+    pub settings: &'a ModelSettings,
 }
 
 /// Why the model stopped.
@@ -111,8 +118,8 @@ pub enum ModelEvent {
     Completed(ModelResponse),
 }
 
-/// A boxed stream of model events.
-pub type ModelStream = Pin<Box<dyn Stream<Item = Result<ModelEvent, ModelError>> + Send>>;
+/// A boxed stream of model events, which may borrow the request.
+pub type ModelStream<'a> = Pin<Box<dyn Stream<Item = Result<ModelEvent, ModelError>> + Send + 'a>>;
 
 /// What a model (and the endpoint serving it) can do. Data, not code: adapters and presets
 /// fill it in, the harness and the schema lowering read it.
@@ -234,7 +241,7 @@ pub trait Model: Send + Sync {
 
     /// Starts a round. The stream yields deltas as they arrive and ends with
     /// [`ModelEvent::Completed`]; a stream that ends without it was cut off.
-    fn stream(&self, request: ModelRequest) -> ModelStream;
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a>;
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use tackle_core::{Message, ModelSettings, ToolDefinition};
+
 use futures_util::stream;
 use tackle_core::{
     AssistantPart, AssistantTurn, FinishReason, Model, ModelError, ModelEvent, ModelProfile, ModelRequest,
@@ -46,12 +48,42 @@ pub fn turn_events(mut turn: AssistantTurn) -> Vec<Result<ModelEvent, ModelError
     events
 }
 
+/// An owned copy of a request a fake model was sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedRequest {
+    /// The round's system instructions.
+    pub instructions: String,
+    /// The conversation.
+    pub messages: Vec<Message>,
+    /// The tools offered.
+    pub tools: Vec<Arc<ToolDefinition>>,
+    /// The settings.
+    pub settings: ModelSettings,
+}
+
+impl RecordedRequest {
+    /// Copies `request`.
+    pub fn of(request: &ModelRequest<'_>) -> Self {
+        RecordedRequest {
+            instructions: request.instructions.to_owned(),
+            messages: request.messages.to_vec(),
+            tools: request.tools.to_vec(),
+            settings: request.settings.clone(),
+        }
+    }
+
+    /// The names of the offered tools, in order.
+    pub fn tool_names(&self) -> Vec<&str> {
+        self.tools.iter().map(|t| t.name.as_str()).collect()
+    }
+}
+
 /// A model that plays back a script, one entry per round, and records what it was sent.
 /// When the script runs out, a round fails with an invalid-request error.
 #[derive(Clone)]
 pub struct ScriptedModel {
     script: Arc<Mutex<VecDeque<Result<AssistantTurn, ModelError>>>>,
-    requests: Arc<Mutex<Vec<ModelRequest>>>,
+    requests: Arc<Mutex<Vec<RecordedRequest>>>,
     profile: ModelProfile,
 }
 
@@ -77,7 +109,7 @@ impl ScriptedModel {
     }
 
     /// Every request sent so far.
-    pub fn requests(&self) -> Vec<ModelRequest> {
+    pub fn requests(&self) -> Vec<RecordedRequest> {
         self.requests.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
@@ -96,8 +128,8 @@ impl Model for ScriptedModel {
         &self.profile
     }
 
-    fn stream(&self, request: ModelRequest) -> ModelStream {
-        self.requests.lock().unwrap_or_else(|p| p.into_inner()).push(request);
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        self.requests.lock().unwrap_or_else(|p| p.into_inner()).push(RecordedRequest::of(&request));
         let next = self.script.lock().unwrap_or_else(|p| p.into_inner()).pop_front();
         let events = match next {
             Some(Ok(turn)) => turn_events(turn),
@@ -111,7 +143,7 @@ impl Model for ScriptedModel {
     }
 }
 
-type Responder = dyn Fn(&ModelRequest) -> Result<AssistantTurn, ModelError> + Send + Sync;
+type Responder = dyn Fn(&ModelRequest<'_>) -> Result<AssistantTurn, ModelError> + Send + Sync;
 
 /// A model whose every round is answered by a closure.
 #[derive(Clone)]
@@ -123,7 +155,7 @@ pub struct FunctionModel {
 impl FunctionModel {
     /// A model that answers with `respond(request)`.
     pub fn new(
-        respond: impl Fn(&ModelRequest) -> Result<AssistantTurn, ModelError> + Send + Sync + 'static,
+        respond: impl Fn(&ModelRequest<'_>) -> Result<AssistantTurn, ModelError> + Send + Sync + 'static,
     ) -> Self {
         FunctionModel { respond: Arc::new(respond), profile: ModelProfile::default() }
     }
@@ -138,7 +170,7 @@ impl Model for FunctionModel {
         &self.profile
     }
 
-    fn stream(&self, request: ModelRequest) -> ModelStream {
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let events = match (self.respond)(&request) {
             Ok(turn) => turn_events(turn),
             Err(error) => vec![Err(error)],
@@ -151,7 +183,7 @@ impl Model for FunctionModel {
 mod tests {
     use futures_util::StreamExt;
     use serde_json::json;
-    use tackle_core::{Message, ToolCall};
+    use tackle_core::ToolCall;
 
     use super::*;
 
@@ -164,12 +196,15 @@ mod tests {
             ],
             ..AssistantTurn::default()
         }]);
-        let request = ModelRequest { messages: vec![Message::user("1+2?")], ..ModelRequest::default() };
-        let events: Vec<_> = model.stream(request.clone()).collect().await;
+        let messages = [Message::user("1+2?")];
+        let settings = ModelSettings::default();
+        let request =
+            ModelRequest { instructions: "be brief", messages: &messages, tools: &[], settings: &settings };
+        let events: Vec<_> = model.stream(request).collect().await;
         assert_eq!(events.len(), 4);
         let Some(Ok(ModelEvent::Completed(response))) = events.last() else { panic!("no completion") };
         assert_eq!(response.turn.finish_reason, Some(FinishReason::ToolCalls));
-        assert_eq!(model.requests(), vec![request.clone()]);
+        assert_eq!(model.requests(), vec![RecordedRequest::of(&request)]);
         let after: Vec<_> = model.stream(request).collect().await;
         assert!(matches!(&after[0], Err(e) if e.message.contains("no more turns")));
     }
@@ -178,7 +213,9 @@ mod tests {
     async fn function_model_answers_from_the_request() {
         let model =
             FunctionModel::new(|req| Ok(AssistantTurn::text(format!("{} messages", req.messages.len()))));
-        let events: Vec<_> = model.stream(ModelRequest::default()).collect().await;
+        let settings = ModelSettings::default();
+        let request = ModelRequest { instructions: "", messages: &[], tools: &[], settings: &settings };
+        let events: Vec<_> = model.stream(request).collect().await;
         assert!(matches!(&events[0], Ok(ModelEvent::TextDelta(t)) if t == "0 messages"));
     }
 }

@@ -25,6 +25,7 @@ pub(crate) struct Registered {
 #[derive(Clone)]
 pub struct ToolRegistry {
     tools: Vec<Arc<Registered>>,
+    index: Arc<HashMap<String, usize>>,
     option_sources: Arc<HashMap<String, Vec<String>>>,
 }
 
@@ -202,7 +203,8 @@ impl RegistryBuilder {
             }
         }
         if problems.is_empty() {
-            Ok(ToolRegistry { tools, option_sources: Arc::new(self.option_sources) })
+            let index = tools.iter().enumerate().map(|(i, t)| (t.definition.name.clone(), i)).collect();
+            Ok(ToolRegistry { tools, index: Arc::new(index), option_sources: Arc::new(self.option_sources) })
         } else {
             Err(RegistryError { problems })
         }
@@ -429,7 +431,7 @@ impl ToolRegistry {
 
     /// The registered definition called `name`.
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
-        self.tools.iter().find(|t| t.definition.name == name).map(|t| &*t.definition)
+        self.index.get(name).map(|&i| &*self.tools[i].definition)
     }
 
     /// The tools offered in `run`, in registration order.

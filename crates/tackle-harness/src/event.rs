@@ -1,0 +1,119 @@
+//! [`RunEvent`]: what a UI or the CLI sees while a run goes.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tackle_core::{Source, ToolStatus, Usage};
+
+use crate::state::PendingCall;
+
+/// One thing that happened in a run, in the order it happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RunEvent {
+    /// The run started (or resumed).
+    RunStarted {
+        /// The run's id.
+        run_id: String,
+    },
+    /// A piece of answer text.
+    TextDelta {
+        /// The text.
+        text: String,
+    },
+    /// A piece of reasoning text.
+    ThinkingDelta {
+        /// The text.
+        text: String,
+    },
+    /// A tool call is about to run.
+    ToolCallStarted {
+        /// The call id.
+        call_id: String,
+        /// The tool name as the model wrote it.
+        name: String,
+        /// The arguments, with sensitive ones replaced by `*****`.
+        arguments: Value,
+    },
+    /// A tool call ended.
+    ToolCallFinished {
+        /// The call id.
+        call_id: String,
+        /// The tool name.
+        name: String,
+        /// How it ended.
+        status: ToolStatus,
+        /// How long it took.
+        #[serde(with = "millis")]
+        duration: Duration,
+    },
+    /// Sources the run did not have before.
+    Sources {
+        /// The new sources.
+        sources: Vec<Source>,
+    },
+    /// Tokens one model round consumed.
+    Usage {
+        /// The round's usage.
+        usage: Usage,
+    },
+    /// The run waits for approvals or deferred results.
+    Suspended {
+        /// The calls waiting.
+        pending: Vec<PendingCall>,
+    },
+    /// The run ended with an answer.
+    Finished {
+        /// Whether the model itself answered (false: the harness's message stands in).
+        model_answered: bool,
+    },
+}
+
+/// Where a run's events go.
+pub trait EventSink: Send {
+    /// Receives one event.
+    fn emit(&mut self, event: RunEvent);
+}
+
+impl<F: FnMut(RunEvent) + Send> EventSink for F {
+    fn emit(&mut self, event: RunEvent) {
+        self(event);
+    }
+}
+
+impl EventSink for Vec<RunEvent> {
+    fn emit(&mut self, event: RunEvent) {
+        self.push(event);
+    }
+}
+
+/// Discards every event.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Discard;
+
+impl EventSink for Discard {
+    fn emit(&mut self, _event: RunEvent) {}
+}
+
+impl EventSink for tokio::sync::mpsc::UnboundedSender<RunEvent> {
+    fn emit(&mut self, event: RunEvent) {
+        // A receiver that went away no longer wants events; the run goes on.
+        let _ = self.send(event);
+    }
+}
+
+pub(crate) mod millis {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(value: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(u64::try_from(value.as_millis()).unwrap_or(u64::MAX))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
+        Ok(Duration::from_millis(u64::deserialize(deserializer)?))
+    }
+}

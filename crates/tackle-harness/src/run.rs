@@ -1,0 +1,639 @@
+//! [`Harness`]: the one loop.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::{Map, Value};
+use tackle_core::{
+    AssistantPart, AssistantTurn, Message, Model, ModelEvent, ModelRequest, ModelSettings, ToolArguments,
+    ToolCall, ToolContent, ToolReturn, ToolStatus, validate_tool_name, wording,
+};
+use tackle_tools::{Executor, Offer, RunContext, ToolRegistry};
+
+use crate::event::{EventSink, RunEvent};
+use crate::limits::{LimitKind, Limits};
+use crate::state::{
+    Answer, CallTrace, Counters, Decision, PendingBatch, PendingCall, PendingKind, RunError, RunOutcome,
+    RunState,
+};
+use crate::wording::Wording;
+
+/// The tool-calling loop: asks the model, runs the calls it makes through the executor,
+/// feeds the results back, until the model answers or a limit asks for the final answer.
+///
+/// A harness holds configuration only; the conversation lives in a [`RunState`] that the
+/// caller owns, so one harness serves many runs and a suspended run can be continued by
+/// another harness after a restart.
+#[derive(Clone)]
+pub struct Harness {
+    registry: Arc<ToolRegistry>,
+    executor: Executor,
+    limits: Limits,
+    wording: Arc<Wording>,
+    settings: ModelSettings,
+    keep_results_in_traces: bool,
+}
+
+impl std::fmt::Debug for Harness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Harness")
+            .field("registry", &self.registry)
+            .field("executor", &self.executor)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Replaces the values of sensitive arguments with `*****`.
+pub(crate) fn redact_arguments(arguments: &ToolArguments, sensitive: &[String]) -> Value {
+    match arguments {
+        ToolArguments::Json(Value::Object(map)) if !sensitive.is_empty() => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let v = if sensitive.iter().any(|s| s == k) {
+                        Value::String("*****".into())
+                    } else {
+                        v.clone()
+                    };
+                    (k.clone(), v)
+                })
+                .collect::<Map<String, Value>>(),
+        ),
+        ToolArguments::Json(value) => value.clone(),
+        ToolArguments::Invalid { raw, .. } => Value::String(raw.chars().take(200).collect()),
+    }
+}
+
+/// How one batch of calls ended inside the harness.
+enum BatchEnd {
+    Done,
+    Suspended(Vec<PendingCall>),
+}
+
+impl Harness {
+    /// A harness over `registry` with the default executor, limits and wording.
+    pub fn new(registry: ToolRegistry) -> Self {
+        Harness {
+            registry: Arc::new(registry),
+            executor: Executor::new(),
+            limits: Limits::default(),
+            wording: Arc::new(Wording::default()),
+            settings: ModelSettings::default(),
+            keep_results_in_traces: false,
+        }
+    }
+
+    /// Uses `executor` to run calls.
+    pub fn executor(mut self, executor: Executor) -> Self {
+        self.executor = executor;
+        self
+    }
+
+    /// Sets the limits.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Replaces the sentences the harness writes (for translations).
+    pub fn wording(mut self, wording: Wording) -> Self {
+        self.wording = Arc::new(wording);
+        self
+    }
+
+    /// Settings sent with every model request.
+    pub fn model_settings(mut self, settings: ModelSettings) -> Self {
+        self.settings = settings;
+        self
+    }
+
+    /// Keeps what the model was shown in the call traces (off by default: traces are
+    /// persisted, results may be large or private).
+    pub fn keep_results_in_traces(mut self, keep: bool) -> Self {
+        self.keep_results_in_traces = keep;
+        self
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &ToolRegistry {
+        &self.registry
+    }
+
+    /// A new run over `messages`. Leading system messages become the system prompt.
+    pub fn start(&self, run_id: impl Into<String>, messages: Vec<Message>) -> RunState {
+        let mut system = String::new();
+        let mut rest = Vec::with_capacity(messages.len());
+        for message in messages {
+            match message {
+                Message::System { text } if rest.is_empty() => {
+                    if !system.is_empty() {
+                        system.push_str("\n\n");
+                    }
+                    system.push_str(&text);
+                }
+                other => rest.push(other),
+            }
+        }
+        RunState {
+            run_id: run_id.into(),
+            system,
+            messages: rest,
+            counters: Counters::default(),
+            sources: Vec::new(),
+            required_confidence: tackle_core::Confidence::None,
+            execution: Default::default(),
+            traces: Vec::new(),
+            final_round: None,
+            pending: None,
+        }
+    }
+
+    /// Runs until the model answers, a call needs a decision, or an error ends the run.
+    pub async fn run(
+        &self,
+        model: &dyn Model,
+        ctx: &Arc<RunContext>,
+        state: &mut RunState,
+        sink: &mut dyn EventSink,
+    ) -> Result<RunOutcome, RunError> {
+        if state.pending.is_some() {
+            return Err(RunError::Suspended);
+        }
+        let started = Instant::now();
+        sink.emit(RunEvent::RunStarted { run_id: state.run_id.clone() });
+        let outcome = self.drive(model, ctx, state, sink, started).await;
+        state.counters.elapsed += started.elapsed();
+        outcome
+    }
+
+    /// Continues a suspended run with a decision for every waiting call, then runs on
+    /// exactly as if it had never stopped.
+    pub async fn resume(
+        &self,
+        model: &dyn Model,
+        ctx: &Arc<RunContext>,
+        state: &mut RunState,
+        decisions: impl IntoIterator<Item = (String, Decision)>,
+        sink: &mut dyn EventSink,
+    ) -> Result<RunOutcome, RunError> {
+        let Some(pending) = &state.pending else { return Err(RunError::NotSuspended) };
+        let mut decisions: HashMap<String, Decision> = decisions.into_iter().collect();
+        // Check every decision before anything changes, so that a mistake loses nothing.
+        let mut plan = Vec::new();
+        for (index, call, kind) in pending.waiting() {
+            let decision =
+                decisions.remove(&call.id).ok_or_else(|| RunError::MissingDecision(call.id.clone()))?;
+            let bad =
+                |reason: &str| RunError::BadDecision { call_id: call.id.clone(), reason: reason.into() };
+            match (&decision, kind) {
+                (Decision::Approve | Decision::ApproveWithArguments { .. }, PendingKind::Deferred) => {
+                    return Err(bad("a deferred call needs a result, not an approval"));
+                }
+                (Decision::Result { .. }, PendingKind::Approval) => {
+                    return Err(bad("a call waiting for approval needs an approval or a denial"));
+                }
+                (Decision::ApproveWithArguments { arguments }, _) if !arguments.is_object() => {
+                    return Err(bad("edited arguments must be a JSON object"));
+                }
+                _ => {}
+            }
+            plan.push((index, decision));
+        }
+        if let Some(call_id) = decisions.into_keys().next() {
+            return Err(RunError::BadDecision { call_id, reason: "no such call is waiting".into() });
+        }
+
+        let started = Instant::now();
+        sink.emit(RunEvent::RunStarted { run_id: state.run_id.clone() });
+        let Some(mut batch) = state.pending.take() else { return Err(RunError::NotSuspended) };
+        let mut approved = Vec::new();
+        for (index, decision) in plan {
+            let call = &batch.calls[index];
+            let ret = match decision {
+                Decision::Approve => {
+                    approved.push((index, call.clone()));
+                    continue;
+                }
+                Decision::ApproveWithArguments { arguments } => {
+                    let mut edited = call.clone();
+                    edited.arguments = ToolArguments::Json(arguments);
+                    approved.push((index, edited));
+                    continue;
+                }
+                Decision::Deny { reason } => {
+                    ToolReturn::with_status(ToolStatus::Denied, wording::denied(reason.as_deref()))
+                }
+                Decision::Result { result } => result,
+            };
+            batch.returns[index] =
+                ToolReturn { call_id: call.id.clone(), tool_name: call.name.clone(), ..ret };
+            self.emit_finished(sink, &batch.returns[index], Duration::ZERO);
+        }
+        if !approved.is_empty() {
+            for (_, call) in &approved {
+                state.execution.approve(call.id.clone());
+            }
+            let calls: Vec<ToolCall> = approved.iter().map(|(_, call)| call.clone()).collect();
+            self.emit_started(sink, &calls);
+            let offer = self.registry.offer(ctx);
+            let outcome = self.executor.execute(&offer, ctx, &calls, &mut state.execution).await;
+            for (((index, _), ret), took) in approved.iter().zip(outcome.returns).zip(outcome.durations) {
+                self.emit_finished(sink, &ret, took);
+                batch.returns[*index] = ret;
+                batch.durations[*index] = took;
+            }
+            if let Some(exhausted) = outcome.exhausted {
+                self.settle(state, batch, sink)?;
+                state.counters.elapsed += started.elapsed();
+                return Err(RunError::RetryBudgetExhausted(exhausted));
+            }
+        }
+        let outcome = match self.settle(state, batch, sink) {
+            Ok(BatchEnd::Suspended(pending)) => Ok(RunOutcome::Suspended(pending)),
+            Ok(BatchEnd::Done) if ctx.cancel.is_cancelled() => Err(RunError::Cancelled),
+            Ok(BatchEnd::Done) => self.drive(model, ctx, state, sink, started).await,
+            Err(e) => Err(e),
+        };
+        state.counters.elapsed += started.elapsed();
+        outcome
+    }
+
+    fn limit_reached(&self, state: &RunState, started: Instant, planned_calls: u32) -> Option<LimitKind> {
+        let limits = &self.limits;
+        let c = &state.counters;
+        if c.result_chars > limits.max_result_chars {
+            return Some(LimitKind::ResultChars);
+        }
+        if c.tool_calls.saturating_add(planned_calls) >= limits.max_tool_calls {
+            return Some(LimitKind::ToolCalls);
+        }
+        if limits.max_duration.is_some_and(|max| c.elapsed + started.elapsed() >= max) {
+            return Some(LimitKind::Time);
+        }
+        let over_tokens = limits.max_total_tokens.is_some_and(|max| c.usage.total_tokens() >= max);
+        let over_cost = limits.max_tool_cost.is_some_and(|max| c.tool_cost >= max);
+        if over_tokens || over_cost {
+            return Some(LimitKind::Budget);
+        }
+        None
+    }
+
+    fn final_instruction(&self, limit: LimitKind) -> String {
+        let w = &self.wording;
+        let l = &self.limits;
+        match limit {
+            LimitKind::ToolCalls => Wording::fill(&w.calls_limit, l.max_tool_calls),
+            LimitKind::ResultChars => Wording::fill(&w.result_chars_limit, l.max_result_chars),
+            LimitKind::Rounds => Wording::fill(&w.rounds_limit, l.max_rounds),
+            LimitKind::Time => w.time_limit.clone(),
+            LimitKind::Budget => w.budget_limit.clone(),
+        }
+    }
+
+    /// The system prompt of one round: the application's prompt, one section per policy
+    /// group of the offered tools, and the final-answer instruction when this is the last
+    /// round. Borrowed when there is nothing to add.
+    fn instructions<'s>(
+        &self,
+        system: &'s str,
+        offer: &Offer,
+        final_round: Option<LimitKind>,
+    ) -> Cow<'s, str> {
+        let policies = offer.policy_instructions();
+        if policies.is_empty() && final_round.is_none() {
+            return Cow::Borrowed(system);
+        }
+        let mut text = system.to_owned();
+        let separate = |text: &mut String| {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+        };
+        if !policies.is_empty() {
+            separate(&mut text);
+            text.push_str(&self.wording.policy_heading);
+            for (group, policy) in policies {
+                let _ = write!(text, "\n\n## {group}\n{}", policy.trim());
+            }
+        }
+        if let Some(limit) = final_round {
+            separate(&mut text);
+            text.push_str(&self.final_instruction(limit));
+        }
+        Cow::Owned(text)
+    }
+
+    async fn drive(
+        &self,
+        model: &dyn Model,
+        ctx: &Arc<RunContext>,
+        state: &mut RunState,
+        sink: &mut dyn EventSink,
+        started: Instant,
+    ) -> Result<RunOutcome, RunError> {
+        loop {
+            if ctx.cancel.is_cancelled() {
+                return Err(RunError::Cancelled);
+            }
+            if state.final_round.is_none() {
+                state.final_round = self.limit_reached(state, started, 0).or_else(|| {
+                    (state.counters.rounds.saturating_add(1) >= self.limits.max_rounds)
+                        .then_some(LimitKind::Rounds)
+                });
+            }
+            if !ctx.provider_confidence.satisfies(state.required_confidence) {
+                return Err(RunError::ConfidenceTooLow {
+                    required: state.required_confidence,
+                    provider: ctx.provider_confidence,
+                });
+            }
+            let final_round = state.final_round;
+            let offer = if final_round.is_some() { Offer::default() } else { self.registry.offer(ctx) };
+            let tools = offer.definitions();
+            let turn = {
+                let instructions = self.instructions(&state.system, &offer, final_round);
+                let request = ModelRequest {
+                    instructions: &instructions,
+                    messages: &state.messages,
+                    tools: &tools,
+                    settings: &self.settings,
+                };
+                stream_round(model, request, ctx, sink).await?
+            };
+            state.counters.rounds += 1;
+            state.counters.usage += turn.usage;
+            sink.emit(RunEvent::Usage { usage: turn.usage });
+
+            let text = turn.joined_text();
+            let calls: Vec<ToolCall> = turn.tool_calls().cloned().collect();
+
+            if final_round.is_some() {
+                // Calls in the final round are not run; they get a result so the history
+                // stays valid for a continuation.
+                state.messages.push(Message::Assistant(turn));
+                if !calls.is_empty() {
+                    let not_run = calls.iter().map(|c| self.not_run(c).to_part());
+                    state.messages.push(Message::tool_returns(not_run));
+                }
+                state.final_round = None;
+                return Ok(self.answer(state, text, &self.wording.no_final_answer, sink));
+            }
+            if calls.iter().any(|c| c.id.is_empty()) {
+                // A call without an id cannot be answered; record what the model said
+                // without its calls and end the round cleanly.
+                let kept = AssistantTurn {
+                    parts: turn
+                        .parts
+                        .into_iter()
+                        .filter(|p| !matches!(p, AssistantPart::ToolCall(_)))
+                        .collect(),
+                    ..turn
+                };
+                state.messages.push(Message::Assistant(kept));
+                sink.emit(RunEvent::Finished { model_answered: false });
+                return Ok(RunOutcome::Answered(Answer {
+                    text: self.wording.invalid_call.clone(),
+                    model_answered: false,
+                    sources: state.sources.clone(),
+                    usage: state.counters.usage,
+                    tool_cost: state.counters.tool_cost,
+                }));
+            }
+            state.messages.push(Message::Assistant(turn));
+            if calls.is_empty() {
+                let fallback = if state.counters.tool_calls > 0 {
+                    &self.wording.no_answer_after_tools
+                } else {
+                    &self.wording.empty_response
+                };
+                return Ok(self.answer(state, text, fallback, sink));
+            }
+            match self.run_calls(&offer, ctx, state, calls, sink, started).await? {
+                BatchEnd::Done => {}
+                BatchEnd::Suspended(pending) => return Ok(RunOutcome::Suspended(pending)),
+            }
+        }
+    }
+
+    fn answer(&self, state: &RunState, text: String, fallback: &str, sink: &mut dyn EventSink) -> RunOutcome {
+        let model_answered = !text.trim().is_empty();
+        sink.emit(RunEvent::Finished { model_answered });
+        RunOutcome::Answered(Answer {
+            text: if model_answered { text } else { fallback.to_owned() },
+            model_answered,
+            sources: state.sources.clone(),
+            usage: state.counters.usage,
+            tool_cost: state.counters.tool_cost,
+        })
+    }
+
+    fn not_run(&self, call: &ToolCall) -> ToolReturn {
+        ToolReturn {
+            call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            ..ToolReturn::with_status(ToolStatus::Feedback, self.wording.call_not_run.clone())
+        }
+    }
+
+    fn sensitive(&self, name: &str) -> &[String] {
+        self.registry.definition(name).map_or(&[], |d| d.sensitive_arguments.as_slice())
+    }
+
+    fn emit_started(&self, sink: &mut dyn EventSink, calls: &[ToolCall]) {
+        for call in calls {
+            sink.emit(RunEvent::ToolCallStarted {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
+            });
+        }
+    }
+
+    fn emit_finished(&self, sink: &mut dyn EventSink, ret: &ToolReturn, took: Duration) {
+        if ret.status.rule().reaches_model {
+            sink.emit(RunEvent::ToolCallFinished {
+                call_id: ret.call_id.clone(),
+                name: ret.tool_name.clone(),
+                status: ret.status,
+                duration: took,
+            });
+        }
+    }
+
+    async fn run_calls(
+        &self,
+        offer: &Offer,
+        ctx: &Arc<RunContext>,
+        state: &mut RunState,
+        calls: Vec<ToolCall>,
+        sink: &mut dyn EventSink,
+        started: Instant,
+    ) -> Result<BatchEnd, RunError> {
+        let n = calls.len();
+        let mut returns: Vec<Option<ToolReturn>> = vec![None; n];
+        let mut counted = vec![true; n];
+        let mut to_run = Vec::with_capacity(n);
+        let mut planned = 0u32;
+        for (i, call) in calls.iter().enumerate() {
+            if state.final_round.is_none() {
+                state.final_round = self.limit_reached(state, started, planned);
+            }
+            if state.final_round.is_some() {
+                returns[i] = Some(self.not_run(call));
+                counted[i] = false;
+                continue;
+            }
+            planned += 1;
+            if validate_tool_name(&call.name).is_err() {
+                let text = self.wording.malformed(&call.name);
+                returns[i] = Some(ToolReturn {
+                    call_id: call.id.clone(),
+                    tool_name: call.name.clone(),
+                    ..ToolReturn::with_status(ToolStatus::InvalidArguments, text)
+                });
+                continue;
+            }
+            to_run.push(i);
+        }
+        let mut durations = vec![Duration::ZERO; n];
+        let mut exhausted = None;
+        if !to_run.is_empty() {
+            let subset: Vec<ToolCall>;
+            let batch: &[ToolCall] = if to_run.len() == n {
+                &calls
+            } else {
+                subset = to_run.iter().map(|&i| calls[i].clone()).collect();
+                &subset
+            };
+            self.emit_started(sink, batch);
+            let outcome = self.executor.execute(offer, ctx, batch, &mut state.execution).await;
+            exhausted = outcome.exhausted;
+            for ((&i, ret), took) in to_run.iter().zip(outcome.returns).zip(outcome.durations) {
+                self.emit_finished(sink, &ret, took);
+                returns[i] = Some(ret);
+                durations[i] = took;
+            }
+        }
+        let returns: Vec<ToolReturn> = returns
+            .into_iter()
+            .zip(&calls)
+            .map(|(ret, call)| ret.unwrap_or_else(|| self.not_run(call)))
+            .collect();
+        let batch = PendingBatch { calls, returns, durations, counted };
+        let end = self.settle(state, batch, sink)?;
+        if let Some(exhausted) = exhausted {
+            return Err(RunError::RetryBudgetExhausted(exhausted));
+        }
+        if ctx.cancel.is_cancelled() {
+            return Err(RunError::Cancelled);
+        }
+        Ok(end)
+    }
+
+    /// Finishes a batch: suspends when calls wait, else records every result in call order
+    /// and updates counters, sources, confidence and traces.
+    fn settle(
+        &self,
+        state: &mut RunState,
+        batch: PendingBatch,
+        sink: &mut dyn EventSink,
+    ) -> Result<BatchEnd, RunError> {
+        let waiting: Vec<PendingCall> = batch
+            .waiting()
+            .map(|(_, call, kind)| PendingCall {
+                call_id: call.id.clone(),
+                tool: call.name.clone(),
+                arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
+                kind,
+            })
+            .collect();
+        if !waiting.is_empty() {
+            sink.emit(RunEvent::Suspended { pending: waiting.clone() });
+            state.pending = Some(batch);
+            return Ok(BatchEnd::Suspended(waiting));
+        }
+        let PendingBatch { calls, returns, durations, counted } = batch;
+        let mut new_sources = Vec::new();
+        let mut parts = Vec::with_capacity(returns.len());
+        for (((call, ret), took), counted) in calls.iter().zip(returns).zip(durations).zip(counted) {
+            let shown = ret.model_text();
+            let c = &mut state.counters;
+            if counted {
+                c.tool_calls += 1;
+                c.result_chars += shown.chars().count() as u64;
+                state.traces.push(CallTrace {
+                    order: c.tool_calls,
+                    tool: call.name.clone(),
+                    call_id: call.id.clone(),
+                    status: ret.status,
+                    duration: took,
+                    arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
+                    result: self.keep_results_in_traces.then(|| shown.clone().into_owned()),
+                });
+            }
+            if let Some(cost) = ret.cost {
+                c.tool_cost += cost;
+            }
+            if let Some(required) = ret.required_confidence {
+                state.required_confidence = state.required_confidence.max(required);
+            }
+            if ret.is_ok() {
+                for source in &ret.sources {
+                    if !state.sources.iter().any(|s| s.url == source.url) {
+                        state.sources.push(source.clone());
+                        new_sources.push(source.clone());
+                    }
+                }
+            }
+            parts.push(tackle_core::ToolReturnPart {
+                call_id: ret.call_id,
+                tool_name: ret.tool_name,
+                content: match ret.content {
+                    ToolContent { text: Some(text), json: None } => text,
+                    other => other.model_text().into_owned(),
+                },
+                status: ret.status,
+            });
+        }
+        state.messages.push(Message::tool_returns(parts));
+        if !new_sources.is_empty() {
+            sink.emit(RunEvent::Sources { sources: new_sources });
+        }
+        Ok(BatchEnd::Done)
+    }
+}
+
+/// Streams one round, passing deltas on as they arrive; returns the complete turn.
+async fn stream_round(
+    model: &dyn Model,
+    request: ModelRequest<'_>,
+    ctx: &RunContext,
+    sink: &mut dyn EventSink,
+) -> Result<AssistantTurn, RunError> {
+    let mut stream = model.stream(request);
+    loop {
+        if ctx.cancel.is_cancelled() {
+            return Err(RunError::Cancelled);
+        }
+        let next = tokio::select! {
+            biased;
+            next = stream.next() => next,
+            () = ctx.cancel.cancelled() => return Err(RunError::Cancelled),
+        };
+        match next {
+            None => return Err(RunError::StreamCut),
+            Some(Err(error)) => return Err(RunError::Model(error)),
+            Some(Ok(event)) => match event {
+                ModelEvent::TextDelta(text) => sink.emit(RunEvent::TextDelta { text }),
+                ModelEvent::ThinkingDelta(text) => sink.emit(RunEvent::ThinkingDelta { text }),
+                ModelEvent::Completed(response) => return Ok(response.turn),
+                // Call pieces are assembled by the adapter; usage arrives with the turn.
+                _ => {}
+            },
+        }
+    }
+}

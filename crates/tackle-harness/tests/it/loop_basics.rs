@@ -1,0 +1,265 @@
+use serde_json::json;
+use tackle_core::{
+    AssistantPart, AssistantTurn, Confidence, Message, ModelError, ModelErrorKind, ToolCall, ToolStatus,
+    Usage,
+};
+use tackle_harness::{Harness, RunError, RunEvent, RunOutcome};
+use tackle_test::ScriptedModel;
+
+use super::*;
+
+#[tokio::test]
+async fn a_round_of_calls_then_an_answer() {
+    let harness = Harness::new(registry());
+    let mut turn = calls(&[
+        ("c1", "add", json!({"a": 2, "b": 3})),
+        ("c2", "fetch", json!({"url": "https://a.example/", "token": "t0p"})),
+    ]);
+    turn.parts.insert(0, AssistantPart::Text("Let me check. ".into()));
+    turn.usage = Usage { requests: 1, input_tokens: 100, output_tokens: 20, ..Usage::default() };
+    let mut answer = AssistantTurn::text("5, and the page says hello.");
+    answer.usage = Usage { requests: 1, input_tokens: 150, output_tokens: 10, ..Usage::default() };
+    let model = ScriptedModel::new([turn, answer]);
+    let mut state = start(&harness);
+    let mut events = Vec::new();
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap();
+    let RunOutcome::Answered(answer) = outcome else { panic!("not answered") };
+    assert_eq!(answer.text, "5, and the page says hello.");
+    assert!(answer.model_answered);
+    assert_eq!(answer.usage.total_tokens(), 280);
+    assert_eq!(answer.tool_cost, tackle_core::Cost::credits(0.5));
+    assert_eq!(answer.sources.len(), 1);
+
+    // The second request saw: user, the model's turn (once), the results in call order.
+    let requests = model.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0].tool_names(), ["add", "fetch"]);
+    assert!(requests[0].instructions.starts_with("You are terse.\n\n# How to use the tools"));
+    assert!(
+        requests[0].instructions.contains("## math\nUse add for sums.\n\n## fetch\nCite the pages you read.")
+    );
+    let history = &requests[1].messages;
+    assert_eq!(history.len(), 3);
+    assert!(matches!(&history[1], Message::Assistant(t) if t.tool_calls().count() == 2));
+    let returns = last_returns(history);
+    assert_eq!(returns.iter().map(|r| r.call_id.as_str()).collect::<Vec<_>>(), ["c1", "c2"]);
+    assert_eq!(returns[0].content, "5");
+    assert_eq!(returns[1].content, "page at https://a.example/");
+    assert_history_valid(&state.messages);
+
+    assert_eq!(
+        event_names(&events),
+        [
+            "started",
+            "text",
+            "usage",
+            "call_started",
+            "call_started",
+            "call_finished",
+            "call_finished",
+            "sources",
+            "text",
+            "usage",
+            "finished"
+        ]
+    );
+    let redacted = events.iter().find_map(|e| match e {
+        RunEvent::ToolCallStarted { name, arguments, .. } if name == "fetch" => Some(arguments.clone()),
+        _ => None,
+    });
+    assert_eq!(redacted, Some(json!({"url": "https://a.example/", "token": "*****"})));
+
+    // Traces: order, redacted arguments, no results unless asked for.
+    assert_eq!(state.traces.len(), 2);
+    assert_eq!(state.traces[1].order, 2);
+    assert_eq!(state.traces[1].arguments["token"], "*****");
+    assert!(state.traces.iter().all(|t| t.result.is_none()));
+    let persisted = serde_json::to_string(&state.traces).unwrap();
+    assert!(!persisted.contains("t0p") && !persisted.contains("page at"));
+}
+
+#[tokio::test]
+async fn unusable_calls_become_results_and_the_run_goes_on() {
+    let harness = Harness::new(registry());
+    let turn = AssistantTurn {
+        parts: vec![
+            AssistantPart::ToolCall(ToolCall::from_raw("c1", "add", "[1, 2]")),
+            AssistantPart::ToolCall(ToolCall::from_raw("c2", "add", "{\"a\": 1,")),
+            AssistantPart::ToolCall(ToolCall::new("c3", "add two numbers", json!({}))),
+            AssistantPart::ToolCall(ToolCall::new("c4", "subtract", json!({"a": 1}))),
+        ],
+        ..AssistantTurn::default()
+    };
+    let model = ScriptedModel::new([turn, AssistantTurn::text("sorry")]);
+    let mut state = start(&harness);
+    let text =
+        answer_text(harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap());
+    assert_eq!(text, "sorry");
+    let returns = last_returns(&model.requests()[1].messages);
+    let statuses: Vec<_> = returns.iter().map(|r| r.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            ToolStatus::InvalidArguments,
+            ToolStatus::InvalidArguments,
+            ToolStatus::InvalidArguments,
+            ToolStatus::NotAvailable
+        ]
+    );
+    assert!(returns[2].content.contains("\"add two numbers\" is not a tool name"), "{}", returns[2].content);
+    assert_eq!(state.counters.tool_calls, 4);
+}
+
+#[tokio::test]
+async fn a_call_without_an_id_ends_the_round_cleanly() {
+    let harness = Harness::new(registry());
+    let mut turn = calls(&[("", "add", json!({"a": 1, "b": 2}))]);
+    turn.parts.insert(0, AssistantPart::Text("adding".into()));
+    let model = ScriptedModel::new([turn]);
+    let mut state = start(&harness);
+    let RunOutcome::Answered(answer) =
+        harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap()
+    else {
+        panic!()
+    };
+    assert!(!answer.model_answered);
+    assert!(answer.text.contains("no call id"), "{}", answer.text);
+    assert_history_valid(&state.messages);
+    assert!(matches!(state.messages.last(), Some(Message::Assistant(t)) if t.tool_calls().count() == 0));
+}
+
+#[tokio::test]
+async fn a_spent_retry_budget_ends_the_run_naming_the_tool() {
+    let harness = Harness::new(registry()).executor(tackle_tools::Executor::new().default_max_retries(1));
+    let bad = || calls(&[("c", "add", json!({"a": "x", "b": 1}))]);
+    let model = ScriptedModel::new([bad(), bad(), AssistantTurn::text("never")]);
+    let mut state = start(&harness);
+    let err = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap_err();
+    let RunError::RetryBudgetExhausted(exhausted) = &err else { panic!("{err:?}") };
+    assert_eq!(exhausted.tool, "add");
+    assert!(err.to_string().contains("\"add\"") && err.to_string().contains("`/a`"), "{err}");
+    assert_history_valid(&state.messages);
+}
+
+#[tokio::test]
+async fn required_confidence_rises_and_refuses_weaker_providers() {
+    let harness = Harness::new(registry());
+    let model = ScriptedModel::new([
+        calls(&[("c1", "fetch", json!({"url": "https://intranet.corp/"}))]),
+        AssistantTurn::text("read it"),
+        AssistantTurn::text("never"),
+    ]);
+    let mut state = start(&harness);
+    let high = std::sync::Arc::new(tackle_tools::RunContext::new("r").confidence(Confidence::High));
+    answer_text(harness.run(&model, &high, &mut state, &mut tackle_harness::Discard).await.unwrap());
+    assert_eq!(state.required_confidence, Confidence::High);
+    state.push_user("and now?");
+    let low = std::sync::Arc::new(tackle_tools::RunContext::new("r").confidence(Confidence::Medium));
+    let err = harness.run(&model, &low, &mut state, &mut tackle_harness::Discard).await.unwrap_err();
+    assert_eq!(err, RunError::ConfidenceTooLow { required: Confidence::High, provider: Confidence::Medium });
+    assert!(err.to_string().contains("confidence high"));
+}
+
+#[tokio::test]
+async fn sources_are_merged_once_by_url_across_rounds() {
+    let harness = Harness::new(registry());
+    let model = ScriptedModel::new([
+        calls(&[
+            ("c1", "fetch", json!({"url": "https://a/"})),
+            ("c2", "fetch", json!({"url": "https://b/"})),
+        ]),
+        calls(&[
+            ("c3", "fetch", json!({"url": "https://a/"})),
+            ("c4", "fetch", json!({"url": "https://c/"})),
+        ]),
+        AssistantTurn::text("done"),
+    ]);
+    let mut state = start(&harness);
+    let mut events = Vec::new();
+    let RunOutcome::Answered(answer) = harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap()
+    else {
+        panic!()
+    };
+    let urls: Vec<_> = answer.sources.iter().map(|s| s.url.as_str()).collect();
+    assert_eq!(urls, ["https://a/", "https://b/", "https://c/"]);
+    let announced: Vec<usize> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::Sources { sources } => Some(sources.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(announced, [2, 1]);
+}
+
+#[tokio::test]
+async fn model_failures_and_cut_streams_are_errors() {
+    let harness = Harness::new(registry());
+    let model = ScriptedModel::with_results([Err(ModelError::new(ModelErrorKind::RateLimited, "slow down"))]);
+    let mut state = start(&harness);
+    let err = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap_err();
+    assert!(matches!(err, RunError::Model(ref e) if e.kind == ModelErrorKind::RateLimited), "{err:?}");
+
+    struct Cut;
+    impl tackle_core::Model for Cut {
+        fn name(&self) -> &str {
+            "cut"
+        }
+        fn profile(&self) -> &tackle_core::ModelProfile {
+            static PROFILE: std::sync::OnceLock<tackle_core::ModelProfile> = std::sync::OnceLock::new();
+            PROFILE.get_or_init(Default::default)
+        }
+        fn stream<'a>(&'a self, _request: tackle_core::ModelRequest<'a>) -> tackle_core::ModelStream<'a> {
+            Box::pin(futures_util::stream::iter([Ok(tackle_core::ModelEvent::TextDelta(
+                "half an ans".into(),
+            ))]))
+        }
+    }
+    let err = harness.run(&Cut, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap_err();
+    assert_eq!(err, RunError::StreamCut);
+    assert_eq!(state.messages.len(), 1, "nothing was recorded from the cut round");
+}
+
+#[tokio::test]
+async fn an_empty_response_gets_a_clear_message() {
+    let harness = Harness::new(registry());
+    let model = ScriptedModel::new([AssistantTurn::default()]);
+    let mut state = start(&harness);
+    let RunOutcome::Answered(answer) =
+        harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap()
+    else {
+        panic!()
+    };
+    assert!(!answer.model_answered);
+    assert_eq!(answer.text, "The model returned an empty response.");
+}
+
+#[tokio::test(start_paused = true)]
+async fn cancelling_stops_tools_and_keeps_every_call_answered() {
+    let slow = tackle_tools::function_tool(
+        "slow",
+        "Takes an hour.",
+        json!({"type": "object"}),
+        |_ctx: tackle_tools::ToolContext, _args| async move {
+            tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+            Ok::<_, tackle_tools::ToolError>("late")
+        },
+    )
+    .build()
+    .unwrap();
+    let registry = tackle_tools::ToolRegistry::builder().tool(slow).build().unwrap();
+    let harness = Harness::new(registry);
+    let model = ScriptedModel::new([calls(&[("c1", "slow", json!({})), ("c2", "slow", json!({}))])]);
+    let ctx = ctx();
+    let cancel = ctx.cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        cancel.cancel();
+    });
+    let mut state = start(&harness);
+    let err = harness.run(&model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap_err();
+    assert_eq!(err, RunError::Cancelled);
+    assert_history_valid(&state.messages);
+    let returns = last_returns(&state.messages);
+    assert!(returns.iter().all(|r| r.status == ToolStatus::Cancelled), "{returns:?}");
+}

@@ -1,0 +1,163 @@
+use std::sync::Arc;
+
+use serde_json::json;
+use tackle_core::{AssistantTurn, ToolKind, ToolReturn, ToolStatus};
+use tackle_harness::{Decision, Harness, PendingKind, RunError, RunOutcome, RunState};
+use tackle_test::ScriptedModel;
+use tackle_tools::{StaticToolset, ToolContext, ToolError, ToolRegistry, ToolsetExt, function_tool};
+
+use super::*;
+
+/// A registry with a tool needing approval (`delete`), a deferred one (`ticket`) and a
+/// plain one (`add`). `delete` records what it deleted so the test can see it ran once.
+fn guarded_registry(deleted: Arc<std::sync::Mutex<Vec<String>>>) -> ToolRegistry {
+    let delete = function_tool(
+        "delete",
+        "Delete a file.",
+        json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
+        move |_ctx: ToolContext, args| {
+            let deleted = Arc::clone(&deleted);
+            async move {
+                let path = args["path"].as_str().unwrap_or_default().to_owned();
+                deleted.lock().unwrap().push(path.clone());
+                Ok::<_, ToolError>(format!("deleted {path}"))
+            }
+        },
+    )
+    .build()
+    .unwrap();
+    let ticket = function_tool(
+        "ticket",
+        "Open a ticket.",
+        json!({"type": "object"}),
+        |_ctx: ToolContext, _args| async move { Ok::<_, ToolError>("unreachable") },
+    )
+    .kind(ToolKind::Deferred)
+    .build()
+    .unwrap();
+    ToolRegistry::builder()
+        .toolset(StaticToolset::new("files").tool(delete).approval_required())
+        .tool(ticket)
+        .tool(
+            tackle_tools::typed_tool("add", "Add.", |_ctx: ToolContext, a: super::AddArgs| async move {
+                Ok::<_, ToolError>(a.a + a.b)
+            })
+            .build()
+            .unwrap(),
+        )
+        .build()
+        .unwrap()
+}
+
+fn script() -> Vec<AssistantTurn> {
+    vec![
+        calls(&[
+            ("c1", "add", json!({"a": 1, "b": 2})),
+            ("c2", "delete", json!({"path": "/tmp/a"})),
+            ("c3", "ticket", json!({})),
+            ("c4", "delete", json!({"path": "/tmp/b"})),
+        ]),
+        AssistantTurn::text("all done"),
+    ]
+}
+
+/// Serialises the state, drops everything, and builds a fresh harness.
+fn restart(state: RunState, deleted: &Arc<std::sync::Mutex<Vec<String>>>) -> (Harness, RunState) {
+    let stored = serde_json::to_string(&state).unwrap();
+    drop(state);
+    let state: RunState = serde_json::from_str(&stored).unwrap();
+    (Harness::new(guarded_registry(Arc::clone(deleted))), state)
+}
+
+#[tokio::test]
+async fn suspend_serialise_restart_and_resume_the_hard_way() {
+    let deleted = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let harness = Harness::new(guarded_registry(Arc::clone(&deleted)));
+    let model = ScriptedModel::new(script());
+    let mut state = start(&harness);
+    let mut events = Vec::new();
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap();
+    let RunOutcome::Suspended(pending) = outcome else { panic!("expected a suspension") };
+    let waiting: Vec<_> = pending.iter().map(|p| (p.call_id.as_str(), p.kind)).collect();
+    assert_eq!(
+        waiting,
+        [("c2", PendingKind::Approval), ("c3", PendingKind::Deferred), ("c4", PendingKind::Approval)]
+    );
+    assert!(deleted.lock().unwrap().is_empty(), "nothing ran before approval");
+    assert!(event_names(&events).contains(&"suspended"));
+    assert_eq!(
+        harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap_err(),
+        RunError::Suspended
+    );
+    let remaining_script = model.remaining();
+    drop(harness);
+
+    let (harness, mut state) = restart(state, &deleted);
+    // Decisions are checked before anything changes.
+    let err = harness
+        .resume(
+            &model,
+            &ctx(),
+            &mut state,
+            [("c2".to_owned(), Decision::Approve)],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err, RunError::MissingDecision("c3".into()));
+    let err = harness
+        .resume(
+            &model,
+            &ctx(),
+            &mut state,
+            [
+                ("c2".to_owned(), Decision::Approve),
+                ("c3".to_owned(), Decision::Approve),
+                ("c4".to_owned(), Decision::Approve),
+            ],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RunError::BadDecision { ref call_id, .. } if call_id == "c3"), "{err:?}");
+    assert!(state.is_suspended());
+    assert_eq!(model.remaining(), remaining_script);
+
+    let decisions = [
+        ("c2".to_owned(), Decision::ApproveWithArguments { arguments: json!({"path": "/tmp/a-edited"}) }),
+        ("c3".to_owned(), Decision::Result { result: ToolReturn::text("ticket #42 opened") }),
+        ("c4".to_owned(), Decision::Deny { reason: Some("keep b".into()) }),
+    ];
+    let outcome =
+        harness.resume(&model, &ctx(), &mut state, decisions, &mut tackle_harness::Discard).await.unwrap();
+    assert_eq!(answer_text(outcome), "all done");
+    assert_eq!(*deleted.lock().unwrap(), ["/tmp/a-edited"]);
+
+    // The model saw the four results in call order, exactly as an uninterrupted run.
+    let requests = model.requests();
+    let returns = last_returns(&requests.last().unwrap().messages);
+    let shown: Vec<_> = returns.iter().map(|r| (r.call_id.as_str(), r.status, r.content.as_str())).collect();
+    assert_eq!(
+        shown,
+        [
+            ("c1", ToolStatus::Ok, "3"),
+            ("c2", ToolStatus::Ok, "deleted /tmp/a-edited"),
+            ("c3", ToolStatus::Ok, "ticket #42 opened"),
+            ("c4", ToolStatus::Denied, "The user denied this call: keep b"),
+        ]
+    );
+    assert!(returns[3].is_error());
+    assert_history_valid(&state.messages);
+    assert_eq!(state.counters.tool_calls, 4);
+    assert!(state.execution.approved.is_empty());
+    assert!(!state.is_suspended());
+}
+
+#[tokio::test]
+async fn resuming_a_run_that_is_not_suspended_is_an_error() {
+    let harness = Harness::new(super::registry());
+    let model = ScriptedModel::new([AssistantTurn::text("hi")]);
+    let mut state = start(&harness);
+    let err = harness.resume(&model, &ctx(), &mut state, [], &mut tackle_harness::Discard).await.unwrap_err();
+    assert_eq!(err, RunError::NotSuspended);
+}
