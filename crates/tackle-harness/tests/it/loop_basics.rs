@@ -263,3 +263,26 @@ async fn cancelling_stops_tools_and_keeps_every_call_answered() {
     let returns = last_returns(&state.messages);
     assert!(returns.iter().all(|r| r.status == ToolStatus::Cancelled), "{returns:?}");
 }
+
+#[tokio::test]
+async fn thinking_streams_and_results_stay_in_traces_only_on_request() {
+    let harness = Harness::new(registry()).keep_results_in_traces(true);
+    let mut turn = calls(&[("c1", "add", json!({"a": 20, "b": 22}))]);
+    turn.parts.insert(
+        0,
+        AssistantPart::Thinking(tackle_core::Thinking {
+            text: "sum it".into(),
+            ..tackle_core::Thinking::default()
+        }),
+    );
+    let model = ScriptedModel::new([turn, AssistantTurn::text("42")]);
+    let mut state = start(&harness);
+    let mut events = Vec::new();
+    answer_text(harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap());
+    assert!(events.iter().any(|e| matches!(e, RunEvent::ThinkingDelta { text } if text == "sum it")));
+    assert_eq!(state.traces[0].result.as_deref(), Some("42"));
+    // The thinking part is kept in the recorded turn for replay.
+    assert!(
+        matches!(&state.messages[1], Message::Assistant(t) if matches!(t.parts[0], AssistantPart::Thinking(_)))
+    );
+}
