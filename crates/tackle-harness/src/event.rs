@@ -75,6 +75,11 @@ pub enum RunEvent {
 pub trait EventSink: Send {
     /// Receives one event.
     fn emit(&mut self, event: RunEvent);
+
+    /// Whether anyone listens; when not, the harness does not build per-call events.
+    fn is_listening(&self) -> bool {
+        true
+    }
 }
 
 impl<F: FnMut(RunEvent) + Send> EventSink for F {
@@ -95,6 +100,10 @@ pub struct Discard;
 
 impl EventSink for Discard {
     fn emit(&mut self, _event: RunEvent) {}
+
+    fn is_listening(&self) -> bool {
+        false
+    }
 }
 
 impl EventSink for tokio::sync::mpsc::UnboundedSender<RunEvent> {

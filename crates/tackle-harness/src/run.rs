@@ -444,6 +444,9 @@ impl Harness {
     }
 
     fn emit_started(&self, sink: &mut dyn EventSink, calls: &[ToolCall]) {
+        if !sink.is_listening() {
+            return;
+        }
         for call in calls {
             sink.emit(RunEvent::ToolCallStarted {
                 call_id: call.id.clone(),
@@ -454,7 +457,7 @@ impl Harness {
     }
 
     fn emit_finished(&self, sink: &mut dyn EventSink, ret: &ToolReturn, took: Duration) {
-        if ret.status.rule().reaches_model {
+        if sink.is_listening() && ret.status.rule().reaches_model {
             sink.emit(RunEvent::ToolCallFinished {
                 call_id: ret.call_id.clone(),
                 name: ret.tool_name.clone(),
