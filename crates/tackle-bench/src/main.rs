@@ -10,7 +10,8 @@
 //! `tackle-bench loop`: the same workload through the whole harness, with a model that
 //! returns each round's K calls (as argument text it parses, like an adapter), checks that
 //! the previous round's K results reached it — failing the run loudly if not — and answers
-//! after R rounds.
+//! after R rounds. `tackle-bench loop_events` is the same with a sink that receives every
+//! event (`loop` discards them, so the harness skips building per-call events).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::sync::Arc;
@@ -204,7 +205,18 @@ impl Model for LoopModel {
     }
 }
 
-fn bench_loop() -> Result<(), Box<dyn std::error::Error>> {
+/// Counts events: a sink that listens, so the harness builds every event.
+#[derive(Default)]
+struct CountingSink(usize);
+
+impl tackle_harness::EventSink for CountingSink {
+    fn emit(&mut self, _event: tackle_harness::RunEvent) {
+        self.0 += 1;
+    }
+}
+
+/// `loop` discards events; `loop_events` has the harness build and deliver every event.
+fn bench_loop(with_events: bool) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
     for (rounds, per_round) in SHAPES {
         let harness = Harness::new(registry()?).limits(Limits {
@@ -220,7 +232,10 @@ fn bench_loop() -> Result<(), Box<dyn std::error::Error>> {
         for i in 0..WARM_UP + TIMED {
             let started = Instant::now();
             let mut state = harness.start("bench", vec![Message::user("go")]);
-            let outcome = runtime.block_on(harness.run(&model, &run, &mut state, &mut Discard))?;
+            let mut counting = CountingSink::default();
+            let sink: &mut dyn tackle_harness::EventSink =
+                if with_events { &mut counting } else { &mut Discard };
+            let outcome = runtime.block_on(harness.run(&model, &run, &mut state, sink))?;
             let took = started.elapsed().as_secs_f64() * 1e6;
             match outcome {
                 RunOutcome::Answered(answer) if answer.text == "done" => {}
@@ -238,7 +253,7 @@ fn bench_loop() -> Result<(), Box<dyn std::error::Error>> {
                 micros.push(took);
             }
         }
-        print_line("loop", rounds, per_round, median(&mut micros));
+        print_line(if with_events { "loop_events" } else { "loop" }, rounds, per_round, median(&mut micros));
     }
     Ok(())
 }
@@ -264,9 +279,12 @@ fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "executor".into());
     let outcome = match which.as_str() {
         "executor" => bench_executor(),
-        "loop" => bench_loop(),
-        "all" => bench_executor().and_then(|()| bench_loop()),
-        other => Err(format!("unknown benchmark {other:?}; available: executor, loop, all").into()),
+        "loop" => bench_loop(false),
+        "loop_events" => bench_loop(true),
+        "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
+        other => {
+            Err(format!("unknown benchmark {other:?}; available: executor, loop, loop_events, all").into())
+        }
     };
     if let Err(error) = outcome {
         eprintln!("error: {error}");
