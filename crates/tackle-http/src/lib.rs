@@ -1,0 +1,23 @@
+//! The HTTP layer of tackle — the only crate that uses reqwest.
+//!
+//! - [`HttpClient`]: JSON POSTs with retries for the retryable statuses (429, 5xx, 529) and
+//!   connection failures, exponential backoff with jitter, and the server's `Retry-After`
+//!   honoured up to a cap. A loopback-only guard makes any request to another host fail
+//!   loudly (tests turn it on with `TACKLE_LOOPBACK_ONLY=1`).
+//! - [`SseDecoder`]: server-sent events decoded from byte chunks split anywhere.
+//! - [`SecretString`]: API keys that never print.
+//!
+//! The one decision that shaped this crate: it knows HTTP and nothing about any provider;
+//! statuses become [`tackle_core::ModelErrorKind`]s here, provider error bodies are read by
+//! the adapters.
+
+mod client;
+mod secret;
+mod sse;
+
+pub use client::{HttpClient, HttpError, RetryConfig, Sent, kind_for_status, parse_retry_after};
+pub use secret::SecretString;
+pub use sse::{SseDecoder, SseEvent};
+
+/// Header types, re-exported so that adapters need no HTTP crate of their own.
+pub use reqwest::header::{HeaderMap, HeaderName, HeaderValue};

@@ -1,0 +1,189 @@
+//! The shared driver of every adapter: send the request, decode the body (SSE or whole),
+//! hand each event to the adapter's accumulator, and yield model events.
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::stream::BoxStream;
+use futures_util::{StreamExt, stream};
+use tackle_core::{ModelError, ModelErrorKind, ModelEvent, ModelResponse, ModelStream};
+use tackle_http::{HttpError, Sent, SseDecoder, SseEvent};
+
+/// Whether an accumulator has seen the end of the response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Continue,
+    Done,
+}
+
+/// What an adapter does with the response.
+pub(crate) trait Accumulate: Send {
+    /// One SSE event of a streamed response.
+    fn event(&mut self, event: &SseEvent, out: &mut VecDeque<ModelEvent>) -> Result<Flow, ModelError>;
+
+    /// The whole body of a non-streamed response.
+    fn whole(&mut self, body: &[u8], out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError>;
+
+    /// The body ended; `ended_cleanly` tells whether the terminal marker was seen. Returns
+    /// the complete response, or an error when the response is incomplete.
+    fn finish(&mut self, ended_cleanly: bool) -> Result<ModelResponse, ModelError>;
+
+    /// Turns an HTTP failure into a model error, reading the provider's error body.
+    fn http_error(&self, error: HttpError) -> ModelError;
+}
+
+type SendFuture<'a> = Pin<Box<dyn Future<Output = Result<Sent, HttpError>> + Send + 'a>>;
+
+enum Phase<'a> {
+    Sending(SendFuture<'a>),
+    Reading { body: BoxStream<'static, Result<Bytes, HttpError>>, decoder: SseDecoder },
+    Finished,
+}
+
+struct State<'a, A> {
+    phase: Phase<'a>,
+    acc: A,
+    queue: VecDeque<ModelEvent>,
+    streaming: bool,
+    idle_timeout: Duration,
+}
+
+/// The longest a non-streamed body may be.
+const MAX_BODY: usize = 32 * 1024 * 1024;
+
+fn cut(message: impl Into<String>) -> ModelError {
+    ModelError::new(ModelErrorKind::Transport, message)
+}
+
+/// Runs one round: `send` delivers the response, `acc` turns it into events.
+pub(crate) fn drive<'a, A: Accumulate + 'a>(
+    send: impl Future<Output = Result<Sent, HttpError>> + Send + 'a,
+    acc: A,
+    streaming: bool,
+    idle_timeout: Duration,
+) -> ModelStream<'a> {
+    let state =
+        State { phase: Phase::Sending(Box::pin(send)), acc, queue: VecDeque::new(), streaming, idle_timeout };
+    Box::pin(stream::unfold(state, |mut st| async move {
+        loop {
+            if let Some(event) = st.queue.pop_front() {
+                return Some((Ok(event), st));
+            }
+            match std::mem::replace(&mut st.phase, Phase::Finished) {
+                Phase::Finished => return None,
+                Phase::Sending(send) => match send.await {
+                    Err(error) => {
+                        let error = st.acc.http_error(error);
+                        return Some((Err(error), st));
+                    }
+                    Ok(sent) if st.streaming => {
+                        st.phase =
+                            Phase::Reading { body: sent.into_byte_stream(), decoder: SseDecoder::new() };
+                    }
+                    Ok(sent) => {
+                        let body = sent.read_all(MAX_BODY).await.map_err(|e| cut(e.to_string()));
+                        let outcome = body.and_then(|body| {
+                            st.acc.whole(&body, &mut st.queue)?;
+                            st.acc.finish(true)
+                        });
+                        match outcome {
+                            Ok(response) => st.queue.push_back(ModelEvent::Completed(response)),
+                            Err(error) => return Some((Err(error), st)),
+                        }
+                    }
+                },
+                Phase::Reading { mut body, mut decoder } => {
+                    let next = tokio::time::timeout(st.idle_timeout, body.next()).await;
+                    let chunk = match next {
+                        Err(_) => {
+                            let error = cut(format!("the response stalled for {:?}", st.idle_timeout));
+                            return Some((Err(error), st));
+                        }
+                        Ok(None) => {
+                            match end_of_body(&mut st.acc, &mut decoder, &mut st.queue) {
+                                Ok(response) => st.queue.push_back(ModelEvent::Completed(response)),
+                                Err(error) => return Some((Err(error), st)),
+                            }
+                            continue;
+                        }
+                        Ok(Some(Err(error))) => return Some((Err(cut(error.to_string())), st)),
+                        Ok(Some(Ok(chunk))) => chunk,
+                    };
+                    match feed_chunk(&mut st.acc, &mut decoder, &chunk, &mut st.queue) {
+                        Err(error) => return Some((Err(error), st)),
+                        Ok(Flow::Done) => match st.acc.finish(true) {
+                            Ok(response) => st.queue.push_back(ModelEvent::Completed(response)),
+                            Err(error) => return Some((Err(error), st)),
+                        },
+                        Ok(Flow::Continue) => st.phase = Phase::Reading { body, decoder },
+                    }
+                }
+            }
+        }
+    }))
+}
+
+/// Feeds one chunk of a streamed body to the accumulator.
+fn feed_chunk<A: Accumulate>(
+    acc: &mut A,
+    decoder: &mut SseDecoder,
+    chunk: &[u8],
+    queue: &mut VecDeque<ModelEvent>,
+) -> Result<Flow, ModelError> {
+    for event in decoder.feed(chunk) {
+        if acc.event(&event, queue)? == Flow::Done {
+            return Ok(Flow::Done);
+        }
+    }
+    Ok(Flow::Continue)
+}
+
+/// The streamed body ended without the terminal marker having been handled: a last event
+/// without its blank line still counts, one that does not parse means the body was cut.
+fn end_of_body<A: Accumulate>(
+    acc: &mut A,
+    decoder: &mut SseDecoder,
+    queue: &mut VecDeque<ModelEvent>,
+) -> Result<ModelResponse, ModelError> {
+    let mut ended = false;
+    if let Some(event) = decoder.finish() {
+        ended = acc.event(&event, queue).map_err(|_| incomplete())? == Flow::Done;
+    }
+    acc.finish(ended)
+}
+
+/// Decodes a recorded streamed body, split into chunks anywhere, exactly as a live
+/// response is decoded. Returns the events and the complete response.
+pub(crate) fn decode_recorded<'c, A: Accumulate>(
+    mut acc: A,
+    chunks: impl IntoIterator<Item = &'c [u8]>,
+) -> Result<(Vec<ModelEvent>, ModelResponse), ModelError> {
+    let mut decoder = SseDecoder::new();
+    let mut queue = VecDeque::new();
+    for chunk in chunks {
+        if feed_chunk(&mut acc, &mut decoder, chunk, &mut queue)? == Flow::Done {
+            let response = acc.finish(true)?;
+            return Ok((queue.into(), response));
+        }
+    }
+    let response = end_of_body(&mut acc, &mut decoder, &mut queue)?;
+    Ok((queue.into(), response))
+}
+
+/// Decodes a recorded whole (non-streamed) body, exactly as a live one is decoded.
+pub(crate) fn decode_whole<A: Accumulate>(
+    mut acc: A,
+    body: &[u8],
+) -> Result<(Vec<ModelEvent>, ModelResponse), ModelError> {
+    let mut queue = VecDeque::new();
+    acc.whole(body, &mut queue)?;
+    let response = acc.finish(true)?;
+    Ok((queue.into(), response))
+}
+
+fn incomplete() -> ModelError {
+    cut("the response ended in the middle of an event")
+}

@@ -1,0 +1,20 @@
+//! Provider adapters for tackle: each wire API as a [`tackle_core::Model`].
+//!
+//! - [`OpenAiChat`]: OpenAI Chat Completions, and every server that speaks it, configured
+//!   by a [`Preset`] (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter,
+//!   Groq, Mistral, DeepSeek, Together).
+//! - [`strict`]: OpenAI strict-mode schema lowering, applied only where a tool prefers
+//!   strict and the host enforces it.
+//!
+//! The one decision that shaped this crate: adapters only translate. Each is split into
+//! wire types, request building and response accumulation; streamed and whole responses
+//! go through the same accumulator, and one driver (HTTP, SSE, cut-off detection) serves
+//! every adapter.
+
+mod drive;
+pub mod openai_chat;
+pub mod presets;
+pub mod strict;
+
+pub use openai_chat::{OpenAiChat, SetupError};
+pub use presets::{PRESETS, Preset, preset_named};
