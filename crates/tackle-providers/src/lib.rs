@@ -3,6 +3,9 @@
 //! - [`OpenAiChat`]: OpenAI Chat Completions, and every server that speaks it, configured
 //!   by a [`Preset`] (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter,
 //!   Groq, Mistral, DeepSeek, Together).
+//! - [`Anthropic`]: Anthropic Messages — the assistant turn replayed exactly as received
+//!   (thinking and redacted thinking with their signatures), all results of a round in one
+//!   user message with `is_error` on failed and blocked calls.
 //! - [`strict`]: OpenAI strict-mode schema lowering, applied only where a tool prefers
 //!   strict and the host enforces it.
 //!
@@ -11,10 +14,12 @@
 //! go through the same accumulator, and one driver (HTTP, SSE, cut-off detection) serves
 //! every adapter.
 
+pub mod anthropic;
 mod drive;
 pub mod openai_chat;
 pub mod presets;
 pub mod strict;
 
+pub use anthropic::Anthropic;
 pub use openai_chat::{OpenAiChat, SetupError};
 pub use presets::{PRESETS, Preset, preset_named};

@@ -3,6 +3,7 @@
 //! guard is on).
 #![allow(clippy::unwrap_used, missing_docs, unreachable_pub)]
 
+mod anthropic;
 mod openai_chat;
 
 use std::sync::Arc;

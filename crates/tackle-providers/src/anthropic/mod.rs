@@ -1,0 +1,161 @@
+//! Anthropic Messages.
+
+mod request;
+mod stream;
+mod wire;
+
+use std::time::Duration;
+
+use tackle_core::{
+    Model, ModelError, ModelErrorKind, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream,
+};
+use tackle_http::{HeaderMap, HeaderName, HeaderValue, HttpClient, SecretString};
+
+use crate::drive::drive;
+use crate::openai_chat::SetupError;
+use stream::MessagesAccumulator;
+
+/// The API version this adapter speaks.
+pub const API_VERSION: &str = "2023-06-01";
+
+/// A model behind the Anthropic Messages API.
+#[derive(Debug, Clone)]
+pub struct Anthropic {
+    name: String,
+    model: String,
+    endpoint: String,
+    api_key: SecretString,
+    profile: ModelProfile,
+    client: HttpClient,
+    streaming: bool,
+    max_tokens: u32,
+    thinking_budget: Option<u32>,
+    idle_timeout: Duration,
+}
+
+impl Anthropic {
+    /// The default base URL.
+    pub const BASE_URL: &'static str = "https://api.anthropic.com/v1";
+
+    /// A model with the key from `ANTHROPIC_API_KEY`.
+    pub fn new(model: impl Into<String>) -> Result<Self, SetupError> {
+        let key = SecretString::from_env("ANTHROPIC_API_KEY")
+            .ok_or(SetupError::MissingKey { preset: "anthropic", env: "ANTHROPIC_API_KEY" })?;
+        Self::with_key(model, key)
+    }
+
+    /// A model with an explicit key.
+    pub fn with_key(model: impl Into<String>, api_key: SecretString) -> Result<Self, SetupError> {
+        let model = model.into();
+        let client = HttpClient::new().map_err(|e| SetupError::Http(e.to_string()))?;
+        let profile = ModelProfile {
+            supports_tools: true,
+            supports_parallel_tool_calls: true,
+            accepts_parallel_tool_calls_flag: true,
+            supports_strict_schemas: false,
+            supports_tool_choice_required: true,
+            supports_thinking: true,
+            supports_streaming: true,
+            reports_stream_usage: true,
+            supports_image_results: true,
+            context_window: None,
+        };
+        Ok(Anthropic {
+            name: format!("anthropic:{model}"),
+            model,
+            endpoint: format!("{}/messages", Self::BASE_URL),
+            api_key,
+            profile,
+            client,
+            streaming: true,
+            max_tokens: 8192,
+            thinking_budget: None,
+            idle_timeout: Duration::from_secs(120),
+        })
+    }
+
+    /// Uses another base URL (`…/v1`); `/messages` is appended.
+    pub fn base_url(mut self, base_url: &str) -> Self {
+        self.endpoint = format!("{}/messages", base_url.trim_end_matches('/'));
+        self
+    }
+
+    /// Uses this HTTP client.
+    pub fn client(mut self, client: HttpClient) -> Self {
+        self.client = client;
+        self
+    }
+
+    /// Streams responses (the default) or asks for whole ones.
+    pub fn streaming(mut self, streaming: bool) -> Self {
+        self.streaming = streaming;
+        self.profile.supports_streaming = streaming;
+        self
+    }
+
+    /// Output tokens per round when the request does not say (default 8192).
+    pub fn max_tokens(mut self, max_tokens: u32) -> Self {
+        self.max_tokens = max_tokens;
+        self
+    }
+
+    /// Turns on extended thinking with this token budget.
+    pub fn thinking(mut self, budget_tokens: u32) -> Self {
+        self.thinking_budget = Some(budget_tokens);
+        self
+    }
+
+    fn headers(&self) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        if let Some(key) = HttpClient::secret_header(&self.api_key) {
+            headers.insert(HeaderName::from_static("x-api-key"), key);
+        }
+        headers.insert(HeaderName::from_static("anthropic-version"), HeaderValue::from_static(API_VERSION));
+        headers
+    }
+
+    fn body(&self, request: &ModelRequest<'_>) -> Result<Vec<u8>, ModelError> {
+        request::build(&self.model, self.max_tokens, self.thinking_budget, self.streaming, request)
+            .map_err(|e| ModelError::new(ModelErrorKind::InvalidRequest, e))
+    }
+
+    /// The request body this model would send for `request` (for inspection and tests).
+    pub fn request_body(&self, request: &ModelRequest<'_>) -> Result<serde_json::Value, ModelError> {
+        serde_json::from_slice(&self.body(request)?)
+            .map_err(|e| ModelError::new(ModelErrorKind::InvalidRequest, e.to_string()))
+    }
+}
+
+/// Decodes a recorded streamed Messages body, split into chunks anywhere, exactly as a live
+/// response is decoded.
+pub fn decode_stream<'c>(
+    chunks: impl IntoIterator<Item = &'c [u8]>,
+) -> Result<(Vec<ModelEvent>, ModelResponse), ModelError> {
+    crate::drive::decode_recorded(MessagesAccumulator::new(None), chunks)
+}
+
+/// Decodes a recorded non-streamed Messages body.
+pub fn decode_response(body: &[u8]) -> Result<(Vec<ModelEvent>, ModelResponse), ModelError> {
+    crate::drive::decode_whole(MessagesAccumulator::new(None), body)
+}
+
+impl Model for Anthropic {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn profile(&self) -> &ModelProfile {
+        &self.profile
+    }
+
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let body = match self.body(&request) {
+            Ok(body) => bytes::Bytes::from(body),
+            Err(error) => return Box::pin(futures_util::stream::iter([Err(error)])),
+        };
+        let headers = self.headers();
+        let send = async move { self.client.post_json(&self.endpoint, &headers, body).await };
+        let secret = Some(self.api_key.expose().to_owned());
+        drive(send, MessagesAccumulator::new(secret), self.streaming, self.idle_timeout)
+    }
+}

@@ -1,0 +1,154 @@
+//! Canonical request → Messages request.
+
+use serde_json::{Value, json};
+use tackle_core::{AssistantPart, AssistantTurn, Message, ModelRequest, ToolArguments, ToolChoice, UserPart};
+
+use super::wire::{MessagesRequest, WireMessage, WireTool};
+
+/// The provider-data namespace of this adapter.
+pub(crate) const NAMESPACE: &str = "anthropic";
+
+/// The content blocks of a turn for replay: exactly as received when the turn came from
+/// this API and still holds the same calls, else rebuilt from its parts (thinking only
+/// where a signature allows replay).
+fn assistant_content(turn: &AssistantTurn) -> Vec<Value> {
+    if let Some(stored) = turn
+        .provider_data
+        .as_ref()
+        .filter(|d| d.provider == NAMESPACE)
+        .and_then(|d| d.data.get("content"))
+        .and_then(Value::as_array)
+    {
+        let stored_ids: Vec<&str> = stored
+            .iter()
+            .filter(|b| b.get("type") == Some(&json!("tool_use")))
+            .filter_map(|b| b.get("id").and_then(Value::as_str))
+            .collect();
+        let ids: Vec<&str> = turn.tool_calls().map(|c| c.id.as_str()).collect();
+        if stored_ids == ids {
+            return stored.clone();
+        }
+    }
+    let mut blocks = Vec::new();
+    for part in &turn.parts {
+        match part {
+            AssistantPart::Text(text) if !text.is_empty() => {
+                blocks.push(json!({"type": "text", "text": text}))
+            }
+            AssistantPart::Text(_) => {}
+            AssistantPart::Thinking(thinking) => {
+                let data =
+                    thinking.provider_data.as_ref().filter(|d| d.provider == NAMESPACE).map(|d| &d.data);
+                match (thinking.redacted, data) {
+                    (true, Some(data)) => {
+                        blocks.push(json!({"type": "redacted_thinking", "data": data.get("data")}))
+                    }
+                    (false, Some(data)) if data.get("signature").is_some() => blocks.push(json!({
+                        "type": "thinking", "thinking": thinking.text, "signature": data.get("signature")
+                    })),
+                    // Reasoning from another provider, or without a signature, cannot be replayed.
+                    _ => {}
+                }
+            }
+            AssistantPart::ToolCall(call) => {
+                let input = match &call.arguments {
+                    ToolArguments::Json(value @ Value::Object(_)) => value.clone(),
+                    _ => json!({}),
+                };
+                blocks.push(json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input}));
+            }
+        }
+    }
+    blocks
+}
+
+fn messages(history: &[Message], system: &mut String) -> Vec<WireMessage> {
+    let mut out: Vec<WireMessage> = Vec::with_capacity(history.len());
+    let mut push = |role: &'static str, mut content: Vec<Value>| {
+        if content.is_empty() {
+            return;
+        }
+        // Consecutive messages of one role are one turn.
+        match out.last_mut() {
+            Some(last) if last.role == role => last.content.append(&mut content),
+            _ => out.push(WireMessage { role, content }),
+        }
+    };
+    for message in history {
+        match message {
+            Message::System { text } => {
+                if !system.is_empty() {
+                    system.push_str("\n\n");
+                }
+                system.push_str(text);
+            }
+            Message::User { parts } => {
+                // Tool results first, then text: the API requires that order.
+                let mut content: Vec<Value> = parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        UserPart::ToolReturn(ret) => {
+                            let mut block = json!({"type": "tool_result", "tool_use_id": ret.call_id, "content": ret.content});
+                            if ret.is_error() {
+                                block["is_error"] = json!(true);
+                            }
+                            Some(block)
+                        }
+                        UserPart::Text(_) => None,
+                    })
+                    .collect();
+                content.extend(parts.iter().filter_map(|p| match p {
+                    UserPart::Text(text) if !text.is_empty() => Some(json!({"type": "text", "text": text})),
+                    _ => None,
+                }));
+                push("user", content);
+            }
+            Message::Assistant(turn) => push("assistant", assistant_content(turn)),
+        }
+    }
+    out
+}
+
+/// Builds the request body.
+pub(crate) fn build(
+    model: &str,
+    max_tokens: u32,
+    thinking_budget: Option<u32>,
+    streaming: bool,
+    request: &ModelRequest<'_>,
+) -> Result<Vec<u8>, String> {
+    let mut system = request.instructions.to_owned();
+    let messages = messages(request.messages, &mut system);
+    let tools: Vec<WireTool<'_>> = request
+        .tools
+        .iter()
+        .map(|d| WireTool { name: &d.name, description: &d.description, input_schema: d.parameters.as_map() })
+        .collect();
+    let settings = request.settings;
+    let tool_choice = (!tools.is_empty()).then(|| {
+        let mut choice = match &settings.tool_choice {
+            ToolChoice::Auto => json!({"type": "auto"}),
+            ToolChoice::None => return json!({"type": "none"}),
+            ToolChoice::Required => json!({"type": "any"}),
+            ToolChoice::Tool(name) => json!({"type": "tool", "name": name}),
+        };
+        if settings.parallel_tool_calls == Some(false) {
+            choice["disable_parallel_tool_use"] = json!(true);
+        }
+        choice
+    });
+    let max_tokens = settings.max_output_tokens.unwrap_or(max_tokens);
+    let body = MessagesRequest {
+        model,
+        max_tokens,
+        system,
+        messages,
+        tools,
+        tool_choice,
+        thinking: thinking_budget.map(|budget| json!({"type": "enabled", "budget_tokens": budget})),
+        stream: streaming,
+        temperature: settings.temperature,
+        top_p: settings.top_p,
+    };
+    serde_json::to_vec(&body).map_err(|e| format!("the request could not be serialised: {e}"))
+}
