@@ -3,6 +3,9 @@
 //! - [`OpenAiChat`]: OpenAI Chat Completions, and every server that speaks it, configured
 //!   by a [`Preset`] (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter,
 //!   Groq, Mistral, DeepSeek, Together).
+//! - [`OpenAiResponses`]: OpenAI Responses, stateless — every output item of a round
+//!   replayed verbatim (reasoning with its encrypted content from the `.done` events),
+//!   results as `function_call_output` by `call_id`.
 //! - [`Anthropic`]: Anthropic Messages — the assistant turn replayed exactly as received
 //!   (thinking and redacted thinking with their signatures), all results of a round in one
 //!   user message with `is_error` on failed and blocked calls.
@@ -17,9 +20,11 @@
 pub mod anthropic;
 mod drive;
 pub mod openai_chat;
+pub mod openai_responses;
 pub mod presets;
 pub mod strict;
 
 pub use anthropic::Anthropic;
 pub use openai_chat::{OpenAiChat, SetupError};
+pub use openai_responses::OpenAiResponses;
 pub use presets::{PRESETS, Preset, preset_named};

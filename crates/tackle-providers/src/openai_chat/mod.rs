@@ -12,6 +12,7 @@ use tackle_http::{HeaderMap, HeaderName, HttpClient, SecretString};
 use crate::drive::drive;
 use crate::presets::{KeyHeader, Preset};
 use stream::ChatAccumulator;
+pub(crate) use stream::error_from_body;
 
 /// A model behind a Chat Completions endpoint.
 #[derive(Debug, Clone)]

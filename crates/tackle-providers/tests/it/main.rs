@@ -5,6 +5,7 @@
 
 mod anthropic;
 mod openai_chat;
+mod openai_responses;
 
 use std::sync::Arc;
 use std::time::Duration;
