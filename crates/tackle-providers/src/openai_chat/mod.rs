@@ -90,11 +90,12 @@ impl OpenAiChat {
             streaming: true,
             idle_timeout: Duration::from_secs(120),
         };
-        chat = chat.base_url(preset.base_url)?;
+        chat.endpoint = format!("{}/chat/completions", preset.base_url);
         Ok(chat)
     }
 
-    /// Uses another base URL (`…/v1`); `/chat/completions` is appended.
+    /// Uses another base URL (`…/v1`); `/chat/completions` is appended. Presets whose URL
+    /// has a placeholder (Azure's `{resource}`) need one.
     pub fn base_url(mut self, base_url: &str) -> Result<Self, SetupError> {
         if base_url.contains('{') {
             return Err(SetupError::Placeholder(base_url.to_owned()));
@@ -180,6 +181,13 @@ impl Model for OpenAiChat {
     }
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        if self.endpoint.contains('{') {
+            let error = ModelError::new(
+                ModelErrorKind::InvalidRequest,
+                SetupError::Placeholder(self.endpoint.clone()).to_string(),
+            );
+            return Box::pin(futures_util::stream::iter([Err(error)]));
+        }
         let built = match request::build(&self.model, &self.preset, self.streaming, &request) {
             Ok(built) => built,
             Err(message) => {

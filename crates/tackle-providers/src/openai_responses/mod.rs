@@ -49,9 +49,6 @@ impl OpenAiResponses {
                 env: preset.api_key_env.unwrap_or("an API key"),
             });
         }
-        if preset.base_url.contains('{') {
-            return Err(SetupError::Placeholder(preset.base_url.to_owned()));
-        }
         let model = model.into();
         let client = HttpClient::new().map_err(|e| SetupError::Http(e.to_string()))?;
         let profile = ModelProfile {
@@ -80,7 +77,8 @@ impl OpenAiResponses {
         })
     }
 
-    /// Uses another base URL (`…/v1`); `/responses` is appended.
+    /// Uses another base URL (`…/v1`); `/responses` is appended. Presets whose URL has a
+    /// placeholder (Azure's `{resource}`) need one.
     pub fn base_url(mut self, base_url: &str) -> Self {
         self.endpoint = format!("{}/responses", base_url.trim_end_matches('/'));
         self

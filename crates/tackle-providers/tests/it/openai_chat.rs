@@ -433,3 +433,24 @@ async fn the_loopback_guard_refuses_other_hosts() {
     let err = first_event(&remote).await.unwrap_err();
     assert!(err.message.contains("only loopback hosts"), "{}", err.message);
 }
+
+#[tokio::test]
+async fn presets_with_placeholders_ask_for_the_base_url_and_keys_come_from_the_environment() {
+    let azure = preset_named("azure").unwrap();
+    let unset = OpenAiChat::with_key(azure, "gpt-4o", Some(tackle_http::SecretString::new("k")))
+        .unwrap()
+        .client(test_client());
+    let err = first_event(&unset).await.unwrap_err();
+    assert!(err.message.contains("placeholder"), "{}", err.message);
+    assert!(unset.clone().base_url("https://{resource}.openai.azure.com/openai/v1").is_err());
+    let set = unset.base_url("https://contoso.openai.azure.com/openai/v1").unwrap();
+    assert_eq!(set.endpoint(), "https://contoso.openai.azure.com/openai/v1/chat/completions");
+
+    let groq = preset_named("groq").unwrap();
+    let err = OpenAiChat::with_key(groq, "llama", None).unwrap_err();
+    assert_eq!(err.to_string(), "groq needs an API key: set GROQ_API_KEY or pass one in the settings");
+    assert!(
+        OpenAiChat::with_key(preset_named("ollama").unwrap(), "qwen3", None).is_ok(),
+        "local hosts need no key"
+    );
+}
