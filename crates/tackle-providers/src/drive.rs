@@ -58,6 +58,11 @@ fn cut(message: impl Into<String>) -> ModelError {
     ModelError::new(ModelErrorKind::Transport, message)
 }
 
+/// A round that failed before anything was sent.
+pub(crate) fn failed<'a>(error: ModelError) -> ModelStream<'a> {
+    Box::pin(stream::iter([Err(error)]))
+}
+
 /// Runs one round: `send` delivers the response, `acc` turns it into events.
 pub(crate) fn drive<'a, A: Accumulate + 'a>(
     send: impl Future<Output = Result<Sent, HttpError>> + Send + 'a,

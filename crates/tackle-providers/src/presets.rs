@@ -2,6 +2,7 @@
 //! parts of the Chat Completions API they accept.
 
 use serde::Serialize;
+use tackle_http::{HeaderMap, HeaderName, HttpClient, SecretString};
 
 /// How a host takes its API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -11,6 +12,25 @@ pub enum KeyHeader {
     Bearer,
     /// `api-key: <key>` (Azure OpenAI).
     ApiKey,
+    /// `x-api-key: <key>` (Anthropic).
+    XApiKey,
+}
+
+impl KeyHeader {
+    /// Headers carrying `key` this way, marked sensitive so that they never print.
+    pub fn headers(self, key: Option<&SecretString>) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        let Some(key) = key else { return headers };
+        let (name, value) = match self {
+            KeyHeader::Bearer => ("authorization", HttpClient::bearer(key)),
+            KeyHeader::ApiKey => ("api-key", HttpClient::secret_header(key)),
+            KeyHeader::XApiKey => ("x-api-key", HttpClient::secret_header(key)),
+        };
+        if let Some(value) = value {
+            headers.insert(HeaderName::from_static(name), value);
+        }
+        headers
+    }
 }
 
 /// One OpenAI-compatible host.

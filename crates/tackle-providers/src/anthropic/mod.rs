@@ -11,8 +11,9 @@ use tackle_core::{
 };
 use tackle_http::{HeaderMap, HeaderName, HeaderValue, HttpClient, SecretString};
 
-use crate::drive::drive;
+use crate::drive::{drive, failed};
 use crate::openai_chat::SetupError;
+use crate::presets::KeyHeader;
 use stream::MessagesAccumulator;
 
 /// The API version this adapter speaks.
@@ -106,10 +107,7 @@ impl Anthropic {
     }
 
     fn headers(&self) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        if let Some(key) = HttpClient::secret_header(&self.api_key) {
-            headers.insert(HeaderName::from_static("x-api-key"), key);
-        }
+        let mut headers = KeyHeader::XApiKey.headers(Some(&self.api_key));
         headers.insert(HeaderName::from_static("anthropic-version"), HeaderValue::from_static(API_VERSION));
         headers
     }
@@ -151,7 +149,7 @@ impl Model for Anthropic {
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let body = match self.body(&request) {
             Ok(body) => bytes::Bytes::from(body),
-            Err(error) => return Box::pin(futures_util::stream::iter([Err(error)])),
+            Err(error) => return failed(error),
         };
         let headers = self.headers();
         let send = async move { self.client.post_json(&self.endpoint, &headers, body).await };

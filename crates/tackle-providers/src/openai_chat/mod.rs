@@ -7,10 +7,10 @@ mod wire;
 use std::time::Duration;
 
 use tackle_core::{Model, ModelError, ModelErrorKind, ModelProfile, ModelRequest, ModelStream};
-use tackle_http::{HeaderMap, HeaderName, HttpClient, SecretString};
+use tackle_http::{HttpClient, SecretString};
 
-use crate::drive::drive;
-use crate::presets::{KeyHeader, Preset};
+use crate::drive::{drive, failed};
+use crate::presets::Preset;
 use stream::ChatAccumulator;
 pub(crate) use stream::error_from_body;
 
@@ -46,6 +46,16 @@ pub enum SetupError {
     /// The HTTP client could not be built.
     #[error("{0}")]
     Http(String),
+}
+
+/// The error for an endpoint whose preset URL still has a placeholder.
+pub(crate) fn unfilled_endpoint(endpoint: &str) -> Option<ModelError> {
+    endpoint.contains('{').then(|| {
+        ModelError::new(
+            ModelErrorKind::InvalidRequest,
+            SetupError::Placeholder(endpoint.to_owned()).to_string(),
+        )
+    })
 }
 
 impl OpenAiChat {
@@ -128,25 +138,6 @@ impl OpenAiChat {
         &self.endpoint
     }
 
-    fn headers(&self) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        if let Some(key) = &self.api_key {
-            match self.preset.key_header {
-                KeyHeader::Bearer => {
-                    if let Some(value) = HttpClient::bearer(key) {
-                        headers.insert(tackle_http::HeaderName::from_static("authorization"), value);
-                    }
-                }
-                KeyHeader::ApiKey => {
-                    if let Some(value) = HttpClient::secret_header(key) {
-                        headers.insert(HeaderName::from_static("api-key"), value);
-                    }
-                }
-            }
-        }
-        headers
-    }
-
     /// The request body this model would send for `request` (for inspection and tests).
     pub fn request_body(&self, request: &ModelRequest<'_>) -> Result<serde_json::Value, ModelError> {
         let built = request::build(&self.model, &self.preset, self.streaming, request)
@@ -181,21 +172,14 @@ impl Model for OpenAiChat {
     }
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        if self.endpoint.contains('{') {
-            let error = ModelError::new(
-                ModelErrorKind::InvalidRequest,
-                SetupError::Placeholder(self.endpoint.clone()).to_string(),
-            );
-            return Box::pin(futures_util::stream::iter([Err(error)]));
+        if let Some(error) = unfilled_endpoint(&self.endpoint) {
+            return failed(error);
         }
         let built = match request::build(&self.model, &self.preset, self.streaming, &request) {
             Ok(built) => built,
-            Err(message) => {
-                let error = ModelError::new(ModelErrorKind::InvalidRequest, message);
-                return Box::pin(futures_util::stream::iter([Err(error)]));
-            }
+            Err(message) => return failed(ModelError::new(ModelErrorKind::InvalidRequest, message)),
         };
-        let headers = self.headers();
+        let headers = self.preset.key_header.headers(self.api_key.as_ref());
         let body = bytes::Bytes::from(built.body);
         let send = async move { self.client.post_json(&self.endpoint, &headers, body).await };
         let secret = self.api_key.as_ref().map(|k| k.expose().to_owned());

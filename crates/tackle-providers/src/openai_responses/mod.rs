@@ -8,11 +8,11 @@ use std::time::Duration;
 use tackle_core::{
     Model, ModelError, ModelErrorKind, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream,
 };
-use tackle_http::{HeaderMap, HeaderName, HttpClient, SecretString};
+use tackle_http::{HttpClient, SecretString};
 
-use crate::drive::drive;
-use crate::openai_chat::SetupError;
-use crate::presets::{KeyHeader, Preset};
+use crate::drive::{drive, failed};
+use crate::openai_chat::{SetupError, unfilled_endpoint};
+use crate::presets::Preset;
 use stream::ResponsesAccumulator;
 
 /// A model behind a Responses endpoint.
@@ -103,20 +103,6 @@ impl OpenAiResponses {
         self
     }
 
-    fn headers(&self) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        if let Some(key) = &self.api_key {
-            let (name, value) = match self.preset.key_header {
-                KeyHeader::Bearer => (HeaderName::from_static("authorization"), HttpClient::bearer(key)),
-                KeyHeader::ApiKey => (HeaderName::from_static("api-key"), HttpClient::secret_header(key)),
-            };
-            if let Some(value) = value {
-                headers.insert(name, value);
-            }
-        }
-        headers
-    }
-
     /// The request body this model would send for `request` (for inspection and tests).
     pub fn request_body(&self, request: &ModelRequest<'_>) -> Result<serde_json::Value, ModelError> {
         let built =
@@ -149,16 +135,16 @@ impl Model for OpenAiResponses {
     }
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        if let Some(error) = unfilled_endpoint(&self.endpoint) {
+            return failed(error);
+        }
         let built =
-            match request::build(&self.model, &self.preset, self.streaming, self.include_reasoning, &request)
-            {
-                Ok(built) => built,
-                Err(message) => {
-                    let error = ModelError::new(ModelErrorKind::InvalidRequest, message);
-                    return Box::pin(futures_util::stream::iter([Err(error)]));
-                }
-            };
-        let headers = self.headers();
+            request::build(&self.model, &self.preset, self.streaming, self.include_reasoning, &request);
+        let built = match built {
+            Ok(built) => built,
+            Err(message) => return failed(ModelError::new(ModelErrorKind::InvalidRequest, message)),
+        };
+        let headers = self.preset.key_header.headers(self.api_key.as_ref());
         let body = bytes::Bytes::from(built.body);
         let send = async move { self.client.post_json(&self.endpoint, &headers, body).await };
         let secret = self.api_key.as_ref().map(|k| k.expose().to_owned());

@@ -9,9 +9,9 @@ use tackle_core::{
 use tackle_providers::Anthropic;
 use tackle_providers::anthropic::{decode_response, decode_stream};
 use wiremock::matchers::{header, method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use super::{settings, test_client, weather_tool};
+use super::{Script, settings, test_client, weather_tool};
 
 const TEXT_THEN_TOOL: &str = include_str!("fixtures/anthropic_text_then_tool.sse");
 const THINKING_PARALLEL: &str = include_str!("fixtures/anthropic_thinking_parallel.sse");
@@ -180,15 +180,6 @@ proptest! {
     }
 }
 
-struct Script(std::sync::Mutex<Vec<ResponseTemplate>>);
-
-impl Respond for Script {
-    fn respond(&self, _request: &Request) -> ResponseTemplate {
-        let mut script = self.0.lock().unwrap();
-        if script.is_empty() { ResponseTemplate::new(500) } else { script.remove(0) }
-    }
-}
-
 fn sse(events: &[Value]) -> ResponseTemplate {
     let body: String = events
         .iter()
@@ -229,29 +220,13 @@ async fn a_full_harness_round_trip_over_http() {
         .and(path("/v1/messages"))
         .and(header("anthropic-version", "2023-06-01"))
         .and(header("x-api-key", "sk-ant-test"))
-        .respond_with(Script(std::sync::Mutex::new(vec![first, second])))
+        .respond_with(Script::new(vec![first, second]))
         .expect(2)
         .mount(&server)
         .await;
 
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    struct AddArgs {
-        a: i64,
-        b: i64,
-    }
-    let add =
-        tackle_tools::typed_tool("add", "Add.", |_ctx: tackle_tools::ToolContext, a: AddArgs| async move {
-            Ok::<_, tackle_tools::ToolError>(a.a + a.b)
-        })
-        .build()
-        .unwrap();
-    let harness =
-        tackle_harness::Harness::new(tackle_tools::ToolRegistry::builder().tool(add).build().unwrap());
     let model = model().base_url(&format!("{}/v1", server.uri()));
-    let mut state = harness.start("r", vec![Message::system("Be brief."), Message::user("2+40?")]);
-    let ctx = Arc::new(tackle_tools::RunContext::new("r"));
-    let outcome = harness.run(&model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap();
-    let tackle_harness::RunOutcome::Answered(answer) = outcome else { panic!() };
+    let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "It is 42.");
     assert_eq!(answer.usage.input_tokens, 40 + 110);
 
@@ -283,7 +258,7 @@ async fn overloaded_is_retried_then_reported() {
         )
     };
     Mock::given(method("POST"))
-        .respond_with(Script(std::sync::Mutex::new(vec![overloaded(), overloaded(), overloaded()])))
+        .respond_with(Script::new(vec![overloaded(), overloaded(), overloaded()]))
         .expect(3)
         .mount(&server)
         .await;

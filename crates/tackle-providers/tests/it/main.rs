@@ -53,3 +53,51 @@ pub fn weather_tool(strict: Option<bool>) -> Arc<ToolDefinition> {
 pub fn settings() -> ModelSettings {
     ModelSettings::default()
 }
+
+/// Answers each request with the next response of a script (500 once it runs out).
+pub struct Script(std::sync::Mutex<Vec<wiremock::ResponseTemplate>>);
+
+impl Script {
+    pub fn new(responses: Vec<wiremock::ResponseTemplate>) -> Self {
+        Script(std::sync::Mutex::new(responses))
+    }
+}
+
+impl wiremock::Respond for Script {
+    fn respond(&self, _request: &wiremock::Request) -> wiremock::ResponseTemplate {
+        let mut script = self.0.lock().unwrap();
+        if script.is_empty() { wiremock::ResponseTemplate::new(500) } else { script.remove(0) }
+    }
+}
+
+/// A `text/event-stream` response with this body.
+pub fn sse_response(body: String) -> wiremock::ResponseTemplate {
+    wiremock::ResponseTemplate::new(200)
+        .insert_header("content-type", "text/event-stream")
+        .set_body_string(body)
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct AddArgs {
+    a: i64,
+    b: i64,
+}
+
+/// Runs "2+40?" through a harness with an `add` tool and `model`; returns the answer.
+pub async fn add_round_trip(model: &dyn tackle_core::Model) -> tackle_harness::Answer {
+    let add =
+        tackle_tools::typed_tool("add", "Add.", |_ctx: tackle_tools::ToolContext, a: AddArgs| async move {
+            Ok::<_, tackle_tools::ToolError>(a.a + a.b)
+        })
+        .build()
+        .unwrap();
+    let harness =
+        tackle_harness::Harness::new(tackle_tools::ToolRegistry::builder().tool(add).build().unwrap());
+    let messages = vec![tackle_core::Message::system("Be brief."), tackle_core::Message::user("2+40?")];
+    let mut state = harness.start("r", messages);
+    let ctx = Arc::new(tackle_tools::RunContext::new("r"));
+    match harness.run(model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap() {
+        tackle_harness::RunOutcome::Answered(answer) => answer,
+        other => panic!("no answer: {other:?}"),
+    }
+}

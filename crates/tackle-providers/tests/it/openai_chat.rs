@@ -10,9 +10,9 @@ use tackle_core::{
 use tackle_providers::openai_chat::{decode_response, decode_stream};
 use tackle_providers::{OpenAiChat, preset_named};
 use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use super::{settings, test_client, weather_tool};
+use super::{Script, settings, sse_response, test_client, weather_tool};
 
 const RECORDED: &str = include_str!("fixtures/chat_two_calls.sse");
 
@@ -249,20 +249,6 @@ fn sse(lines: &[Value]) -> String {
     body
 }
 
-fn sse_response(body: String) -> ResponseTemplate {
-    ResponseTemplate::new(200).insert_header("content-type", "text/event-stream").set_body_string(body)
-}
-
-/// Answers each request with the next response of a script.
-struct Script(std::sync::Mutex<Vec<ResponseTemplate>>);
-
-impl Respond for Script {
-    fn respond(&self, _request: &Request) -> ResponseTemplate {
-        let mut script = self.0.lock().unwrap();
-        if script.is_empty() { ResponseTemplate::new(500) } else { script.remove(0) }
-    }
-}
-
 fn live(server: &MockServer) -> OpenAiChat {
     model("openai").base_url(&format!("{}/v1", server.uri())).unwrap()
 }
@@ -284,30 +270,13 @@ async fn a_full_harness_round_trip_over_http() {
     ]);
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
-        .respond_with(Script(std::sync::Mutex::new(vec![sse_response(first), sse_response(second)])))
+        .respond_with(Script::new(vec![sse_response(first), sse_response(second)]))
         .expect(2)
         .mount(&server)
         .await;
 
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    struct AddArgs {
-        a: i64,
-        b: i64,
-    }
-    let add =
-        tackle_tools::typed_tool("add", "Add.", |_ctx: tackle_tools::ToolContext, a: AddArgs| async move {
-            Ok::<_, tackle_tools::ToolError>(a.a + a.b)
-        })
-        .build()
-        .unwrap();
-    let harness =
-        tackle_harness::Harness::new(tackle_tools::ToolRegistry::builder().tool(add).build().unwrap());
     let model = live(&server);
-    let mut state = harness.start("r", vec![Message::system("Be brief."), Message::user("2+40?")]);
-    let mut events = Vec::new();
-    let ctx = Arc::new(tackle_tools::RunContext::new("r"));
-    let outcome = harness.run(&model, &ctx, &mut state, &mut events).await.unwrap();
-    let tackle_harness::RunOutcome::Answered(answer) = outcome else { panic!() };
+    let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "It is 42.");
     assert_eq!(answer.usage.input_tokens, 50);
     assert_eq!(answer.usage.cache_read_tokens, 10);
@@ -356,7 +325,7 @@ async fn rate_limits_are_waited_out_and_server_errors_retried() {
         json!({"error": {"message": "boom", "type": "server_error", "param": null, "code": null}}),
     );
     Mock::given(method("POST"))
-        .respond_with(Script(std::sync::Mutex::new(vec![limited, broken, hello()])))
+        .respond_with(Script::new(vec![limited, broken, hello()]))
         .expect(3)
         .mount(&server)
         .await;
@@ -412,11 +381,7 @@ async fn errors_are_typed_and_carry_the_providers_message_without_the_key() {
 async fn a_slow_first_byte_is_retried_and_a_truncated_stream_is_an_error() {
     let server = MockServer::start().await;
     let slow = hello().set_delay(Duration::from_secs(3));
-    Mock::given(method("POST"))
-        .respond_with(Script(std::sync::Mutex::new(vec![slow, hello()])))
-        .expect(2)
-        .mount(&server)
-        .await;
+    Mock::given(method("POST")).respond_with(Script::new(vec![slow, hello()])).expect(2).mount(&server).await;
     let events = first_event(&live(&server)).await.unwrap();
     assert!(matches!(events.last(), Some(ModelEvent::Completed(_))));
 

@@ -9,9 +9,9 @@ use tackle_core::{
 use tackle_providers::openai_responses::{decode_response, decode_stream};
 use tackle_providers::{OpenAiResponses, preset_named};
 use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer};
 
-use super::{settings, test_client, weather_tool};
+use super::{Script, settings, test_client, weather_tool};
 
 const RECORDED: &str = include_str!("fixtures/responses_one_call.sse");
 
@@ -202,19 +202,6 @@ proptest! {
     }
 }
 
-struct Script(std::sync::Mutex<Vec<ResponseTemplate>>);
-
-impl Respond for Script {
-    fn respond(&self, _request: &Request) -> ResponseTemplate {
-        let mut script = self.0.lock().unwrap();
-        if script.is_empty() { ResponseTemplate::new(500) } else { script.remove(0) }
-    }
-}
-
-fn sse(body: String) -> ResponseTemplate {
-    ResponseTemplate::new(200).insert_header("content-type", "text/event-stream").set_body_string(body)
-}
-
 #[tokio::test]
 async fn a_full_harness_round_trip_over_http() {
     let server = MockServer::start().await;
@@ -237,32 +224,16 @@ async fn a_full_harness_round_trip_over_http() {
     ];
     Mock::given(method("POST"))
         .and(path("/v1/responses"))
-        .respond_with(Script(std::sync::Mutex::new(vec![
-            sse(first.into_iter().map(event).collect()),
-            sse(second.into_iter().map(event).collect()),
-        ])))
+        .respond_with(Script::new(vec![
+            super::sse_response(first.into_iter().map(event).collect()),
+            super::sse_response(second.into_iter().map(event).collect()),
+        ]))
         .expect(2)
         .mount(&server)
         .await;
 
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    struct AddArgs {
-        a: i64,
-        b: i64,
-    }
-    let add =
-        tackle_tools::typed_tool("add", "Add.", |_ctx: tackle_tools::ToolContext, a: AddArgs| async move {
-            Ok::<_, tackle_tools::ToolError>(a.a + a.b)
-        })
-        .build()
-        .unwrap();
-    let harness =
-        tackle_harness::Harness::new(tackle_tools::ToolRegistry::builder().tool(add).build().unwrap());
     let model = model().base_url(&format!("{}/v1", server.uri()));
-    let mut state = harness.start("r", vec![Message::system("Be brief."), Message::user("2+40?")]);
-    let ctx = Arc::new(tackle_tools::RunContext::new("r"));
-    let outcome = harness.run(&model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap();
-    let tackle_harness::RunOutcome::Answered(answer) = outcome else { panic!() };
+    let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "It is 42.");
 
     let requests = server.received_requests().await.unwrap();
