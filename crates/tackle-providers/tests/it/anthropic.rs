@@ -165,15 +165,7 @@ proptest! {
     #[test]
     fn any_split_gives_the_same_turn(cuts in prop::collection::vec(0usize..THINKING_PARALLEL.len(), 0..40)) {
         let bytes = THINKING_PARALLEL.as_bytes();
-        let mut points = cuts;
-        points.sort_unstable();
-        points.dedup();
-        let mut chunks = Vec::new();
-        let mut start = 0;
-        for point in points.into_iter().chain([bytes.len()]) {
-            chunks.push(&bytes[start..point]);
-            start = point;
-        }
+        let chunks = super::split_at(bytes, cuts);
         let (_, split) = decode_stream(chunks).unwrap();
         let (_, whole) = decode_stream([bytes]).unwrap();
         prop_assert_eq!(split.turn, whole.turn);

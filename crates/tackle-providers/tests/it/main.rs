@@ -54,6 +54,20 @@ pub fn settings() -> ModelSettings {
     ModelSettings::default()
 }
 
+/// Cuts `bytes` into chunks at `cuts` (any positions, any order, repeats allowed).
+pub fn split_at(bytes: &[u8], cuts: Vec<usize>) -> Vec<&[u8]> {
+    let mut points: Vec<usize> = cuts.into_iter().map(|c| c % (bytes.len() + 1)).collect();
+    points.sort_unstable();
+    points.dedup();
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    for point in points.into_iter().chain([bytes.len()]) {
+        chunks.push(&bytes[start..point]);
+        start = point;
+    }
+    chunks
+}
+
 /// Answers each request with the next response of a script (500 once it runs out).
 pub struct Script(std::sync::Mutex<Vec<wiremock::ResponseTemplate>>);
 

@@ -228,15 +228,7 @@ proptest! {
     #[test]
     fn any_split_of_the_stream_gives_the_same_turn(cuts in prop::collection::vec(0usize..RECORDED.len(), 0..40)) {
         let bytes = RECORDED.as_bytes();
-        let mut points = cuts;
-        points.sort_unstable();
-        points.dedup();
-        let mut chunks = Vec::new();
-        let mut start = 0;
-        for point in points.into_iter().chain([bytes.len()]) {
-            chunks.push(&bytes[start..point]);
-            start = point;
-        }
+        let chunks = super::split_at(bytes, cuts);
         let (_, response) = decode_stream(chunks).unwrap();
         let (_, whole) = decode_stream([bytes]).unwrap();
         prop_assert_eq!(response.turn.parts, whole.turn.parts);
