@@ -70,6 +70,15 @@ pub enum HttpError {
     /// The connection failed.
     #[error("connection failed: {0}")]
     Transport(String),
+    /// The body is larger than allowed (counted after decompression).
+    #[error("the response is larger than {limit} bytes")]
+    TooLarge {
+        /// The limit.
+        limit: u64,
+    },
+    /// The response was refused before its body was read (for example its content type).
+    #[error("{0}")]
+    Unacceptable(String),
 }
 
 /// The kind of failure an HTTP status stands for.
@@ -91,6 +100,7 @@ impl HttpError {
             HttpError::Status { status, .. } => kind_for_status(*status),
             HttpError::Timeout(_) | HttpError::Transport(_) => ModelErrorKind::Transport,
             HttpError::InvalidUrl(_) | HttpError::NotLoopback { .. } => ModelErrorKind::InvalidRequest,
+            HttpError::TooLarge { .. } | HttpError::Unacceptable(_) => ModelErrorKind::InvalidResponse,
         }
     }
 
@@ -112,6 +122,11 @@ impl HttpError {
         };
         ModelError { kind: self.kind(), message: message.into(), retry_after }
     }
+}
+
+/// Whether `TACKLE_LOOPBACK_ONLY` asks every request to stay on loopback.
+pub(crate) fn loopback_only_from_env() -> bool {
+    std::env::var_os("TACKLE_LOOPBACK_ONLY").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// Reads `Retry-After`: seconds, or an HTTP date.

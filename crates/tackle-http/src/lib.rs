@@ -5,6 +5,9 @@
 //!   honoured up to a cap. A loopback-only guard makes any request to another host fail
 //!   loudly (tests turn it on with `TACKLE_LOOPBACK_ONLY=1`).
 //! - [`SseDecoder`]: server-sent events decoded from byte chunks split anywhere.
+//! - [`PinnedGet`]: a GET that connects only to addresses the caller validated (no DNS
+//!   lookup of its own, no redirects followed, no proxy unless given), with the body capped
+//!   after decompression — the primitive under tackle's SSRF-safe page retrieval.
 //! - [`SecretString`]: API keys that never print.
 //!
 //! The one decision that shaped this crate: it knows HTTP and nothing about any provider;
@@ -12,10 +15,12 @@
 //! the adapters.
 
 mod client;
+mod pinned;
 mod secret;
 mod sse;
 
 pub use client::{HttpClient, HttpError, RetryConfig, Sent, kind_for_status, parse_retry_after};
+pub use pinned::{Hop, PinnedGet};
 pub use secret::SecretString;
 pub use sse::{SseDecoder, SseEvent};
 

@@ -1,0 +1,22 @@
+//! Web tools for tackle, on one SSRF-safe retrieval service.
+//!
+//! - [`Retriever`]: the one way tackle reads a page. URLs are http(s) without user info;
+//!   names are resolved by tackle and every address is checked against a
+//!   [`TargetPolicy`]; the connection is pinned to the checked addresses (no second
+//!   resolution, so DNS rebinding cannot redirect it); every redirect hop is checked the
+//!   same way (at most 10); bodies are capped after decompression; only HTML and text
+//!   are read, decoded from their charset.
+//! - [`address`]: the address classes — public, private (allowlist only), never.
+//!
+//! The one decision that shaped this crate: who chose the URL decides what it may reach.
+//! A model's URL is public-only unless the host is allowlisted and the provider trusted;
+//! a URL the user typed is not restricted.
+
+pub mod address;
+mod policy;
+mod resolve;
+mod retrieve;
+
+pub use policy::{HostPattern, TargetPolicy};
+pub use resolve::{Resolve, SystemResolver};
+pub use retrieve::{ContentKind, RetrieveError, Retrieved, Retriever, decode, kind_of};

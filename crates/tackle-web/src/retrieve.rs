@@ -1,0 +1,327 @@
+//! The retrieval service: the one way tackle reads a web page.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tackle_http::{HttpError, PinnedGet};
+use url::{Host, Url};
+
+use crate::policy::{TargetPolicy, Verdict};
+use crate::resolve::{Resolve, SystemResolver};
+
+/// What kind of document was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContentKind {
+    /// HTML or XHTML.
+    Html,
+    /// Plain text.
+    Text,
+}
+
+/// A page that was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Retrieved {
+    /// The URL the content came from, after redirects.
+    pub final_url: Url,
+    /// HTML or text.
+    pub kind: ContentKind,
+    /// The body, decoded from its charset.
+    pub text: String,
+    /// A private (allowlisted) address was involved: the conversation must from now on
+    /// require a high-confidence provider.
+    pub private_target: bool,
+}
+
+/// Why a page was not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RetrieveError {
+    /// A policy refused the target; the message names the rule.
+    #[error("{0}")]
+    Blocked(String),
+    /// The page could not be read.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Reads pages: every URL and every redirect hop is checked against the target policy,
+/// names are resolved here and every address is checked, and the connection goes only to
+/// the checked addresses.
+#[derive(Clone)]
+pub struct Retriever {
+    resolver: Arc<dyn Resolve>,
+    max_bytes: u64,
+    connect_timeout: Duration,
+    timeout: Duration,
+    max_redirects: usize,
+    proxy: Option<String>,
+    allow_loopback: bool,
+}
+
+impl std::fmt::Debug for Retriever {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Retriever")
+            .field("max_bytes", &self.max_bytes)
+            .field("timeout", &self.timeout)
+            .field("max_redirects", &self.max_redirects)
+            .field("allow_loopback", &self.allow_loopback)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Retriever {
+    fn default() -> Self {
+        Retriever::new()
+    }
+}
+
+const USER_AGENT: &str = concat!("Mozilla/5.0 (compatible; tackle/", env!("CARGO_PKG_VERSION"), ")");
+const ACCEPT: &str = "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1";
+
+impl Retriever {
+    /// The largest body read by default: 5 MiB, counted after decompression.
+    pub const DEFAULT_MAX_BYTES: u64 = 5 * 1024 * 1024;
+    /// Redirects followed at most.
+    pub const MAX_REDIRECTS: usize = 10;
+
+    /// A retriever with the system resolver, a 5 MiB cap, 10 s to connect and 30 s in all.
+    pub fn new() -> Self {
+        Retriever {
+            resolver: Arc::new(SystemResolver),
+            max_bytes: Self::DEFAULT_MAX_BYTES,
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(30),
+            max_redirects: Self::MAX_REDIRECTS,
+            proxy: None,
+            allow_loopback: false,
+        }
+    }
+
+    /// Uses another resolver.
+    pub fn resolver(mut self, resolver: Arc<dyn Resolve>) -> Self {
+        self.resolver = resolver;
+        self
+    }
+
+    /// The largest body, counted after decompression.
+    pub fn max_bytes(mut self, max: u64) -> Self {
+        self.max_bytes = max;
+        self
+    }
+
+    /// The time for the whole retrieval, redirects included.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sends pinned requests through this proxy (none by default).
+    pub fn proxy(mut self, proxy: impl Into<String>) -> Self {
+        self.proxy = Some(proxy.into());
+        self
+    }
+
+    /// Lets model-chosen targets reach loopback addresses. For tests that serve pages on
+    /// 127.0.0.1, and for nothing else; never on by default.
+    pub fn allow_loopback(mut self, allow: bool) -> Self {
+        self.allow_loopback = allow;
+        self
+    }
+
+    /// Checks a URL's form: http or https, a host, no user info.
+    fn check_url(url: &Url) -> Result<(), RetrieveError> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(RetrieveError::Blocked(format!(
+                "the scheme {:?} is not allowed (only http and https)",
+                url.scheme()
+            )));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(RetrieveError::Blocked("URLs with user names or passwords are not allowed".into()));
+        }
+        if url.host().is_none() {
+            return Err(RetrieveError::Blocked("the URL has no host".into()));
+        }
+        Ok(())
+    }
+
+    /// Resolves (or reads) the host's addresses and checks them against the policy.
+    async fn addresses(
+        &self,
+        url: &Url,
+        policy: &TargetPolicy,
+    ) -> Result<(Vec<IpAddr>, bool), RetrieveError> {
+        let (host_text, addresses) = match url.host() {
+            Some(Host::Ipv4(ip)) => (ip.to_string(), vec![IpAddr::V4(ip)]),
+            Some(Host::Ipv6(ip)) => (ip.to_string(), vec![IpAddr::V6(ip)]),
+            Some(Host::Domain(name)) => {
+                if let Some(rule) = policy.check_name(name)
+                    && !(self.allow_loopback && crate::address::is_localhost_name(name))
+                {
+                    return Err(RetrieveError::Blocked(rule));
+                }
+                let addresses = self.resolver.resolve(name).await.map_err(RetrieveError::Failed)?;
+                if addresses.is_empty() {
+                    return Err(RetrieveError::Failed(format!("{name} has no addresses")));
+                }
+                (name.to_owned(), addresses)
+            }
+            None => return Err(RetrieveError::Blocked("the URL has no host".into())),
+        };
+        match policy.check_addresses(&host_text, &addresses, self.allow_loopback) {
+            Verdict::Allowed { private } => Ok((addresses, private)),
+            Verdict::Refused(rule) => Err(RetrieveError::Blocked(rule)),
+        }
+    }
+
+    /// Reads `url` under `policy`.
+    pub async fn retrieve(&self, url: &str, policy: &TargetPolicy) -> Result<Retrieved, RetrieveError> {
+        let url = Url::parse(url.trim())
+            .map_err(|e| RetrieveError::Failed(format!("{url:?} is not a valid URL: {e}")))?;
+        match tokio::time::timeout(self.timeout, self.follow(url, policy)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(RetrieveError::Failed(format!(
+                "reading the page timed out after {} s",
+                self.timeout.as_secs()
+            ))),
+        }
+    }
+
+    async fn follow(&self, mut url: Url, policy: &TargetPolicy) -> Result<Retrieved, RetrieveError> {
+        let mut private_target = false;
+        for _ in 0..=self.max_redirects {
+            Self::check_url(&url)?;
+            let (addresses, private) = self.addresses(&url, policy).await?;
+            private_target |= private;
+            let port = url.port_or_known_default().unwrap_or(80);
+            let pinned: Vec<SocketAddr> = match url.host() {
+                Some(Host::Domain(_)) => addresses.iter().map(|ip| SocketAddr::new(*ip, port)).collect(),
+                _ => Vec::new(),
+            };
+            let request = PinnedGet {
+                url: &url,
+                addrs: &pinned,
+                connect_timeout: self.connect_timeout,
+                timeout: self.timeout,
+                max_bytes: self.max_bytes,
+                proxy: self.proxy.as_deref(),
+                accept: ACCEPT,
+                user_agent: USER_AGENT,
+            };
+            let hop =
+                request.send(|content_type| kind_of(content_type).map(|_| ())).await.map_err(
+                    |e| match e {
+                        HttpError::Unacceptable(message) => RetrieveError::Blocked(message),
+                        HttpError::TooLarge { limit } => RetrieveError::Failed(format!(
+                            "the page is larger than {} MiB",
+                            limit / (1024 * 1024)
+                        )),
+                        HttpError::Timeout(_) => {
+                            RetrieveError::Failed("the server did not answer in time".into())
+                        }
+                        other => {
+                            RetrieveError::Failed(format!("could not read {}: {other}", display_url(&url)))
+                        }
+                    },
+                )?;
+            if (300..400).contains(&hop.status) {
+                let location = hop.location.ok_or_else(|| {
+                    RetrieveError::Failed(format!(
+                        "the server answered HTTP {} without a Location",
+                        hop.status
+                    ))
+                })?;
+                url = url.join(&location).map_err(|e| {
+                    RetrieveError::Failed(format!("a redirect to {location:?} is not a valid URL: {e}"))
+                })?;
+                continue;
+            }
+            if !(200..300).contains(&hop.status) {
+                return Err(RetrieveError::Failed(format!(
+                    "the server answered HTTP {} for {}",
+                    hop.status,
+                    display_url(&url)
+                )));
+            }
+            let kind = kind_of(hop.content_type.as_deref()).map_err(RetrieveError::Blocked)?;
+            let text = decode(&hop.body, hop.content_type.as_deref(), kind);
+            return Ok(Retrieved { final_url: url, kind, text, private_target });
+        }
+        Err(RetrieveError::Failed(format!("more than {} redirects", self.max_redirects)))
+    }
+}
+
+/// A URL for messages: without query and fragment, which may carry tokens.
+fn display_url(url: &Url) -> String {
+    let mut shown = url.clone();
+    shown.set_query(None);
+    shown.set_fragment(None);
+    shown.to_string()
+}
+
+/// The kind of document a content type announces; other types are refused.
+pub fn kind_of(content_type: Option<&str>) -> Result<ContentKind, String> {
+    let Some(content_type) = content_type else { return Ok(ContentKind::Html) };
+    let mime = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    match mime.as_str() {
+        "" | "text/html" | "application/xhtml+xml" => Ok(ContentKind::Html),
+        "text/plain" | "text/markdown" => Ok(ContentKind::Text),
+        other => Err(format!("the page is {other}, which cannot be read here (only HTML and plain text)")),
+    }
+}
+
+/// Decodes a body: the charset from the header, else a byte-order mark, else (for HTML)
+/// a `<meta>` declaration in the first 1024 bytes, else UTF-8.
+pub fn decode(body: &[u8], content_type: Option<&str>, kind: ContentKind) -> String {
+    let from_header = content_type.and_then(|ct| {
+        ct.split(';').skip(1).find_map(|param| {
+            let (key, value) = param.split_once('=')?;
+            (key.trim().eq_ignore_ascii_case("charset")).then(|| value.trim().trim_matches('"').to_owned())
+        })
+    });
+    let label = from_header.or_else(|| (kind == ContentKind::Html).then(|| meta_charset(body)).flatten());
+    let encoding =
+        label.and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes())).unwrap_or(encoding_rs::UTF_8);
+    let (text, _, _) = encoding.decode(body);
+    text.into_owned()
+}
+
+fn meta_charset(body: &[u8]) -> Option<String> {
+    let head = String::from_utf8_lossy(&body[..body.len().min(1024)]).to_ascii_lowercase();
+    let at = head.find("charset")?;
+    let rest = head[at + "charset".len()..].trim_start().strip_prefix('=')?.trim_start();
+    let value: String = rest
+        .trim_start_matches(['"', '\''])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    (!value.is_empty()).then_some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types() {
+        assert_eq!(kind_of(Some("text/html; charset=utf-8")), Ok(ContentKind::Html));
+        assert_eq!(kind_of(Some("application/xhtml+xml")), Ok(ContentKind::Html));
+        assert_eq!(kind_of(Some("text/plain")), Ok(ContentKind::Text));
+        assert_eq!(kind_of(None), Ok(ContentKind::Html));
+        assert!(kind_of(Some("application/pdf")).unwrap_err().contains("application/pdf"));
+        assert!(kind_of(Some("image/svg+xml")).is_err());
+    }
+
+    #[test]
+    fn charsets() {
+        let latin1 = b"caf\xe9";
+        assert_eq!(decode(latin1, Some("text/plain; charset=ISO-8859-1"), ContentKind::Text), "café");
+        let html = b"<html><head><meta charset=\"windows-1252\"></head><body>\x93hi\x94</body></html>";
+        assert!(decode(html, Some("text/html"), ContentKind::Html).contains("\u{201c}hi\u{201d}"));
+        let http_equiv =
+            b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\">\xf0\xd2\xc9";
+        assert!(decode(http_equiv, None, ContentKind::Html).ends_with("При"));
+        assert_eq!(decode("ünï".as_bytes(), None, ContentKind::Text), "ünï");
+    }
+}
