@@ -13,10 +13,12 @@
 //! a URL the user typed is not restricted.
 
 pub mod address;
+mod extract;
 mod policy;
 mod resolve;
 mod retrieve;
 
+pub use extract::{Page, extract, truncate};
 pub use policy::{HostPattern, TargetPolicy};
 pub use resolve::{Resolve, SystemResolver};
 pub use retrieve::{ContentKind, RetrieveError, Retrieved, Retriever, decode, kind_of};

@@ -1,0 +1,183 @@
+//! Readable content: the main text of a page as Markdown, with its metadata.
+//!
+//! HTML goes through the `trafilatura` crate (a port of the trafilatura extractor: rule-
+//! and score-based main-content detection with readability and baseline fallbacks) and
+//! its Markdown conversion; plain text is kept as it is.
+
+use url::Url;
+
+use crate::retrieve::ContentKind;
+
+/// A page's readable content and metadata. Every field is untrusted outside content.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Page {
+    /// The URL the content came from, after redirects.
+    pub url: String,
+    /// The title.
+    pub title: Option<String>,
+    /// The description the page gives of itself.
+    pub description: Option<String>,
+    /// The author.
+    pub author: Option<String>,
+    /// The publication date, `YYYY-MM-DD`.
+    pub published: Option<String>,
+    /// The site's name.
+    pub site_name: Option<String>,
+    /// The main content as Markdown.
+    pub markdown: String,
+}
+
+fn some(text: String) -> Option<String> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!text.is_empty()).then(|| text.chars().take(1000).collect())
+}
+
+/// Extracts the readable content of a document read from `url`.
+pub fn extract(text: &str, kind: ContentKind, url: &Url) -> Page {
+    let mut page = Page { url: url.to_string(), ..Page::default() };
+    if kind == ContentKind::Text {
+        page.markdown = text.replace("\r\n", "\n").replace('\r', "\n").trim().to_owned();
+        return page;
+    }
+    let mut options = trafilatura::Options::default().with_links(true).with_fallback(true);
+    options.original_url = Some(url.clone());
+    options.exclude_comments = true;
+    match trafilatura::extract(text, &options) {
+        Ok(result) => {
+            let meta = &result.metadata;
+            page.title = some(meta.title.clone());
+            page.description = some(meta.description.clone());
+            page.author = some(meta.author.clone());
+            page.published = meta.date.map(|d| d.format("%Y-%m-%d").to_string());
+            page.site_name = some(meta.sitename.clone());
+            page.markdown = tidy(&result.content_markdown());
+            if page.markdown.is_empty() {
+                page.markdown = tidy(&result.content_text);
+            }
+        }
+        Err(error) => {
+            tracing::debug!(%error, "no main content found; using the page's whole text");
+            page.markdown = tidy(&trafilatura::html2txt(text));
+        }
+    }
+    page
+}
+
+/// Trims lines and folds runs of blank lines into one.
+fn tidy(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    let mut blank = 0;
+    for line in markdown.lines() {
+        let line = line.trim_end();
+        if line.trim().is_empty() {
+            blank += 1;
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if blank > 0 { "\n\n" } else { "\n" });
+        }
+        blank = 0;
+        out.push_str(line);
+    }
+    out
+}
+
+/// Cuts `markdown` to at most `max_chars` characters at the last paragraph boundary that
+/// keeps at least a third of the budget (else a line or a word keeping half, else exactly
+/// at the budget), and says so with a marker. Returns the text and whether it was cut.
+pub fn truncate(markdown: &str, max_chars: usize) -> (String, bool) {
+    let total = markdown.chars().count();
+    if total <= max_chars {
+        return (markdown.to_owned(), false);
+    }
+    let end = markdown.char_indices().nth(max_chars).map_or(markdown.len(), |(i, _)| i);
+    let head = &markdown[..end];
+    let cut = head
+        .rfind("\n\n")
+        .filter(|&i| i >= end / 3)
+        .or_else(|| head.rfind('\n').filter(|&i| i >= end / 2))
+        .or_else(|| head.rfind(' ').filter(|&i| i >= end / 2))
+        .unwrap_or(end);
+    let kept = head[..cut].trim_end();
+    let shown = kept.chars().count();
+    (format!("{kept}\n\n[… truncated: {shown} of {total} characters shown]"), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ARTICLE: &str = r#"<!doctype html><html><head>
+<title>How Rivers Shape Valleys | Earth Notes</title>
+<meta name="description" content="A short guide to fluvial erosion.">
+<meta name="author" content="Ada Lovelace">
+<meta property="og:site_name" content="Earth Notes">
+<meta property="article:published_time" content="2024-05-02T10:00:00Z">
+</head><body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/topics">Topics</a></li><li><a href="/about">About</a></li></ul></nav>
+<div class="cookie-banner">We use cookies to improve your experience. <button>Accept all</button></div>
+<main><article>
+<h1>How Rivers Shape Valleys</h1>
+<p>Rivers carve valleys through a slow process of erosion that can take millions of years to produce the landscapes we see today.</p>
+<h2>Erosion</h2>
+<p>Water carries sediment downstream, and the sediment grinds the riverbed. Over time, the channel deepens and the valley walls widen.</p>
+<ul><li>Hydraulic action</li><li>Abrasion</li><li>Solution</li></ul>
+<p>See the <a href="/glossary#abrasion">glossary</a> for the terms.</p>
+<pre><code>depth = rate * time</code></pre>
+<table><tr><th>Stage</th><th>Shape</th></tr><tr><td>Young</td><td>V-shaped</td></tr><tr><td>Mature</td><td>Wide floor</td></tr></table>
+</article></main>
+<aside class="related"><h3>Related articles</h3><ul><li><a href="/a">Glaciers</a></li><li><a href="/b">Deltas</a></li></ul></aside>
+<div class="ad">Buy our premium maps today!</div>
+<footer>© 2024 Earth Notes. All rights reserved. <a href="/privacy">Privacy</a></footer>
+</body></html>"#;
+
+    #[test]
+    fn main_content_as_markdown_with_metadata() {
+        let url = Url::parse("https://earth.example/rivers").unwrap();
+        let page = extract(ARTICLE, ContentKind::Html, &url);
+        let md = &page.markdown;
+        assert!(md.contains("Rivers carve valleys"), "{md}");
+        assert!(md.contains("## Erosion"), "{md}");
+        assert!(md.contains("Abrasion"), "{md}");
+        assert!(
+            md.contains("](https://earth.example/glossary#abrasion)"),
+            "links are kept and absolute: {md}"
+        );
+        assert!(md.contains("depth = rate * time"), "{md}");
+        assert!(md.contains("V-shaped"), "{md}");
+        for boilerplate in ["Accept all", "Related articles", "premium maps", "All rights reserved", "Topics"]
+        {
+            assert!(!md.contains(boilerplate), "{boilerplate:?} leaked into {md}");
+        }
+        assert_eq!(page.title.as_deref(), Some("How Rivers Shape Valleys"));
+        assert_eq!(page.author.as_deref(), Some("Ada Lovelace"));
+        assert_eq!(page.description.as_deref(), Some("A short guide to fluvial erosion."));
+        assert_eq!(page.published.as_deref(), Some("2024-05-02"));
+        assert_eq!(page.site_name.as_deref(), Some("Earth Notes"));
+    }
+
+    #[test]
+    fn text_stays_text() {
+        let url = Url::parse("https://x.example/notes.txt").unwrap();
+        let page = extract("line one\r\nline two\r\n", ContentKind::Text, &url);
+        assert_eq!(page.markdown, "line one\nline two");
+        assert_eq!(page.title, None);
+    }
+
+    #[test]
+    fn truncation_at_paragraph_boundaries() {
+        let text =
+            "First paragraph is here.\n\nSecond paragraph is a little longer than the first.\n\nThird.";
+        let (cut, truncated) = truncate(text, 60);
+        assert!(truncated);
+        assert!(
+            cut.starts_with("First paragraph is here.\n\n[… truncated: 24 of 85 characters shown]"),
+            "{cut}"
+        );
+        let (same, truncated) = truncate(text, 500);
+        assert!(!truncated);
+        assert_eq!(same, text);
+        let (words, _) = truncate("ä ö ü ä ö ü ä ö ü", 8);
+        assert!(words.starts_with("ä ö ü ä"), "{words}");
+    }
+}
