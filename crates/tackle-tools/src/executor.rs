@@ -144,7 +144,7 @@ impl Executor {
     /// Correction requests in a row a tool allows the model, by default.
     pub const DEFAULT_MAX_RETRIES: u32 = 3;
     /// The longest result the model is shown, in characters, by default.
-    pub const DEFAULT_MAX_RESULT_CHARS: usize = 100_000;
+    pub const DEFAULT_MAX_RESULT_CHARS: usize = 200_000;
 
     /// An executor with the defaults.
     pub fn new() -> Self {

@@ -35,7 +35,7 @@ fn some(text: String) -> Option<String> {
 /// Extracts the readable content of a document read from `url`.
 pub fn extract(text: &str, kind: ContentKind, url: &Url) -> Page {
     let mut page = Page { url: url.to_string(), ..Page::default() };
-    if kind == ContentKind::Text {
+    if kind != ContentKind::Html {
         page.markdown = text.replace("\r\n", "\n").replace('\r', "\n").trim().to_owned();
         return page;
     }

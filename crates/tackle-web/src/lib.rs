@@ -7,18 +7,31 @@
 //!   same way (at most 10); bodies are capped after decompression; only HTML and text
 //!   are read, decoded from their charset.
 //! - [`address`]: the address classes — public, private (allowlist only), never.
+//! - [`extract`]: a page's readable content as Markdown with its metadata; [`truncate`]
+//!   cuts at a paragraph boundary with a marker.
+//! - [`WebTools`]: the `read_web_page` and `web_search` tools (SearXNG, or any
+//!   [`SearchBackend`]); every field that reaches the model passes through an
+//!   [`UntrustedFilter`] in one batch per call, after truncation.
 //!
 //! The one decision that shaped this crate: who chose the URL decides what it may reach.
 //! A model's URL is public-only unless the host is allowlisted and the provider trusted;
 //! a URL the user typed is not restricted.
 
 pub mod address;
+mod budget;
 mod extract;
+mod filter;
 mod policy;
 mod resolve;
 mod retrieve;
+mod search;
+mod tools;
 
+pub use budget::allocate;
 pub use extract::{Page, extract, truncate};
+pub use filter::{FilterFuture, Filtered, PassThrough, UntrustedFilter, UntrustedText};
 pub use policy::{HostPattern, TargetPolicy};
 pub use resolve::{Resolve, SystemResolver};
 pub use retrieve::{ContentKind, RetrieveError, Retrieved, Retriever, decode, kind_of};
+pub use search::{SearchBackend, SearchHit, SearchQuery, SearxNg, dedup_key};
+pub use tools::{ReadArgs, SearchArgs, TimeRange, WebTools, limits};

@@ -85,6 +85,13 @@ impl TargetPolicy {
             return Verdict::Allowed { private };
         }
         let mut private = false;
+        let refuse = |address: &IpAddr, rule: &str| {
+            if host == address.to_string() {
+                Verdict::Refused(format!("{address} is {rule}"))
+            } else {
+                Verdict::Refused(format!("{host} resolves to {address}: {rule}"))
+            }
+        };
         for address in addresses {
             match classify(*address) {
                 AddressClass::Public => {}
@@ -99,7 +106,7 @@ impl TargetPolicy {
                             "{host} is a private host ({address}); reading it needs a provider with high confidence"
                         ));
                     }
-                    None => return Verdict::Refused(format!("{host} resolves to {address}: {rule}")),
+                    None => return refuse(address, rule),
                 },
             }
         }

@@ -17,6 +17,8 @@ pub enum ContentKind {
     Html,
     /// Plain text.
     Text,
+    /// JSON (only for [`Retriever::retrieve_json`]).
+    Json,
 }
 
 /// A page that was read.
@@ -175,11 +177,31 @@ impl Retriever {
         }
     }
 
-    /// Reads `url` under `policy`.
+    /// Reads the page at `url` (HTML or text) under `policy`.
     pub async fn retrieve(&self, url: &str, policy: &TargetPolicy) -> Result<Retrieved, RetrieveError> {
+        self.retrieve_as(url, policy, kind_of).await
+    }
+
+    /// Reads a JSON document (a search service's answer) at `url` under `policy`.
+    pub async fn retrieve_json(
+        &self,
+        url: &str,
+        policy: &TargetPolicy,
+    ) -> Result<serde_json::Value, RetrieveError> {
+        let retrieved = self.retrieve_as(url, policy, json_kind).await?;
+        serde_json::from_str(&retrieved.text)
+            .map_err(|e| RetrieveError::Failed(format!("the answer is not valid JSON: {e}")))
+    }
+
+    async fn retrieve_as(
+        &self,
+        url: &str,
+        policy: &TargetPolicy,
+        accept: fn(Option<&str>) -> Result<ContentKind, String>,
+    ) -> Result<Retrieved, RetrieveError> {
         let url = Url::parse(url.trim())
             .map_err(|e| RetrieveError::Failed(format!("{url:?} is not a valid URL: {e}")))?;
-        match tokio::time::timeout(self.timeout, self.follow(url, policy)).await {
+        match tokio::time::timeout(self.timeout, self.follow(url, policy, accept)).await {
             Ok(outcome) => outcome,
             Err(_) => Err(RetrieveError::Failed(format!(
                 "reading the page timed out after {} s",
@@ -188,7 +210,12 @@ impl Retriever {
         }
     }
 
-    async fn follow(&self, mut url: Url, policy: &TargetPolicy) -> Result<Retrieved, RetrieveError> {
+    async fn follow(
+        &self,
+        mut url: Url,
+        policy: &TargetPolicy,
+        accept: fn(Option<&str>) -> Result<ContentKind, String>,
+    ) -> Result<Retrieved, RetrieveError> {
         let mut private_target = false;
         for _ in 0..=self.max_redirects {
             Self::check_url(&url)?;
@@ -210,21 +237,17 @@ impl Retriever {
                 user_agent: USER_AGENT,
             };
             let hop =
-                request.send(|content_type| kind_of(content_type).map(|_| ())).await.map_err(
-                    |e| match e {
-                        HttpError::Unacceptable(message) => RetrieveError::Blocked(message),
-                        HttpError::TooLarge { limit } => RetrieveError::Failed(format!(
-                            "the page is larger than {} MiB",
-                            limit / (1024 * 1024)
-                        )),
-                        HttpError::Timeout(_) => {
-                            RetrieveError::Failed("the server did not answer in time".into())
-                        }
-                        other => {
-                            RetrieveError::Failed(format!("could not read {}: {other}", display_url(&url)))
-                        }
-                    },
-                )?;
+                request.send(|content_type| accept(content_type).map(|_| ())).await.map_err(|e| match e {
+                    HttpError::Unacceptable(message) => RetrieveError::Blocked(message),
+                    HttpError::TooLarge { limit } => RetrieveError::Failed(format!(
+                        "the page is larger than {} MiB",
+                        limit / (1024 * 1024)
+                    )),
+                    HttpError::Timeout(_) => {
+                        RetrieveError::Failed("the server did not answer in time".into())
+                    }
+                    other => RetrieveError::Failed(format!("could not read {}: {other}", display_url(&url))),
+                })?;
             if (300..400).contains(&hop.status) {
                 let location = hop.location.ok_or_else(|| {
                     RetrieveError::Failed(format!(
@@ -244,8 +267,9 @@ impl Retriever {
                     display_url(&url)
                 )));
             }
-            let kind = kind_of(hop.content_type.as_deref()).map_err(RetrieveError::Blocked)?;
+            let kind = accept(hop.content_type.as_deref()).map_err(RetrieveError::Blocked)?;
             let text = decode(&hop.body, hop.content_type.as_deref(), kind);
+            url.set_fragment(None);
             return Ok(Retrieved { final_url: url, kind, text, private_target });
         }
         Err(RetrieveError::Failed(format!("more than {} redirects", self.max_redirects)))
@@ -258,6 +282,19 @@ fn display_url(url: &Url) -> String {
     shown.set_query(None);
     shown.set_fragment(None);
     shown.to_string()
+}
+
+/// Accepts only JSON.
+fn json_kind(content_type: Option<&str>) -> Result<ContentKind, String> {
+    let mime =
+        content_type.unwrap_or_default().split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    if mime == "application/json" || mime.ends_with("+json") {
+        Ok(ContentKind::Json)
+    } else if mime.is_empty() {
+        Err("expected JSON, got no content type".into())
+    } else {
+        Err(format!("expected JSON, got {mime}"))
+    }
 }
 
 /// The kind of document a content type announces; other types are refused.

@@ -2,3 +2,4 @@
 #![allow(clippy::unwrap_used, missing_docs, unreachable_pub)]
 
 mod retrieval;
+mod tools;

@@ -46,7 +46,7 @@ impl Resolve for Scripted {
 }
 
 fn page(body: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200).insert_header("content-type", "text/html; charset=utf-8").set_body_string(body)
+    ResponseTemplate::new(200).set_body_raw(body, "text/html; charset=utf-8")
 }
 
 /// Every spelling of an IPv4 address a browser accepts.
