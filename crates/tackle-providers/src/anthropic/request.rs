@@ -129,6 +129,11 @@ pub(crate) fn build(
         let mut choice = match &settings.tool_choice {
             ToolChoice::Auto => json!({"type": "auto"}),
             ToolChoice::None => return json!({"type": "none"}),
+            // With extended thinking the API accepts only `auto` and `none`.
+            ToolChoice::Required | ToolChoice::Tool(_) if thinking_budget.is_some() => {
+                tracing::warn!("extended thinking allows only an automatic tool choice; asking with auto");
+                json!({"type": "auto"})
+            }
             ToolChoice::Required => json!({"type": "any"}),
             ToolChoice::Tool(name) => json!({"type": "tool", "name": name}),
         };

@@ -264,3 +264,23 @@ async fn overloaded_is_retried_then_reported() {
     assert_eq!(first.kind, ModelErrorKind::Overloaded);
     assert_eq!(first.message, "HTTP 529: Overloaded");
 }
+
+#[test]
+fn extended_thinking_asks_with_an_automatic_tool_choice() {
+    let thinking = model().thinking(2048);
+    let messages = [Message::user("?")];
+    let tools = [weather_tool(None)];
+    let forced = ModelSettings { tool_choice: ToolChoice::Tool("get_weather".into()), ..settings() };
+    let sent = thinking
+        .request_body(&ModelRequest {
+            instructions: "",
+            messages: &messages,
+            tools: &tools,
+            settings: &forced,
+        })
+        .unwrap();
+    assert_eq!(sent["tool_choice"], json!({"type": "auto"}));
+    assert_eq!(sent["thinking"], json!({"type": "enabled", "budget_tokens": 2048}));
+    let plain = body(&messages, &tools, &forced);
+    assert_eq!(plain["tool_choice"], json!({"type": "tool", "name": "get_weather"}));
+}

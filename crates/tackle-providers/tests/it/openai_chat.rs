@@ -411,3 +411,50 @@ async fn presets_with_placeholders_ask_for_the_base_url_and_keys_come_from_the_e
         "local hosts need no key"
     );
 }
+
+#[tokio::test]
+async fn nulls_that_strict_mode_forces_are_absent_again_for_the_tool() {
+    let server = MockServer::start().await;
+    let first = sse(&[
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_w", "type": "function",
+            "function": {"name": "get_weather", "arguments": "{\"city\":\"Oslo\",\"unit\":null,\"when\":{\"day\":\"2026-12-01\",\"hour\":null}}"}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+    ]);
+    let second = sse(&[
+        json!({"choices": [{"index": 0, "delta": {"content": "Cold."}}]}),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+    ]);
+    Mock::given(method("POST"))
+        .respond_with(Script::new(vec![sse_response(first), sse_response(second)]))
+        .mount(&server)
+        .await;
+
+    let seen = Arc::new(std::sync::Mutex::new(None));
+    let recorder = Arc::clone(&seen);
+    let schema = weather_tool(Some(true)).parameters.to_value();
+    let tool = tackle_tools::function_tool(
+        "get_weather",
+        "Weather.",
+        schema,
+        move |_ctx: tackle_tools::ToolContext, args| {
+            *recorder.lock().unwrap() = Some(Value::Object(args));
+            async move { Ok::<_, tackle_tools::ToolError>("-3 degrees") }
+        },
+    )
+    .strict(true)
+    .build()
+    .unwrap();
+    let harness =
+        tackle_harness::Harness::new(tackle_tools::ToolRegistry::builder().tool(tool).build().unwrap());
+    let model = live(&server);
+    let mut state = harness.start("r", vec![Message::user("Weather in Oslo?")]);
+    let ctx = Arc::new(tackle_tools::RunContext::new("r"));
+    let outcome = harness.run(&model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap();
+    assert!(
+        matches!(outcome, tackle_harness::RunOutcome::Answered(ref a) if a.text == "Cold."),
+        "{outcome:?}"
+    );
+    assert_eq!(*seen.lock().unwrap(), Some(json!({"city": "Oslo", "when": {"day": "2026-12-01"}})));
+    let sent: Value = serde_json::from_slice(&server.received_requests().await.unwrap()[0].body).unwrap();
+    assert_eq!(sent["tools"][0]["function"]["strict"], true);
+}
