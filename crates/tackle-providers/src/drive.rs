@@ -58,6 +58,33 @@ fn cut(message: impl Into<String>) -> ModelError {
     ModelError::new(ModelErrorKind::Transport, message)
 }
 
+/// Turns an HTTP failure into a model error: `read_body` reads the provider's error body
+/// for a status error (its message is prefixed with the status); other failures keep
+/// their own wording.
+pub(crate) fn http_model_error(
+    error: HttpError,
+    read_body: impl Fn(u16, &str) -> Option<ModelError>,
+) -> ModelError {
+    match &error {
+        HttpError::Status { status, body, retry_after } => {
+            let status = *status;
+            let mut model_error = read_body(status, body).unwrap_or_else(|| {
+                ModelError::new(
+                    tackle_http::kind_for_status(status),
+                    format!("the provider answered HTTP {status}"),
+                )
+            });
+            model_error.message = format!("HTTP {status}: {}", model_error.message);
+            model_error.retry_after = *retry_after;
+            model_error
+        }
+        other => {
+            let message = other.to_string();
+            error.into_model_error(message)
+        }
+    }
+}
+
 /// A round that failed before anything was sent.
 pub(crate) fn failed<'a>(error: ModelError) -> ModelStream<'a> {
     Box::pin(stream::iter([Err(error)]))

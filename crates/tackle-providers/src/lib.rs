@@ -19,12 +19,14 @@
 
 pub mod anthropic;
 mod drive;
+mod endpoint;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod presets;
 pub mod strict;
 
 pub use anthropic::Anthropic;
-pub use openai_chat::{OpenAiChat, SetupError};
+pub use endpoint::SetupError;
+pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
 pub use presets::{PRESETS, Preset, preset_named};

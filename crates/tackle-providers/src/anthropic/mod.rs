@@ -6,13 +6,10 @@ mod wire;
 
 use std::time::Duration;
 
-use tackle_core::{
-    Model, ModelError, ModelErrorKind, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream,
-};
+use tackle_core::{Model, ModelError, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream};
 use tackle_http::{HeaderMap, HeaderName, HeaderValue, HttpClient, SecretString};
 
-use crate::drive::{drive, failed};
-use crate::openai_chat::SetupError;
+use crate::endpoint::{Endpoint, SetupError, inspect};
 use crate::presets::KeyHeader;
 use stream::MessagesAccumulator;
 
@@ -24,15 +21,14 @@ pub const API_VERSION: &str = "2023-06-01";
 pub struct Anthropic {
     name: String,
     model: String,
-    endpoint: String,
     api_key: SecretString,
     profile: ModelProfile,
-    client: HttpClient,
-    streaming: bool,
+    endpoint: Endpoint,
     max_tokens: u32,
     thinking_budget: Option<u32>,
-    idle_timeout: Duration,
 }
+
+const PATH: &str = "messages";
 
 impl Anthropic {
     /// The default base URL.
@@ -48,7 +44,6 @@ impl Anthropic {
     /// A model with an explicit key.
     pub fn with_key(model: impl Into<String>, api_key: SecretString) -> Result<Self, SetupError> {
         let model = model.into();
-        let client = HttpClient::new().map_err(|e| SetupError::Http(e.to_string()))?;
         let profile = ModelProfile {
             supports_tools: true,
             supports_parallel_tool_calls: true,
@@ -64,33 +59,36 @@ impl Anthropic {
         Ok(Anthropic {
             name: format!("anthropic:{model}"),
             model,
-            endpoint: format!("{}/messages", Self::BASE_URL),
             api_key,
             profile,
-            client,
-            streaming: true,
+            endpoint: Endpoint::new(Self::BASE_URL, PATH)?,
             max_tokens: 8192,
             thinking_budget: None,
-            idle_timeout: Duration::from_secs(120),
         })
     }
 
     /// Uses another base URL (`…/v1`); `/messages` is appended.
-    pub fn base_url(mut self, base_url: &str) -> Self {
-        self.endpoint = format!("{}/messages", base_url.trim_end_matches('/'));
-        self
+    pub fn base_url(mut self, base_url: &str) -> Result<Self, SetupError> {
+        self.endpoint.rebase(base_url, PATH)?;
+        Ok(self)
     }
 
     /// Uses this HTTP client.
     pub fn client(mut self, client: HttpClient) -> Self {
-        self.client = client;
+        self.endpoint.client = client;
         self
     }
 
     /// Streams responses (the default) or asks for whole ones.
     pub fn streaming(mut self, streaming: bool) -> Self {
-        self.streaming = streaming;
+        self.endpoint.streaming = streaming;
         self.profile.supports_streaming = streaming;
+        self
+    }
+
+    /// How long a streamed response may stay silent before it counts as cut off.
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.endpoint.idle_timeout = timeout;
         self
     }
 
@@ -112,15 +110,13 @@ impl Anthropic {
         headers
     }
 
-    fn body(&self, request: &ModelRequest<'_>) -> Result<Vec<u8>, ModelError> {
-        request::build(&self.model, self.max_tokens, self.thinking_budget, self.streaming, request)
-            .map_err(|e| ModelError::new(ModelErrorKind::InvalidRequest, e))
+    fn body(&self, request: &ModelRequest<'_>) -> Result<Vec<u8>, String> {
+        request::build(&self.model, self.max_tokens, self.thinking_budget, self.endpoint.streaming, request)
     }
 
     /// The request body this model would send for `request` (for inspection and tests).
     pub fn request_body(&self, request: &ModelRequest<'_>) -> Result<serde_json::Value, ModelError> {
-        serde_json::from_slice(&self.body(request)?)
-            .map_err(|e| ModelError::new(ModelErrorKind::InvalidRequest, e.to_string()))
+        inspect(self.body(request))
     }
 }
 
@@ -147,13 +143,7 @@ impl Model for Anthropic {
     }
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        let body = match self.body(&request) {
-            Ok(body) => bytes::Bytes::from(body),
-            Err(error) => return failed(error),
-        };
-        let headers = self.headers();
-        let send = async move { self.client.post_json(&self.endpoint, &headers, body).await };
         let secret = Some(self.api_key.expose().to_owned());
-        drive(send, MessagesAccumulator::new(secret), self.streaming, self.idle_timeout)
+        self.endpoint.round(self.headers(), self.body(&request), MessagesAccumulator::new(secret))
     }
 }

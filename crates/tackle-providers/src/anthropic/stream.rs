@@ -282,23 +282,9 @@ impl Accumulate for MessagesAccumulator {
     }
 
     fn http_error(&self, error: HttpError) -> ModelError {
-        match &error {
-            HttpError::Status { status, body, retry_after } => {
-                let mut model_error = match serde_json::from_str::<ErrorBody>(body) {
-                    Ok(body) => model_error(&body.error, Some(*status), self.secret.as_deref()),
-                    Err(_) => ModelError::new(
-                        tackle_http::kind_for_status(*status),
-                        format!("the provider answered HTTP {status}"),
-                    ),
-                };
-                model_error.message = format!("HTTP {status}: {}", model_error.message);
-                model_error.retry_after = *retry_after;
-                model_error
-            }
-            other => {
-                let message = other.to_string();
-                error.into_model_error(message)
-            }
-        }
+        let secret = self.secret.as_deref();
+        crate::drive::http_model_error(error, |status, body| {
+            serde_json::from_str::<ErrorBody>(body).ok().map(|b| model_error(&b.error, Some(status), secret))
+        })
     }
 }

@@ -291,23 +291,7 @@ impl Accumulate for ChatAccumulator {
 /// Turns an HTTP failure of an OpenAI-style API into a model error, reading the
 /// `{"error": {...}}` body.
 pub(crate) fn error_from_body(error: HttpError, secret: Option<&str>) -> ModelError {
-    match &error {
-        HttpError::Status { status, body, retry_after } => {
-            let status = *status;
-            let mut model_error = match serde_json::from_str::<ErrorBody>(body) {
-                Ok(body) => model_error(Some(status), &body.error, secret),
-                Err(_) => ModelError::new(
-                    tackle_http::kind_for_status(status),
-                    format!("the provider answered HTTP {status}"),
-                ),
-            };
-            model_error.message = format!("HTTP {status}: {}", model_error.message);
-            model_error.retry_after = *retry_after;
-            model_error
-        }
-        other => {
-            let message = other.to_string();
-            error.into_model_error(message)
-        }
-    }
+    crate::drive::http_model_error(error, |status, body| {
+        serde_json::from_str::<ErrorBody>(body).ok().map(|b| model_error(Some(status), &b.error, secret))
+    })
 }

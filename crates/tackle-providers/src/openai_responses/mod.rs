@@ -5,13 +5,10 @@ mod stream;
 
 use std::time::Duration;
 
-use tackle_core::{
-    Model, ModelError, ModelErrorKind, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream,
-};
+use tackle_core::{Model, ModelError, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream};
 use tackle_http::{HttpClient, SecretString};
 
-use crate::drive::{drive, failed};
-use crate::openai_chat::{SetupError, unfilled_endpoint};
+use crate::endpoint::{Endpoint, SetupError, inspect, require_key};
 use crate::presets::Preset;
 use stream::ResponsesAccumulator;
 
@@ -20,15 +17,14 @@ use stream::ResponsesAccumulator;
 pub struct OpenAiResponses {
     name: String,
     model: String,
-    endpoint: String,
     api_key: Option<SecretString>,
     preset: Preset,
     profile: ModelProfile,
-    client: HttpClient,
-    streaming: bool,
+    endpoint: Endpoint,
     include_reasoning: bool,
-    idle_timeout: Duration,
 }
+
+const PATH: &str = "responses";
 
 impl OpenAiResponses {
     /// A model on `preset` (normally OpenAI or Azure) with the key from its variable.
@@ -43,14 +39,8 @@ impl OpenAiResponses {
         model: impl Into<String>,
         api_key: Option<SecretString>,
     ) -> Result<Self, SetupError> {
-        if preset.requires_key && api_key.is_none() {
-            return Err(SetupError::MissingKey {
-                preset: preset.name,
-                env: preset.api_key_env.unwrap_or("an API key"),
-            });
-        }
+        require_key(preset, api_key.as_ref())?;
         let model = model.into();
-        let client = HttpClient::new().map_err(|e| SetupError::Http(e.to_string()))?;
         let profile = ModelProfile {
             supports_tools: true,
             supports_parallel_tool_calls: true,
@@ -65,35 +55,38 @@ impl OpenAiResponses {
         };
         Ok(OpenAiResponses {
             name: format!("{}-responses:{model}", preset.name),
-            endpoint: format!("{}/responses", preset.base_url),
             model,
             api_key,
             preset: *preset,
             profile,
-            client,
-            streaming: true,
+            endpoint: Endpoint::new(preset.base_url, PATH)?,
             include_reasoning: true,
-            idle_timeout: Duration::from_secs(120),
         })
     }
 
     /// Uses another base URL (`…/v1`); `/responses` is appended. Presets whose URL has a
     /// placeholder (Azure's `{resource}`) need one.
-    pub fn base_url(mut self, base_url: &str) -> Self {
-        self.endpoint = format!("{}/responses", base_url.trim_end_matches('/'));
-        self
+    pub fn base_url(mut self, base_url: &str) -> Result<Self, SetupError> {
+        self.endpoint.rebase(base_url, PATH)?;
+        Ok(self)
     }
 
     /// Uses this HTTP client.
     pub fn client(mut self, client: HttpClient) -> Self {
-        self.client = client;
+        self.endpoint.client = client;
         self
     }
 
     /// Streams responses (the default) or asks for whole ones.
     pub fn streaming(mut self, streaming: bool) -> Self {
-        self.streaming = streaming;
+        self.endpoint.streaming = streaming;
         self.profile.supports_streaming = streaming;
+        self
+    }
+
+    /// How long a streamed response may stay silent before it counts as cut off.
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.endpoint.idle_timeout = timeout;
         self
     }
 
@@ -105,11 +98,14 @@ impl OpenAiResponses {
 
     /// The request body this model would send for `request` (for inspection and tests).
     pub fn request_body(&self, request: &ModelRequest<'_>) -> Result<serde_json::Value, ModelError> {
-        let built =
-            request::build(&self.model, &self.preset, self.streaming, self.include_reasoning, request)
-                .map_err(|e| ModelError::new(ModelErrorKind::InvalidRequest, e))?;
-        serde_json::from_slice(&built.body)
-            .map_err(|e| ModelError::new(ModelErrorKind::InvalidRequest, e.to_string()))
+        let built = request::build(
+            &self.model,
+            &self.preset,
+            self.endpoint.streaming,
+            self.include_reasoning,
+            request,
+        );
+        inspect(built.map(|b| b.body))
     }
 }
 
@@ -135,19 +131,19 @@ impl Model for OpenAiResponses {
     }
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        if let Some(error) = unfilled_endpoint(&self.endpoint) {
-            return failed(error);
-        }
-        let built =
-            request::build(&self.model, &self.preset, self.streaming, self.include_reasoning, &request);
-        let built = match built {
-            Ok(built) => built,
-            Err(message) => return failed(ModelError::new(ModelErrorKind::InvalidRequest, message)),
+        let built = request::build(
+            &self.model,
+            &self.preset,
+            self.endpoint.streaming,
+            self.include_reasoning,
+            &request,
+        );
+        let (body, strict_tools) = match built {
+            Ok(built) => (Ok(built.body), built.strict_tools),
+            Err(message) => (Err(message), Default::default()),
         };
         let headers = self.preset.key_header.headers(self.api_key.as_ref());
-        let body = bytes::Bytes::from(built.body);
-        let send = async move { self.client.post_json(&self.endpoint, &headers, body).await };
         let secret = self.api_key.as_ref().map(|k| k.expose().to_owned());
-        drive(send, ResponsesAccumulator::new(built.strict_tools, secret), self.streaming, self.idle_timeout)
+        self.endpoint.round(headers, body, ResponsesAccumulator::new(strict_tools, secret))
     }
 }

@@ -217,7 +217,7 @@ async fn a_full_harness_round_trip_over_http() {
         .mount(&server)
         .await;
 
-    let model = model().base_url(&format!("{}/v1", server.uri()));
+    let model = model().base_url(&format!("{}/v1", server.uri())).unwrap();
     let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "It is 42.");
     assert_eq!(answer.usage.input_tokens, 40 + 110);
@@ -254,7 +254,7 @@ async fn overloaded_is_retried_then_reported() {
         .expect(3)
         .mount(&server)
         .await;
-    let model = model().base_url(&format!("{}/v1", server.uri()));
+    let model = model().base_url(&format!("{}/v1", server.uri())).unwrap();
     let messages = [Message::user("hi")];
     let settings = settings();
     let request = ModelRequest { instructions: "", messages: &messages, tools: &[], settings: &settings };

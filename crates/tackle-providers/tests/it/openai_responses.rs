@@ -224,7 +224,7 @@ async fn a_full_harness_round_trip_over_http() {
         .mount(&server)
         .await;
 
-    let model = model().base_url(&format!("{}/v1", server.uri()));
+    let model = model().base_url(&format!("{}/v1", server.uri())).unwrap();
     let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "It is 42.");
 

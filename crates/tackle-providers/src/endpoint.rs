@@ -1,0 +1,98 @@
+//! What every adapter shares about where its requests go: the URL, the HTTP client,
+//! streaming or not, the idle timeout, and how a round is sent.
+
+use std::time::Duration;
+
+use tackle_core::{ModelError, ModelErrorKind, ModelStream};
+use tackle_http::{HeaderMap, HttpClient, SecretString};
+
+use crate::drive::{Accumulate, drive, failed};
+use crate::presets::Preset;
+
+/// Why a model could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// The host needs a key and none was found.
+    #[error("{preset} needs an API key: set {env} or pass one in the settings")]
+    MissingKey {
+        /// The preset.
+        preset: &'static str,
+        /// The environment variable to set.
+        env: &'static str,
+    },
+    /// The base URL still has a placeholder.
+    #[error("the base URL {0:?} has a placeholder to fill in (for example your Azure resource name)")]
+    Placeholder(String),
+    /// The HTTP client could not be built.
+    #[error("{0}")]
+    Http(String),
+}
+
+/// Refuses a preset that needs a key when there is none.
+pub(crate) fn require_key(preset: &Preset, key: Option<&SecretString>) -> Result<(), SetupError> {
+    if preset.requires_key && key.is_none() {
+        return Err(SetupError::MissingKey {
+            preset: preset.name,
+            env: preset.api_key_env.unwrap_or("an API key"),
+        });
+    }
+    Ok(())
+}
+
+/// Where and how an adapter sends its rounds.
+#[derive(Debug, Clone)]
+pub(crate) struct Endpoint {
+    pub(crate) url: String,
+    pub(crate) client: HttpClient,
+    pub(crate) streaming: bool,
+    pub(crate) idle_timeout: Duration,
+}
+
+impl Endpoint {
+    /// `base` (`…/v1`) joined with `path`, streaming, a default client and a 120 s idle
+    /// timeout. A placeholder in the URL is reported when a round is sent.
+    pub(crate) fn new(base: &str, path: &str) -> Result<Self, SetupError> {
+        let client = HttpClient::new().map_err(|e| SetupError::Http(e.to_string()))?;
+        Ok(Endpoint {
+            url: format!("{}/{path}", base.trim_end_matches('/')),
+            client,
+            streaming: true,
+            idle_timeout: Duration::from_secs(120),
+        })
+    }
+
+    /// Points at another base URL, refusing one with a placeholder.
+    pub(crate) fn rebase(&mut self, base: &str, path: &str) -> Result<(), SetupError> {
+        if base.contains('{') {
+            return Err(SetupError::Placeholder(base.to_owned()));
+        }
+        self.url = format!("{}/{path}", base.trim_end_matches('/'));
+        Ok(())
+    }
+
+    /// Sends one round: `body` is the serialised request, `acc` reads the response.
+    pub(crate) fn round<'a, A: Accumulate + 'a>(
+        &'a self,
+        headers: HeaderMap,
+        body: Result<Vec<u8>, String>,
+        acc: A,
+    ) -> ModelStream<'a> {
+        if self.url.contains('{') {
+            let message = SetupError::Placeholder(self.url.clone()).to_string();
+            return failed(ModelError::new(ModelErrorKind::InvalidRequest, message));
+        }
+        let body = match body {
+            Ok(body) => bytes::Bytes::from(body),
+            Err(message) => return failed(ModelError::new(ModelErrorKind::InvalidRequest, message)),
+        };
+        let send = async move { self.client.post_json(&self.url, &headers, body).await };
+        drive(send, acc, self.streaming, self.idle_timeout)
+    }
+}
+
+/// Parses a request body for inspection.
+pub(crate) fn inspect(body: Result<Vec<u8>, String>) -> Result<serde_json::Value, ModelError> {
+    let body = body.map_err(|e| ModelError::new(ModelErrorKind::InvalidRequest, e))?;
+    serde_json::from_slice(&body).map_err(|e| ModelError::new(ModelErrorKind::InvalidRequest, e.to_string()))
+}
