@@ -300,10 +300,62 @@ fn layout(g: &mut Gen, kind: usize) -> Sample {
     }
 }
 
-/// `n` pages, the same for the same seed.
-pub(crate) fn corpus(n: usize, seed: u64) -> Vec<Sample> {
+/// The weight real pages carry besides their text: inline scripts (some with markup in
+/// strings), styles, SVG icons, analytics, comments. JSON-LD with the article's metadata is
+/// part of it, as on real pages.
+fn assets(g: &mut Gen, title: &str) -> (String, String) {
+    let mut css = String::from("<style>");
+    for i in 0..g.0.usize(200..600) {
+        let _ = write!(css, ".c{i}{{margin:0 {}px;color:#{:06x};display:flex}}", i % 17, g.0.u32(..0xffffff));
+    }
+    css.push_str("</style>");
+    let script = |g: &mut Gen, min: usize, max: usize| {
+        let mut js = String::from("<script>");
+        for i in 0..g.0.usize(min..max) {
+            let _ = write!(
+                js,
+                "function f{i}(a,b){{var s='<div class=\"w{i}\">'+a+'</div>';return s.length+b*{};}}",
+                g.0.u32(..1000)
+            );
+        }
+        js.push_str("</script>");
+        js
+    };
+    let head_js = script(g, 300, 1500);
+    let tail_js = script(g, 300, 1200);
+    let svg: String = (0..g.0.usize(5..15))
+        .map(|i| {
+            let path: String = (0..40).map(|k| format!("L{} {} ", (i * 7 + k) % 97, (k * 13) % 89)).collect();
+            format!("<svg viewBox=\"0 0 24 24\" class=\"icon\"><path d=\"M0 0 {path}Z\"/></svg>")
+        })
+        .collect();
+    let ld = format!(
+        "<script type=\"application/ld+json\">{{\"@context\":\"https://schema.org\",\"@type\":\"NewsArticle\",\"headline\":\"{title}\",\"author\":{{\"@type\":\"Person\",\"name\":\"A. Writer\"}},\"datePublished\":\"2025-03-04\"}}</script>"
+    );
+    let head = format!("{css}{head_js}{ld}<!-- build 1234 -->");
+    let tail =
+        format!("<div class=\"icons\" hidden>{svg}</div>{tail_js}<noscript><img src=\"/px.gif\"></noscript>");
+    (head, tail)
+}
+
+/// `n` pages, the same for the same seed. `heavy` pages carry the scripts, styles and
+/// icons that real pages do (about 100–300 KB each).
+pub(crate) fn corpus(n: usize, seed: u64, heavy: bool) -> Vec<Sample> {
     let mut g = Gen(fastrand::Rng::with_seed(seed));
-    (0..n).map(|i| layout(&mut g, i % 6)).collect()
+    (0..n)
+        .map(|i| {
+            let mut sample = layout(&mut g, i % 6);
+            if heavy {
+                let (head, tail) = assets(&mut g, "article");
+                sample.html = sample.html.replacen("</head>", &format!("{head}</head>"), 1).replacen(
+                    "</body>",
+                    &format!("{tail}</body>"),
+                    1,
+                );
+            }
+            sample
+        })
+        .collect()
 }
 
 /// Lower-case word tokens.

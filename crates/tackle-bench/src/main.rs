@@ -14,8 +14,10 @@
 //! event (`loop` discards them, so the harness skips building per-call events).
 //!
 //! `tackle-bench extract [--write DIR]`: readable-content extraction over a generated corpus
-//! of 240 pages in six layouts with known main text: 4-word shingle precision, recall and
-//! F1, pages/s and MB/s (median of 5 passes after 2 warm-ups).
+//! of 240 pages in six layouts with known main text, once light (text and markup only) and
+//! once heavy (with the scripts, styles and icons real pages carry): 4-word shingle
+//! precision, recall and F1, pages/s and MB/s (median of 5 passes after 2 warm-ups).
+//! `--write DIR` writes the pages to `DIR/light` and `DIR/heavy`.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
@@ -281,8 +283,16 @@ fn print_line(bench: &str, rounds: usize, per_round: usize, us_run: f64) {
 /// and throughput over the generated corpus. With `--write DIR`, the pages and their main
 /// texts are written there too, so that other extractors can be measured on them.
 fn bench_extract(write_to: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
+    for heavy in [false, true] {
+        let dir = write_to.map(|d| format!("{d}/{}", if heavy { "heavy" } else { "light" }));
+        extract_corpus(dir.as_deref(), heavy)?;
+    }
+    Ok(())
+}
+
+fn extract_corpus(write_to: Option<&str>, heavy: bool) -> Result<(), Box<dyn std::error::Error>> {
     const PAGES: usize = 240;
-    let samples = corpus::corpus(PAGES, 7);
+    let samples = corpus::corpus(PAGES, 7, heavy);
     if let Some(dir) = write_to {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
         for (i, sample) in samples.iter().enumerate() {
@@ -327,7 +337,7 @@ fn bench_extract(write_to: Option<&str>) -> Result<(), Box<dyn std::error::Error
         .collect();
     let line = serde_json::json!({
         "framework": "tackle",
-        "bench": "extract",
+        "bench": if heavy { "extract_heavy" } else { "extract" },
         "pages": samples.len(),
         "mb": round3(bytes as f64 / 1e6),
         "pages_per_s": round3(n / median_s),

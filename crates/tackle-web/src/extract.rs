@@ -39,6 +39,8 @@ pub fn extract(text: &str, kind: ContentKind, url: &Url) -> Page {
         page.markdown = text.replace("\r\n", "\n").replace('\r', "\n").trim().to_owned();
         return page;
     }
+    let slim = strip_weight(text);
+    let text = slim.as_deref().unwrap_or(text);
     let mut options = trafilatura::Options::default().with_links(true).with_fallback(true);
     options.original_url = Some(url.clone());
     options.exclude_comments = true;
@@ -61,6 +63,36 @@ pub fn extract(text: &str, kind: ContentKind, url: &Url) -> Page {
         }
     }
     page
+}
+
+/// Removes what never carries readable text — scripts (but not JSON-LD, which carries
+/// metadata), styles, SVG, templates, frames, `noscript` and comments — in one streaming
+/// pass, so that the extractor's tree holds only what it can use. `None` when the
+/// document could not be rewritten (it is then used as it is).
+pub(crate) fn strip_weight(html: &str) -> Option<String> {
+    use lol_html::{RewriteStrSettings, doc_comments, element, rewrite_str};
+    let settings = RewriteStrSettings::new()
+        .append_element_content_handler(element!("script", |el| {
+            let json_ld = el
+                .get_attribute("type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
+            if !json_ld {
+                el.remove();
+            }
+            Ok(())
+        }))
+        .append_element_content_handler(element!(
+            "style, svg, template, iframe, noscript, object, embed, canvas",
+            |el| {
+                el.remove();
+                Ok(())
+            }
+        ))
+        .append_document_content_handler(doc_comments!(|comment| {
+            comment.remove();
+            Ok(())
+        }));
+    rewrite_str(html, settings).ok()
 }
 
 /// Trims lines and folds runs of blank lines into one.
@@ -154,6 +186,21 @@ mod tests {
         assert_eq!(page.description.as_deref(), Some("A short guide to fluvial erosion."));
         assert_eq!(page.published.as_deref(), Some("2024-05-02"));
         assert_eq!(page.site_name.as_deref(), Some("Earth Notes"));
+    }
+
+    #[test]
+    fn weight_is_stripped_but_metadata_kept() {
+        let html = r#"<html><head><style>p{color:red}</style><script>var s = "<p>not text</p>";</script>
+<script type="application/ld+json">{"@type":"Article","author":{"name":"Ada"}}</script></head>
+<body><!-- hidden --><svg><text>icon</text></svg><p>Real text.</p><noscript>enable js</noscript></body></html>"#;
+        let slim = strip_weight(html).unwrap();
+        assert!(
+            slim.contains("Real text.") && slim.contains("application/ld+json") && slim.contains("Ada"),
+            "{slim}"
+        );
+        for gone in ["color:red", "not text", "hidden", "icon", "enable js"] {
+            assert!(!slim.contains(gone), "{gone} in {slim}");
+        }
     }
 
     #[test]
