@@ -3,6 +3,11 @@
 /// Splits `total` characters among pages of the given lengths, in rank order: each page
 /// first has `min_per_page` reserved, then takes what it needs of what remains; a page
 /// that needs less leaves its share to the pages after it. Returns each page's allowance.
+///
+/// ```
+/// // 10,000 characters, at least 2,000 each: the short first page leaves its share.
+/// assert_eq!(tackle_web::allocate(&[500, 9_000, 9_000], 10_000, 2_000), [6_000, 7_500, 2_000]);
+/// ```
 pub fn allocate(lengths: &[usize], total: usize, min_per_page: usize) -> Vec<usize> {
     let mut remaining = total;
     let mut out = Vec::with_capacity(lengths.len());

@@ -117,6 +117,12 @@ fn tidy(markdown: &str) -> String {
 /// Cuts `markdown` to at most `max_chars` characters at the last paragraph boundary that
 /// keeps at least a third of the budget (else a line or a word keeping half, else exactly
 /// at the budget), and says so with a marker. Returns the text and whether it was cut.
+///
+/// ```
+/// let (text, cut) = tackle_web::truncate("One.\n\nTwo is longer than one.", 12);
+/// assert!(cut);
+/// assert_eq!(text, "One.\n\n[… truncated: 4 of 29 characters shown]");
+/// ```
 pub fn truncate(markdown: &str, max_chars: usize) -> (String, bool) {
     let total = markdown.chars().count();
     if total <= max_chars {

@@ -13,6 +13,15 @@
 //!   [`SearchBackend`]); every field that reaches the model passes through an
 //!   [`UntrustedFilter`] in one batch per call, after truncation.
 //!
+//! ```
+//! use tackle_web::{Retriever, RetrieveError, TargetPolicy};
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! // A model-chosen URL that points at the cloud metadata service, spelled in hex.
+//! let outcome = Retriever::new().retrieve("http://0xa9fea9fe/latest/", &TargetPolicy::PublicOnly).await;
+//! assert!(matches!(outcome, Err(RetrieveError::Blocked(rule)) if rule.contains("metadata")));
+//! # });
+//! ```
+//!
 //! The one decision that shaped this crate: who chose the URL decides what it may reach.
 //! A model's URL is public-only unless the host is allowlisted and the provider trusted;
 //! a URL the user typed is not restricted.

@@ -110,6 +110,12 @@ impl SearchBackend for SearxNg {
 
 /// The form of a URL used to spot duplicates: scheme and host in lower case, no trailing
 /// dot, no default port, no fragment; path and query kept.
+///
+/// ```
+/// use tackle_web::dedup_key;
+/// assert_eq!(dedup_key("HTTPS://Example.com.:443/a?q=1#top"), dedup_key("https://example.com/a?q=1"));
+/// assert_ne!(dedup_key("https://example.com/a?q=1"), dedup_key("https://example.com/a?q=2"));
+/// ```
 pub fn dedup_key(url: &str) -> Option<String> {
     // The URL parser already lower-cases scheme and host and drops default ports.
     let mut parsed = Url::parse(url.trim()).ok()?;
