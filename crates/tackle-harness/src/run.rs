@@ -394,14 +394,8 @@ impl Harness {
                     ..turn
                 };
                 state.messages.push(Message::Assistant(kept));
-                sink.emit(RunEvent::Finished { model_answered: false });
-                return Ok(RunOutcome::Answered(Answer {
-                    text: self.wording.invalid_call.clone(),
-                    model_answered: false,
-                    sources: state.sources.clone(),
-                    usage: state.counters.usage,
-                    tool_cost: state.counters.tool_cost,
-                }));
+                // The round's text is not an answer: the model meant to call tools.
+                return Ok(self.answer(state, String::new(), &self.wording.invalid_call, sink));
             }
             state.messages.push(Message::Assistant(turn));
             if calls.is_empty() {

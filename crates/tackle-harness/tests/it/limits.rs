@@ -2,7 +2,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use tackle_core::{AssistantTurn, ToolStatus, Usage};
-use tackle_harness::{Harness, Limits, RunOutcome, Wording};
+use tackle_harness::{Harness, Limits, Wording};
 use tackle_test::ScriptedModel;
 
 use super::*;
@@ -47,11 +47,8 @@ async fn a_silent_final_round_ends_with_a_clear_message() {
         calls(&[("c2", "add", json!({"a": 2, "b": 2}))]),
     ]);
     let mut state = start(&harness);
-    let RunOutcome::Answered(answer) =
-        harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap()
-    else {
-        panic!()
-    };
+    let answer =
+        answered(harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap());
     assert!(!answer.model_answered);
     assert_eq!(answer.text, Wording::default().no_final_answer);
     assert!(model.requests()[1].instructions.contains("maximum of 2 rounds"));
@@ -70,7 +67,8 @@ async fn result_size_tokens_cost_and_time_limits() {
     ]);
     let mut state = start(&harness);
     answer_text(harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap());
-    assert_eq!(state.final_round, None);
+    assert_eq!(state.counters.tool_calls, 2, "the size is checked as of the batch's start");
+    assert!(model.requests()[1].tools.is_empty());
     assert!(model.requests()[1].instructions.contains("exceeded 1 characters"));
 
     // Tokens.
@@ -103,7 +101,7 @@ async fn result_size_tokens_cost_and_time_limits() {
     state.counters.elapsed = Duration::from_secs(6);
     answer_text(harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap());
     assert!(model.requests()[0].instructions.contains("time for this answer is up"));
-    assert_eq!(state.final_round, None);
+    assert!(model.requests()[0].tools.is_empty());
 }
 
 #[tokio::test]

@@ -117,11 +117,8 @@ async fn a_call_without_an_id_ends_the_round_cleanly() {
     turn.parts.insert(0, AssistantPart::Text("adding".into()));
     let model = ScriptedModel::new([turn]);
     let mut state = start(&harness);
-    let RunOutcome::Answered(answer) =
-        harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap()
-    else {
-        panic!()
-    };
+    let answer =
+        answered(harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap());
     assert!(!answer.model_answered);
     assert!(answer.text.contains("no call id"), "{}", answer.text);
     assert_history_valid(&state.messages);
@@ -176,10 +173,7 @@ async fn sources_are_merged_once_by_url_across_rounds() {
     ]);
     let mut state = start(&harness);
     let mut events = Vec::new();
-    let RunOutcome::Answered(answer) = harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap()
-    else {
-        panic!()
-    };
+    let answer = answered(harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap());
     let urls: Vec<_> = answer.sources.iter().map(|s| s.url.as_str()).collect();
     assert_eq!(urls, ["https://a/", "https://b/", "https://c/"]);
     let announced: Vec<usize> = events
@@ -225,11 +219,8 @@ async fn an_empty_response_gets_a_clear_message() {
     let harness = Harness::new(registry());
     let model = ScriptedModel::new([AssistantTurn::default()]);
     let mut state = start(&harness);
-    let RunOutcome::Answered(answer) =
-        harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap()
-    else {
-        panic!()
-    };
+    let answer =
+        answered(harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap());
     assert!(!answer.model_answered);
     assert_eq!(answer.text, "The model returned an empty response.");
 }

@@ -67,11 +67,15 @@ pub fn start(harness: &Harness) -> RunState {
     harness.start("run-1", vec![Message::system("You are terse."), Message::user("help")])
 }
 
-pub fn answer_text(outcome: RunOutcome) -> String {
+pub fn answered(outcome: RunOutcome) -> tackle_harness::Answer {
     match outcome {
-        RunOutcome::Answered(answer) => answer.text,
+        RunOutcome::Answered(answer) => answer,
         RunOutcome::Suspended(p) => panic!("suspended on {p:?}"),
     }
+}
+
+pub fn answer_text(outcome: RunOutcome) -> String {
+    answered(outcome).text
 }
 
 /// The tool results of the last user message.

@@ -180,19 +180,19 @@ async fn names_are_resolved_here_and_every_answer_checked() {
         let err = retriever.retrieve(name, &TargetPolicy::PublicOnly).await.unwrap_err();
         assert!(matches!(err, RetrieveError::Blocked(_)), "{name}: {err:?}");
     }
-    // An allowlisted private host: only with a trusted provider, and it marks the result.
-    let server = MockServer::start().await;
-    Mock::given(method("GET")).respond_with(page("wiki")).mount(&server).await;
-    let port = server.address().port();
-    let resolver = Scripted::with("wiki.corp", &[&["127.0.0.1"]]);
+    // Allowlisted hosts: a private address needs a trusted provider, and loopback (a
+    // never-address) stays refused even for an allowlisted name. Both are refused before
+    // any connection is made.
     let allow = |trusted| TargetPolicy::Allowlisted {
         hosts: vec![HostPattern::new("wiki.corp").unwrap()],
         provider_trusted: trusted,
     };
-    let retriever = Retriever::new().resolver(resolver);
-    let url = format!("http://wiki.corp:{port}/");
-    let err = retriever.retrieve(&url, &allow(true)).await.unwrap_err();
-    assert!(matches!(err, RetrieveError::Blocked(_)), "loopback is never allowlisted: {err:?}");
+    let private = Retriever::new().resolver(Scripted::with("wiki.corp", &[&["10.1.1.1"]]));
+    let err = private.retrieve("http://wiki.corp/", &allow(false)).await.unwrap_err();
+    assert!(matches!(&err, RetrieveError::Blocked(rule) if rule.contains("high confidence")), "{err:?}");
+    let loopback = Retriever::new().resolver(Scripted::with("wiki.corp", &[&["127.0.0.1"]]));
+    let err = loopback.retrieve("http://wiki.corp/", &allow(true)).await.unwrap_err();
+    assert!(matches!(&err, RetrieveError::Blocked(rule) if rule.contains("loopback")), "{err:?}");
 }
 
 #[tokio::test]
