@@ -18,6 +18,7 @@ mod model;
 mod name;
 mod policy;
 mod schema;
+mod secret;
 mod tool_return;
 mod usage;
 
@@ -34,5 +35,6 @@ pub use model::{
 pub use name::{MAX_TOOL_NAME_LEN, NameError, validate_tool_name};
 pub use policy::{Component, Confidence, Visibility};
 pub use schema::{JsonSchema, SchemaError};
+pub use secret::Secret;
 pub use tool_return::{Source, ToolContent, ToolReturn};
 pub use usage::{Cost, Usage};

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 use tackle_core::{ModelError, ModelErrorKind};
 
-use crate::secret::SecretString;
+use tackle_core::Secret;
 
 /// How failed requests are retried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,14 +234,14 @@ impl HttpClient {
     }
 
     /// An `Authorization: Bearer …` value, marked sensitive so it never prints.
-    pub fn bearer(secret: &SecretString) -> Option<HeaderValue> {
+    pub fn bearer(secret: &Secret) -> Option<HeaderValue> {
         let mut value = HeaderValue::from_str(&format!("Bearer {}", secret.expose())).ok()?;
         value.set_sensitive(true);
         Some(value)
     }
 
     /// A header value holding a secret, marked sensitive.
-    pub fn secret_header(secret: &SecretString) -> Option<HeaderValue> {
+    pub fn secret_header(secret: &Secret) -> Option<HeaderValue> {
         let mut value = HeaderValue::from_str(secret.expose()).ok()?;
         value.set_sensitive(true);
         Some(value)

@@ -8,7 +8,6 @@
 //! - [`PinnedGet`]: a GET that connects only to addresses the caller validated (no DNS
 //!   lookup of its own, no redirects followed, no proxy unless given), with the body capped
 //!   after decompression — the primitive under tackle's SSRF-safe page retrieval.
-//! - [`SecretString`]: API keys that never print.
 //!
 //! The one decision that shaped this crate: it knows HTTP and nothing about any provider;
 //! statuses become [`tackle_core::ModelErrorKind`]s here, provider error bodies are read by
@@ -16,12 +15,10 @@
 
 mod client;
 mod pinned;
-mod secret;
 mod sse;
 
 pub use client::{HttpClient, HttpError, RetryConfig, Sent, kind_for_status, parse_retry_after};
 pub use pinned::{Hop, PinnedGet};
-pub use secret::SecretString;
 pub use sse::{SseDecoder, SseEvent};
 
 /// Header types, re-exported so that adapters need no HTTP crate of their own.

@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
+use tackle_core::Secret;
 use tackle_core::{ModelError, ModelErrorKind, ModelStream};
-use tackle_http::{HeaderMap, HttpClient, SecretString};
+use tackle_http::{HeaderMap, HttpClient};
 
 use crate::drive::{Accumulate, drive, failed};
 use crate::presets::Preset;
@@ -30,7 +31,7 @@ pub enum SetupError {
 }
 
 /// Refuses a preset that needs a key when there is none.
-pub(crate) fn require_key(preset: &Preset, key: Option<&SecretString>) -> Result<(), SetupError> {
+pub(crate) fn require_key(preset: &Preset, key: Option<&Secret>) -> Result<(), SetupError> {
     if preset.requires_key && key.is_none() {
         return Err(SetupError::MissingKey {
             preset: preset.name,

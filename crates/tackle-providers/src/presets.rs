@@ -2,7 +2,8 @@
 //! parts of the Chat Completions API they accept.
 
 use serde::Serialize;
-use tackle_http::{HeaderMap, HeaderName, HttpClient, SecretString};
+use tackle_core::Secret;
+use tackle_http::{HeaderMap, HeaderName, HttpClient};
 
 /// How a host takes its API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -18,7 +19,7 @@ pub enum KeyHeader {
 
 impl KeyHeader {
     /// Headers carrying `key` this way, marked sensitive so that they never print.
-    pub fn headers(self, key: Option<&SecretString>) -> HeaderMap {
+    pub fn headers(self, key: Option<&Secret>) -> HeaderMap {
         let mut headers = HeaderMap::new();
         let Some(key) = key else { return headers };
         let (name, value) = match self {

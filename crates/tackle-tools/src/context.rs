@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 use tackle_core::{Component, Confidence, ToolDefinition, ToolError};
 use tokio_util::sync::CancellationToken;
 
-use crate::settings::{Secret, Settings};
+use tackle_core::Secret;
+
+use crate::settings::Settings;
 
 /// Typed dependencies a host hands to its tools (a database pool, an HTTP client, ...).
 /// Cheap to clone.

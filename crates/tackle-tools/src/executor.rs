@@ -22,7 +22,7 @@ use crate::context::{CallInfo, RunContext, ToolContext};
 use crate::hooks::{PostHook, PreHook};
 use crate::registry::{Offer, OfferedTool};
 use crate::schema::shorten;
-use crate::settings::Secret;
+use tackle_core::Secret;
 
 /// How the executor retries unexpected failures of idempotent tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -34,7 +34,8 @@ pub use registry::{
     RegistryProblem, ToolRegistry,
 };
 pub use schema::schema_for;
-pub use settings::{MemorySecretStore, Secret, SecretStore, SettingOrigin, Settings};
+pub use settings::{MemorySecretStore, SecretStore, SettingOrigin, Settings};
+pub use tackle_core::Secret;
 pub use tool::{DynTool, Json, Prepared, Tool, ToolOutput};
 pub use toolset::{
     ApprovalRequired, Combined, EntryError, Filtered, Prefixed, Renamed, StaticToolset, ToolEntry, Toolset,

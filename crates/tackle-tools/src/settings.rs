@@ -5,35 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, RwLock};
 
-use tackle_core::SettingField;
-
-/// A secret value. It never prints: `Debug` and `Display` show `[redacted]`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(Arc<str>);
-
-impl Secret {
-    /// Wraps a secret value.
-    pub fn new(value: impl Into<Arc<str>>) -> Self {
-        Secret(value.into())
-    }
-
-    /// The value. Call this only where the value is used, never to log it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret([redacted])")
-    }
-}
-
-impl fmt::Display for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
+use tackle_core::{Secret, SettingField};
 
 /// Where secret settings live (an OS keyring, a file store for headless hosts, memory in
 /// tests). Keys are the tool's settings key and the field name.

@@ -6,8 +6,9 @@ mod wire;
 
 use std::time::Duration;
 
+use tackle_core::Secret;
 use tackle_core::{Model, ModelError, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream};
-use tackle_http::{HeaderMap, HeaderName, HeaderValue, HttpClient, SecretString};
+use tackle_http::{HeaderMap, HeaderName, HeaderValue, HttpClient};
 
 use crate::endpoint::{Endpoint, SetupError, inspect};
 use crate::presets::KeyHeader;
@@ -21,7 +22,7 @@ pub const API_VERSION: &str = "2023-06-01";
 pub struct Anthropic {
     name: String,
     model: String,
-    api_key: SecretString,
+    api_key: Secret,
     profile: ModelProfile,
     endpoint: Endpoint,
     max_tokens: u32,
@@ -36,13 +37,13 @@ impl Anthropic {
 
     /// A model with the key from `ANTHROPIC_API_KEY`.
     pub fn new(model: impl Into<String>) -> Result<Self, SetupError> {
-        let key = SecretString::from_env("ANTHROPIC_API_KEY")
+        let key = Secret::from_env("ANTHROPIC_API_KEY")
             .ok_or(SetupError::MissingKey { preset: "anthropic", env: "ANTHROPIC_API_KEY" })?;
         Self::with_key(model, key)
     }
 
     /// A model with an explicit key.
-    pub fn with_key(model: impl Into<String>, api_key: SecretString) -> Result<Self, SetupError> {
+    pub fn with_key(model: impl Into<String>, api_key: Secret) -> Result<Self, SetupError> {
         let model = model.into();
         let profile = ModelProfile {
             supports_tools: true,

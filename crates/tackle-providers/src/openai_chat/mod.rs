@@ -6,8 +6,9 @@ mod wire;
 
 use std::time::Duration;
 
+use tackle_core::Secret;
 use tackle_core::{Model, ModelError, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream};
-use tackle_http::{HttpClient, SecretString};
+use tackle_http::HttpClient;
 
 use crate::endpoint::{Endpoint, SetupError, inspect, require_key};
 use crate::presets::Preset;
@@ -19,7 +20,7 @@ pub(crate) use stream::error_from_body;
 pub struct OpenAiChat {
     name: String,
     model: String,
-    api_key: Option<SecretString>,
+    api_key: Option<Secret>,
     preset: Preset,
     profile: ModelProfile,
     endpoint: Endpoint,
@@ -30,7 +31,7 @@ const PATH: &str = "chat/completions";
 impl OpenAiChat {
     /// A model on the host `preset`, with the key from the preset's environment variable.
     pub fn new(preset: &Preset, model: impl Into<String>) -> Result<Self, SetupError> {
-        let api_key = preset.api_key_env.and_then(SecretString::from_env);
+        let api_key = preset.api_key_env.and_then(Secret::from_env);
         Self::with_key(preset, model, api_key)
     }
 
@@ -38,7 +39,7 @@ impl OpenAiChat {
     pub fn with_key(
         preset: &Preset,
         model: impl Into<String>,
-        api_key: Option<SecretString>,
+        api_key: Option<Secret>,
     ) -> Result<Self, SetupError> {
         require_key(preset, api_key.as_ref())?;
         let model = model.into();

@@ -5,8 +5,9 @@ mod stream;
 
 use std::time::Duration;
 
+use tackle_core::Secret;
 use tackle_core::{Model, ModelError, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream};
-use tackle_http::{HttpClient, SecretString};
+use tackle_http::HttpClient;
 
 use crate::endpoint::{Endpoint, SetupError, inspect, require_key};
 use crate::presets::Preset;
@@ -17,7 +18,7 @@ use stream::ResponsesAccumulator;
 pub struct OpenAiResponses {
     name: String,
     model: String,
-    api_key: Option<SecretString>,
+    api_key: Option<Secret>,
     preset: Preset,
     profile: ModelProfile,
     endpoint: Endpoint,
@@ -29,7 +30,7 @@ const PATH: &str = "responses";
 impl OpenAiResponses {
     /// A model on `preset` (normally OpenAI or Azure) with the key from its variable.
     pub fn new(preset: &Preset, model: impl Into<String>) -> Result<Self, SetupError> {
-        let key = preset.api_key_env.and_then(SecretString::from_env);
+        let key = preset.api_key_env.and_then(Secret::from_env);
         Self::with_key(preset, model, key)
     }
 
@@ -37,7 +38,7 @@ impl OpenAiResponses {
     pub fn with_key(
         preset: &Preset,
         model: impl Into<String>,
-        api_key: Option<SecretString>,
+        api_key: Option<Secret>,
     ) -> Result<Self, SetupError> {
         require_key(preset, api_key.as_ref())?;
         let model = model.into();

@@ -17,9 +17,7 @@ const TEXT_THEN_TOOL: &str = include_str!("fixtures/anthropic_text_then_tool.sse
 const THINKING_PARALLEL: &str = include_str!("fixtures/anthropic_thinking_parallel.sse");
 
 fn model() -> Anthropic {
-    Anthropic::with_key("claude-test", tackle_http::SecretString::new("sk-ant-test"))
-        .unwrap()
-        .client(test_client())
+    Anthropic::with_key("claude-test", tackle_core::Secret::new("sk-ant-test")).unwrap().client(test_client())
 }
 
 fn body(messages: &[Message], tools: &[Arc<tackle_core::ToolDefinition>], settings: &ModelSettings) -> Value {

@@ -18,7 +18,7 @@ const RECORDED: &str = include_str!("fixtures/chat_two_calls.sse");
 
 fn model(preset: &str) -> OpenAiChat {
     let preset = preset_named(preset).unwrap();
-    OpenAiChat::with_key(preset, "gpt-test", Some(tackle_http::SecretString::new("sk-test-key")))
+    OpenAiChat::with_key(preset, "gpt-test", Some(tackle_core::Secret::new("sk-test-key")))
         .unwrap()
         .base_url("http://127.0.0.1:9/v1")
         .unwrap()
@@ -394,7 +394,7 @@ async fn the_loopback_guard_refuses_other_hosts() {
 #[tokio::test]
 async fn presets_with_placeholders_ask_for_the_base_url_and_keys_come_from_the_environment() {
     let azure = preset_named("azure").unwrap();
-    let unset = OpenAiChat::with_key(azure, "gpt-4o", Some(tackle_http::SecretString::new("k")))
+    let unset = OpenAiChat::with_key(azure, "gpt-4o", Some(tackle_core::Secret::new("k")))
         .unwrap()
         .client(test_client());
     let err = first_event(&unset).await.unwrap_err();

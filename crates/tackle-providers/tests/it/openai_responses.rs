@@ -19,7 +19,7 @@ fn model() -> OpenAiResponses {
     OpenAiResponses::with_key(
         preset_named("openai").unwrap(),
         "gpt-test",
-        Some(tackle_http::SecretString::new("sk-test")),
+        Some(tackle_core::Secret::new("sk-test")),
     )
     .unwrap()
     .client(test_client())
