@@ -47,6 +47,7 @@ struct State<'a, A> {
     phase: Phase<'a>,
     acc: A,
     queue: VecDeque<ModelEvent>,
+    error: Option<ModelError>,
     streaming: bool,
     idle_timeout: Duration,
 }
@@ -97,62 +98,61 @@ pub(crate) fn drive<'a, A: Accumulate + 'a>(
     streaming: bool,
     idle_timeout: Duration,
 ) -> ModelStream<'a> {
-    let state =
-        State { phase: Phase::Sending(Box::pin(send)), acc, queue: VecDeque::new(), streaming, idle_timeout };
+    let state = State {
+        phase: Phase::Sending(Box::pin(send)),
+        acc,
+        queue: VecDeque::new(),
+        error: None,
+        streaming,
+        idle_timeout,
+    };
     Box::pin(stream::unfold(state, |mut st| async move {
         loop {
+            // Events decoded before a failure are delivered before it.
             if let Some(event) = st.queue.pop_front() {
                 return Some((Ok(event), st));
             }
-            match std::mem::replace(&mut st.phase, Phase::Finished) {
-                Phase::Finished => return None,
-                Phase::Sending(send) => match send.await {
-                    Err(error) => {
-                        let error = st.acc.http_error(error);
-                        return Some((Err(error), st));
-                    }
-                    Ok(sent) if st.streaming => {
-                        st.phase =
-                            Phase::Reading { body: sent.into_byte_stream(), decoder: SseDecoder::new() };
-                    }
-                    Ok(sent) => {
-                        let body = sent.read_all(MAX_BODY).await.map_err(|e| cut(e.to_string()));
-                        let outcome = body.and_then(|body| {
-                            st.acc.whole(&body, &mut st.queue)?;
-                            st.acc.finish(true)
-                        });
-                        match outcome {
-                            Ok(response) => st.queue.push_back(ModelEvent::Completed(response)),
-                            Err(error) => return Some((Err(error), st)),
+            if let Some(error) = st.error.take() {
+                return Some((Err(error), st));
+            }
+            // Each step ends in: more to read, the complete response, or a failure.
+            let step: Result<Option<ModelResponse>, ModelError> =
+                match std::mem::replace(&mut st.phase, Phase::Finished) {
+                    Phase::Finished => return None,
+                    Phase::Sending(send) => match send.await {
+                        Err(error) => Err(st.acc.http_error(error)),
+                        Ok(sent) if st.streaming => {
+                            st.phase =
+                                Phase::Reading { body: sent.into_byte_stream(), decoder: SseDecoder::new() };
+                            Ok(None)
                         }
-                    }
-                },
-                Phase::Reading { mut body, mut decoder } => {
-                    let next = tokio::time::timeout(st.idle_timeout, body.next()).await;
-                    let chunk = match next {
-                        Err(_) => {
-                            let error = cut(format!("the response stalled for {:?}", st.idle_timeout));
-                            return Some((Err(error), st));
-                        }
-                        Ok(None) => {
-                            match end_of_body(&mut st.acc, &mut decoder, &mut st.queue) {
-                                Ok(response) => st.queue.push_back(ModelEvent::Completed(response)),
-                                Err(error) => return Some((Err(error), st)),
-                            }
-                            continue;
-                        }
-                        Ok(Some(Err(error))) => return Some((Err(cut(error.to_string())), st)),
-                        Ok(Some(Ok(chunk))) => chunk,
-                    };
-                    match feed_chunk(&mut st.acc, &mut decoder, &chunk, &mut st.queue) {
-                        Err(error) => return Some((Err(error), st)),
-                        Ok(Flow::Done) => match st.acc.finish(true) {
-                            Ok(response) => st.queue.push_back(ModelEvent::Completed(response)),
-                            Err(error) => return Some((Err(error), st)),
+                        Ok(sent) => match sent.read_all(MAX_BODY).await {
+                            Ok(body) => whole_body(&mut st.acc, &body, &mut st.queue).map(Some),
+                            Err(error) => Err(cut(error.to_string())),
                         },
-                        Ok(Flow::Continue) => st.phase = Phase::Reading { body, decoder },
+                    },
+                    Phase::Reading { mut body, mut decoder } => {
+                        match tokio::time::timeout(st.idle_timeout, body.next()).await {
+                            Err(_) => Err(cut(format!("the response stalled for {:?}", st.idle_timeout))),
+                            Ok(None) => end_of_body(&mut st.acc, &mut decoder, &mut st.queue).map(Some),
+                            Ok(Some(Err(error))) => Err(cut(error.to_string())),
+                            Ok(Some(Ok(chunk))) => {
+                                match feed_chunk(&mut st.acc, &mut decoder, &chunk, &mut st.queue) {
+                                    Err(error) => Err(error),
+                                    Ok(Flow::Done) => st.acc.finish(true).map(Some),
+                                    Ok(Flow::Continue) => {
+                                        st.phase = Phase::Reading { body, decoder };
+                                        Ok(None)
+                                    }
+                                }
+                            }
+                        }
                     }
-                }
+                };
+            match step {
+                Ok(Some(response)) => st.queue.push_back(ModelEvent::Completed(response)),
+                Ok(None) => {}
+                Err(error) => st.error = Some(error),
             }
         }
     }))
@@ -205,14 +205,23 @@ pub(crate) fn decode_recorded<'c, A: Accumulate>(
     Ok((queue.into(), response))
 }
 
+/// Reads a whole (non-streamed) body.
+fn whole_body<A: Accumulate>(
+    acc: &mut A,
+    body: &[u8],
+    queue: &mut VecDeque<ModelEvent>,
+) -> Result<ModelResponse, ModelError> {
+    acc.whole(body, queue)?;
+    acc.finish(true)
+}
+
 /// Decodes a recorded whole (non-streamed) body, exactly as a live one is decoded.
 pub(crate) fn decode_whole<A: Accumulate>(
     mut acc: A,
     body: &[u8],
 ) -> Result<(Vec<ModelEvent>, ModelResponse), ModelError> {
     let mut queue = VecDeque::new();
-    acc.whole(body, &mut queue)?;
-    let response = acc.finish(true)?;
+    let response = whole_body(&mut acc, body, &mut queue)?;
     Ok((queue.into(), response))
 }
 

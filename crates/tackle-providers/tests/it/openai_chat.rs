@@ -458,3 +458,19 @@ async fn nulls_that_strict_mode_forces_are_absent_again_for_the_tool() {
     let sent: Value = serde_json::from_slice(&server.received_requests().await.unwrap()[0].body).unwrap();
     assert_eq!(sent["tools"][0]["function"]["strict"], true);
 }
+
+#[tokio::test]
+async fn events_decoded_before_a_failure_come_before_it() {
+    use futures_util::StreamExt;
+    let server = MockServer::start().await;
+    let body = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\ndata: {not json}\n\n";
+    Mock::given(method("POST")).respond_with(sse_response(body.into())).mount(&server).await;
+    let model = live(&server);
+    let messages = [Message::user("hi")];
+    let settings = settings();
+    let request = ModelRequest { instructions: "", messages: &messages, tools: &[], settings: &settings };
+    let items: Vec<_> = model.stream(request).collect().await;
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(matches!(&items[0], Ok(ModelEvent::TextDelta(t)) if t == "hi"), "{items:?}");
+    assert!(matches!(&items[1], Err(e) if e.kind == ModelErrorKind::InvalidResponse), "{items:?}");
+}
