@@ -1,4 +1,5 @@
-"""Measures Python trafilatura on a corpus written by `tackle-bench extract --write DIR`.
+"""Measures Python trafilatura on a corpus written by `tackle-bench extract --write DIR`,
+or on any directory of `*.html` pages (quality only for those with a `.txt` beside them).
 
 Same scoring as the Rust bench: 4-word shingles of lower-case alphanumeric tokens,
 precision/recall/F1 per page (with multiplicity), averaged; throughput as the median of
@@ -10,6 +11,7 @@ precision/recall/F1 per page (with multiplicity), averaged; throughput as the me
 import collections
 import glob
 import json
+import os
 import re
 import statistics
 import sys
@@ -19,6 +21,11 @@ import trafilatura
 
 
 def tokens(text):
+    # Markdown syntax that is not text: code fence lines (with their language), the
+    # numbers of ordered list items, link and image targets (addresses).
+    text = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith(("```", "~~~")))
+    text = re.sub(r"(?m)^\s*\d+\. ", "", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
     return [t.lower() for t in re.split(r"[^0-9A-Za-z\u00C0-\uFFFF]+", text) if t]
 
 
@@ -39,8 +46,9 @@ def scores(got, want):
 
 def main(directory):
     pages = sorted(glob.glob(f"{directory}/*.html"))
-    htmls = [open(p, encoding="utf-8").read() for p in pages]
-    truths = [open(p[:-5] + ".txt", encoding="utf-8").read() for p in pages]
+    htmls = [open(p, encoding="utf-8", errors="replace").read() for p in pages]
+    truths = [open(p[:-5] + ".txt", encoding="utf-8").read() if os.path.exists(p[:-5] + ".txt") else None
+              for p in pages]
 
     def run():
         return [trafilatura.extract(h, output_format="markdown", include_links=True, include_comments=False,
@@ -55,8 +63,9 @@ def main(directory):
         outputs = run()
         times.append(time.perf_counter() - start)
     seconds = statistics.median(times)
-    total = [scores(o, t) for o, t in zip(outputs, truths)]
-    n = len(total)
+    total = [scores(o, t) for o, t in zip(outputs, truths) if t is not None]
+    n = len(htmls)
+    scored = max(len(total), 1)
     size = sum(len(h.encode()) for h in htmls)
     print(json.dumps({
         "framework": "trafilatura-python " + trafilatura.__version__,
@@ -64,9 +73,10 @@ def main(directory):
         "pages": n,
         "pages_per_s": round(n / seconds, 3),
         "mb_per_s": round(size / 1e6 / seconds, 3),
-        "precision": round(sum(s[0] for s in total) / n, 3),
-        "recall": round(sum(s[1] for s in total) / n, 3),
-        "f1": round(sum(s[2] for s in total) / n, 3),
+        "scored": len(total),
+        "precision": round(sum(s[0] for s in total) / scored, 3) if total else None,
+        "recall": round(sum(s[1] for s in total) / scored, 3) if total else None,
+        "f1": round(sum(s[2] for s in total) / scored, 3) if total else None,
     }))
 
 

@@ -14,10 +14,13 @@
 //! event (`loop` discards them, so the harness skips building per-call events).
 //!
 //! `tackle-bench extract [--write DIR]`: readable-content extraction over a generated corpus
-//! of 240 pages in six layouts with known main text, once light (text and markup only) and
-//! once heavy (with the scripts, styles and icons real pages carry): 4-word shingle
-//! precision, recall and F1, pages/s and MB/s (median of 5 passes after 2 warm-ups).
-//! `--write DIR` writes the pages to `DIR/light` and `DIR/heavy`.
+//! of 240 pages in eight layouts with known main text, once light (text and markup only)
+//! and once heavy (with the scripts, styles and icons real pages carry): 4-word shingle
+//! precision, recall and F1 over the text (Markdown syntax that is not text left out),
+//! pages/s and MB/s (median of 5 passes after 2 warm-ups). `--write DIR` writes the pages
+//! to `DIR/light` and `DIR/heavy` with their main texts, for `compare/trafilatura_corpus.py`.
+//! `tackle-bench extract --dir DIR` measures the `*.html` files of any directory instead
+//! (quality too for those with a `.txt` beside them).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
@@ -282,12 +285,33 @@ fn print_line(bench: &str, rounds: usize, per_round: usize, us_run: f64) {
 /// Extraction: quality (4-word shingle precision, recall, F1 against the known main text)
 /// and throughput over the generated corpus. With `--write DIR`, the pages and their main
 /// texts are written there too, so that other extractors can be measured on them.
-fn bench_extract(write_to: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
+fn bench_extract(write_to: Option<&str>, dir: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(dir) = dir {
+        return extract_dir(dir);
+    }
     for heavy in [false, true] {
         let dir = write_to.map(|d| format!("{d}/{}", if heavy { "heavy" } else { "light" }));
         extract_corpus(dir.as_deref(), heavy)?;
     }
     Ok(())
+}
+
+/// The pages of a directory: `NAME.html`, with `NAME.txt` as the main text when present.
+fn extract_dir(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let mut samples = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {dir}: {e}"))?;
+    let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "html" || e == "htm")) {
+        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let html = tackle_web::decode(&bytes, Some("text/html"), tackle_web::ContentKind::Html);
+        let truth = std::fs::read_to_string(path.with_extension("txt")).ok();
+        samples.push(corpus::Sample { html, truth: truth.unwrap_or_default(), layout: "dir" });
+    }
+    if samples.is_empty() {
+        return Err(format!("no .html files in {dir}").into());
+    }
+    measure(&samples, "extract_dir")
 }
 
 fn extract_corpus(write_to: Option<&str>, heavy: bool) -> Result<(), Box<dyn std::error::Error>> {
@@ -302,6 +326,10 @@ fn extract_corpus(write_to: Option<&str>, heavy: bool) -> Result<(), Box<dyn std
                 .map_err(|e| format!("cannot write to {dir}: {e}"))?;
         }
     }
+    measure(&samples, if heavy { "extract_heavy" } else { "extract" })
+}
+
+fn measure(samples: &[corpus::Sample], bench: &str) -> Result<(), Box<dyn std::error::Error>> {
     let url = url::Url::parse("https://bench.example/page")?;
     let bytes: usize = samples.iter().map(|s| s.html.len()).sum();
     let run = || {
@@ -323,7 +351,8 @@ fn extract_corpus(write_to: Option<&str>, heavy: bool) -> Result<(), Box<dyn std
     let median_s = median(&mut seconds);
     let mut by_layout: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
     let (mut p_sum, mut r_sum, mut f_sum) = (0.0, 0.0, 0.0);
-    for (sample, output) in samples.iter().zip(&outputs) {
+    let scored: Vec<_> = samples.iter().zip(&outputs).filter(|(s, _)| !s.truth.is_empty()).collect();
+    for &(sample, output) in &scored {
         let (p, r, f) = corpus::shingle_scores(output, &sample.truth);
         p_sum += p;
         r_sum += r;
@@ -331,20 +360,22 @@ fn extract_corpus(write_to: Option<&str>, heavy: bool) -> Result<(), Box<dyn std
         by_layout.entry(sample.layout).or_default().push(f);
     }
     let n = samples.len() as f64;
+    let scored_n = scored.len().max(1) as f64;
     let layouts: serde_json::Map<String, serde_json::Value> = by_layout
         .into_iter()
         .map(|(k, v)| (k.to_owned(), serde_json::json!(round3(v.iter().sum::<f64>() / v.len() as f64))))
         .collect();
     let line = serde_json::json!({
         "framework": "tackle",
-        "bench": if heavy { "extract_heavy" } else { "extract" },
+        "bench": bench,
         "pages": samples.len(),
+        "scored": scored.len(),
         "mb": round3(bytes as f64 / 1e6),
         "pages_per_s": round3(n / median_s),
         "mb_per_s": round3(bytes as f64 / 1e6 / median_s),
-        "precision": round3(p_sum / n),
-        "recall": round3(r_sum / n),
-        "f1": round3(f_sum / n),
+        "precision": (!scored.is_empty()).then(|| round3(p_sum / scored_n)),
+        "recall": (!scored.is_empty()).then(|| round3(r_sum / scored_n)),
+        "f1": (!scored.is_empty()).then(|| round3(f_sum / scored_n)),
         "f1_by_layout": layouts,
     });
     println!("{line}");
@@ -358,15 +389,18 @@ fn round3(value: f64) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().cloned().unwrap_or_else(|| "executor".into());
-    let write_to = args.iter().position(|a| a == "--write").and_then(|i| args.get(i + 1)).map(String::as_str);
+    let flag =
+        |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str);
+    let (write_to, dir) = (flag("--write"), flag("--dir"));
     let outcome = match which.as_str() {
-        "extract" => bench_extract(write_to),
+        "extract" => bench_extract(write_to, dir),
         "executor" => bench_executor(),
         "loop" => bench_loop(false),
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
         other => {
-            Err(format!("unknown benchmark {other:?}; available: executor, loop, loop_events, all").into())
+            Err(format!("unknown benchmark {other:?}; available: executor, loop, loop_events, extract, all")
+                .into())
         }
     };
     if let Err(error) = outcome {

@@ -1,8 +1,8 @@
 //! Readable content: the main text of a page as Markdown, with its metadata.
 //!
-//! HTML goes through the `trafilatura` crate (a port of the trafilatura extractor: rule-
-//! and score-based main-content detection with readability and baseline fallbacks) and
-//! its Markdown conversion; plain text is kept as it is.
+//! HTML goes through tackle's own extractor (`crate::html`): a fast forgiving parser,
+//! boilerplate marking, readability-style scoring and a Markdown renderer; plain text is
+//! kept as it is.
 
 use url::Url;
 
@@ -39,60 +39,15 @@ pub fn extract(text: &str, kind: ContentKind, url: &Url) -> Page {
         page.markdown = text.replace("\r\n", "\n").replace('\r', "\n").trim().to_owned();
         return page;
     }
-    let slim = strip_weight(text);
-    let text = slim.as_deref().unwrap_or(text);
-    let mut options = trafilatura::Options::default().with_links(true).with_fallback(true);
-    options.original_url = Some(url.clone());
-    options.exclude_comments = true;
-    match trafilatura::extract(text, &options) {
-        Ok(result) => {
-            let meta = &result.metadata;
-            page.title = some(meta.title.clone());
-            page.description = some(meta.description.clone());
-            page.author = some(meta.author.clone());
-            page.published = meta.date.map(|d| d.format("%Y-%m-%d").to_string());
-            page.site_name = some(meta.sitename.clone());
-            page.markdown = tidy(&result.content_markdown());
-            if page.markdown.is_empty() {
-                page.markdown = tidy(&result.content_text);
-            }
-        }
-        Err(error) => {
-            tracing::debug!(%error, "no main content found; using the page's whole text");
-            page.markdown = tidy(&trafilatura::html2txt(text));
-        }
-    }
+    let extracted = crate::html::extract(text, url);
+    let meta = extracted.meta;
+    page.title = meta.title.and_then(some);
+    page.description = meta.description.and_then(some);
+    page.author = meta.author.and_then(some);
+    page.published = meta.published;
+    page.site_name = meta.site_name.and_then(some);
+    page.markdown = tidy(&extracted.markdown);
     page
-}
-
-/// Removes what never carries readable text — scripts (but not JSON-LD, which carries
-/// metadata), styles, SVG, templates, frames, `noscript` and comments — in one streaming
-/// pass, so that the extractor's tree holds only what it can use. `None` when the
-/// document could not be rewritten (it is then used as it is).
-pub(crate) fn strip_weight(html: &str) -> Option<String> {
-    use lol_html::{RewriteStrSettings, doc_comments, element, rewrite_str};
-    let settings = RewriteStrSettings::new()
-        .append_element_content_handler(element!("script", |el| {
-            let json_ld = el
-                .get_attribute("type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
-            if !json_ld {
-                el.remove();
-            }
-            Ok(())
-        }))
-        .append_element_content_handler(element!(
-            "style, svg, template, iframe, noscript, object, embed, canvas",
-            |el| {
-                el.remove();
-                Ok(())
-            }
-        ))
-        .append_document_content_handler(doc_comments!(|comment| {
-            comment.remove();
-            Ok(())
-        }));
-    rewrite_str(html, settings).ok()
 }
 
 /// Trims lines and folds runs of blank lines into one.
@@ -195,17 +150,16 @@ mod tests {
     }
 
     #[test]
-    fn weight_is_stripped_but_metadata_kept() {
+    fn weight_never_reaches_the_text() {
         let html = r#"<html><head><style>p{color:red}</style><script>var s = "<p>not text</p>";</script>
 <script type="application/ld+json">{"@type":"Article","author":{"name":"Ada"}}</script></head>
-<body><!-- hidden --><svg><text>icon</text></svg><p>Real text.</p><noscript>enable js</noscript></body></html>"#;
-        let slim = strip_weight(html).unwrap();
-        assert!(
-            slim.contains("Real text.") && slim.contains("application/ld+json") && slim.contains("Ada"),
-            "{slim}"
-        );
+<body><!-- hidden --><svg><text>icon</text></svg><p>Real text, long enough to be the story of this page.</p><noscript>enable js</noscript></body></html>"#;
+        let url = Url::parse("https://x.example/").unwrap();
+        let page = extract(html, ContentKind::Html, &url);
+        assert!(page.markdown.contains("Real text"), "{page:?}");
+        assert_eq!(page.author.as_deref(), Some("Ada"));
         for gone in ["color:red", "not text", "hidden", "icon", "enable js"] {
-            assert!(!slim.contains(gone), "{gone} in {slim}");
+            assert!(!page.markdown.contains(gone), "{gone} in {page:?}");
         }
     }
 

@@ -30,6 +30,7 @@ pub mod address;
 mod budget;
 mod extract;
 mod filter;
+mod html;
 mod policy;
 mod resolve;
 mod retrieve;

@@ -1,0 +1,63 @@
+//! tackle's own HTML extractor: a fast forgiving parser ([`dom`]), main-content
+//! selection ([`readable`]), Markdown rendering ([`markdown`]) and metadata ([`meta`]).
+
+pub(crate) mod dom;
+pub(crate) mod markdown;
+pub(crate) mod meta;
+pub(crate) mod readable;
+
+use url::Url;
+
+use dom::{Document, Tag};
+use readable::Strictness;
+
+/// The readable part of an HTML document.
+pub(crate) struct Extracted {
+    pub(crate) meta: meta::Metadata,
+    pub(crate) markdown: String,
+}
+
+/// Below this many characters, a strict attempt is retried without leaving out elements
+/// by their names (a page may call its story something a sidebar would be called).
+const RETRY_BELOW: usize = 250;
+
+/// Extracts the main content of `html`, read from `url`, as Markdown with its metadata.
+pub(crate) fn extract(html: &str, url: &Url) -> Extracted {
+    let doc = Document::parse(html);
+    let meta = meta::read(&doc);
+    let base = meta.base.as_deref().and_then(|b| url.join(b).ok()).unwrap_or_else(|| url.clone());
+    let mut markdown = attempt(&doc, Strictness { by_name: true }, &base);
+    if markdown.chars().count() < RETRY_BELOW {
+        let lenient = attempt(&doc, Strictness { by_name: false }, &base);
+        if lenient.chars().count() > 2 * markdown.chars().count().max(1) {
+            markdown = lenient;
+        }
+    }
+    // The headline heads the Markdown when the selected content does not hold it.
+    if let Some(title) = meta.title.as_deref().or(doc.title.as_deref())
+        && !title.is_empty()
+        && !markdown.starts_with("# ")
+        && !opening(&markdown).contains(&title.to_lowercase())
+    {
+        markdown =
+            if markdown.is_empty() { format!("# {title}") } else { format!("# {title}\n\n{markdown}") };
+    }
+    Extracted { meta, markdown }
+}
+
+/// The start of a text, in lower case, where a headline would be.
+fn opening(markdown: &str) -> String {
+    let end = markdown.char_indices().nth(400).map_or(markdown.len(), |(i, _)| i);
+    markdown[..end].to_lowercase()
+}
+
+fn attempt(doc: &Document, strictness: Strictness, base: &Url) -> String {
+    match readable::select(doc, strictness) {
+        Some(selection) => markdown::render(doc, Some(&selection.analysis), &selection.roots, base),
+        None => {
+            // No prose anywhere: the body's text, as it is.
+            let body = doc.find(Tag::Body).unwrap_or(Document::ROOT);
+            markdown::render(doc, None, &[body], base)
+        }
+    }
+}

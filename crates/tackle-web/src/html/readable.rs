@@ -1,0 +1,677 @@
+//! Finding the main content: what to leave out, and which part of the page is the story.
+//!
+//! Three steps over the tree. First, boilerplate is marked by what it is (navigation,
+//! asides, dialogs, hidden elements, roles) and by what authors call it (class and id
+//! words such as `comment`, `share`, `related`, `newsletter`, `sidebar`), unless marking it
+//! would take away the page's heading or most of its text. Second, every block of prose
+//! scores its ancestors, readability-style (length and commas, less for links), and the
+//! best-scoring element wins, widened to its parent when the parent holds comparable
+//! prose and joined by siblings that read like more of the same story. Third, inside the
+//! winner, blocks that are mostly links or empty are left out when rendered.
+
+use super::dom::{Document, Kind, NONE, Tag};
+
+/// Words in class names and ids that mark boilerplate whatever else the name says.
+const HARD_NEGATIVE: &[&str] = &[
+    "ad",
+    "ads",
+    "adsbygoogle",
+    "advert",
+    "advertisement",
+    "advertising",
+    "breadcrumb",
+    "breadcrumbs",
+    "comment",
+    "comments",
+    "commentlist",
+    "consent",
+    "cookie",
+    "cookies",
+    "disqus",
+    "gdpr",
+    "newsletter",
+    "outbrain",
+    "pagination",
+    "promo",
+    "related",
+    "respond",
+    "share",
+    "sharing",
+    "sidebar",
+    "social",
+    "sponsor",
+    "sponsored",
+    "subscribe",
+    "subscription",
+    "taboola",
+    "footer",
+    "signup",
+    "paywall",
+    "recirc",
+    "meta",
+    "byline",
+    "dateline",
+];
+
+/// Words that mark boilerplate unless a content word is in the same name.
+const SOFT_NEGATIVE: &[&str] = &[
+    "author",
+    "banner",
+    "hidden",
+    "masthead",
+    "menu",
+    "meta",
+    "modal",
+    "nav",
+    "navbar",
+    "navigation",
+    "overlay",
+    "popular",
+    "popup",
+    "print",
+    "skip",
+    "tags",
+    "tagcloud",
+    "toc",
+    "toolbar",
+    "trending",
+    "widget",
+    "widgets",
+    "recommended",
+    "recommendations",
+    "teaser",
+    "teasers",
+    "pager",
+    "login",
+    "rss",
+    "shoutbox",
+    "skyscraper",
+    "sr",
+    "visually",
+    "screen",
+    "card",
+    "cards",
+    "topbar",
+    "bottombar",
+    "nocontent",
+    "noprint",
+    "header",
+    "tools",
+    "utility",
+    "jump",
+    "alert",
+];
+
+/// Words that mark content.
+const POSITIVE: &[&str] = &[
+    "article",
+    "body",
+    "content",
+    "entry",
+    "hentry",
+    "main",
+    "page",
+    "post",
+    "text",
+    "blog",
+    "story",
+    "chapter",
+    "prose",
+    "markdown",
+    "section",
+    "doc",
+    "docs",
+    "documentation",
+    "longform",
+];
+
+/// Elements whose text flows inside a line.
+pub(crate) fn is_inline(tag: Tag) -> bool {
+    use Tag::*;
+    matches!(
+        tag,
+        A | Abbr
+            | B
+            | Bdi
+            | Br
+            | Cite
+            | Code
+            | Del
+            | Dfn
+            | Em
+            | Font
+            | I
+            | Img
+            | Ins
+            | Kbd
+            | Label
+            | Mark
+            | Output
+            | Picture
+            | Q
+            | S
+            | Samp
+            | Small
+            | Span
+            | Strike
+            | Strong
+            | Sub
+            | Sup
+            | Time
+            | Tt
+            | U
+            | Var
+            | Wbr
+    )
+}
+
+/// What is known of each node, by index.
+pub(crate) struct Analysis {
+    /// Left out: boilerplate, or inside boilerplate.
+    pub(crate) removed: Vec<bool>,
+    /// Text bytes (whitespace not counted) below the node, removed parts excluded.
+    pub(crate) text_len: Vec<u32>,
+    /// Of which inside links.
+    pub(crate) link_len: Vec<u32>,
+    /// Text bytes of the node's own lines: its text children and inline descendants.
+    inline_len: Vec<u32>,
+    /// Commas below the node.
+    commas: Vec<u32>,
+    /// Paragraph-like blocks below the node.
+    paragraphs: Vec<u32>,
+}
+
+impl Analysis {
+    /// The share of a node's text inside links.
+    pub(crate) fn link_density(&self, id: u32) -> f32 {
+        let text = self.text_len[id as usize];
+        if text == 0 { 0.0 } else { self.link_len[id as usize] as f32 / text as f32 }
+    }
+}
+
+/// What the extraction settled on.
+pub(crate) struct Selection {
+    /// The nodes to render, in document order.
+    pub(crate) roots: Vec<u32>,
+    /// What is known of the nodes.
+    pub(crate) analysis: Analysis,
+}
+
+/// How strict one attempt is.
+#[derive(Clone, Copy)]
+pub(crate) struct Strictness {
+    /// Leave out elements by their class and id words.
+    pub(crate) by_name: bool,
+}
+
+fn words(value: &str) -> impl Iterator<Item = &str> {
+    value.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty())
+}
+
+/// How a class or id reads: -1 boilerplate, +1 content, 0 neither; `hard` when a hard
+/// negative word is in it.
+fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
+    let (mut negative, mut hard, mut positive) = (false, false, false);
+    for value in [doc.attr(id, "class"), doc.attr(id, "id")].into_iter().flatten() {
+        for word in words(value) {
+            let lower;
+            let word = if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                lower = word.to_ascii_lowercase();
+                lower.as_str()
+            } else {
+                word
+            };
+            if HARD_NEGATIVE.contains(&word) {
+                hard = true;
+            } else if SOFT_NEGATIVE.contains(&word) {
+                negative = true;
+            } else if POSITIVE.contains(&word) {
+                positive = true;
+            }
+        }
+    }
+    let signal = if hard || (negative && !positive) {
+        -1
+    } else if positive {
+        1
+    } else {
+        0
+    };
+    (signal, hard)
+}
+
+/// Whether an element is boilerplate by what it is.
+fn boilerplate_by_kind(doc: &Document, id: u32, tag: Tag) -> bool {
+    use Tag::*;
+    if matches!(tag, Nav | Aside | Footer | Dialog | Menu | Form | Fieldset | Label | Input | Head) {
+        // A form may wrap a whole page (ASP.NET does); only small ones are boilerplate,
+        // which is decided by name and density instead.
+        return tag != Form;
+    }
+    if doc.attr(id, "hidden").is_some() || doc.attr(id, "aria-hidden").is_some_and(|v| v.trim() == "true") {
+        return true;
+    }
+    if let Some(style) = doc.attr(id, "style") {
+        let style: String =
+            style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        if style.contains("display:none") || style.contains("visibility:hidden") {
+            return true;
+        }
+    }
+    if let Some(role) = doc.attr(id, "role") {
+        let role = role.trim().to_ascii_lowercase();
+        if matches!(
+            role.as_str(),
+            "navigation"
+                | "menu"
+                | "menubar"
+                | "complementary"
+                | "dialog"
+                | "alertdialog"
+                | "banner"
+                | "contentinfo"
+                | "search"
+        ) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Paragraph-like elements: their whole text is one block of prose.
+fn is_paragraph(tag: Tag) -> bool {
+    use Tag::*;
+    matches!(tag, P | Pre | Td | Blockquote | Dd | Li | Figcaption)
+}
+
+fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
+    let n = doc.nodes.len();
+    let mut a = Analysis {
+        removed: vec![false; n],
+        text_len: vec![0; n],
+        link_len: vec![0; n],
+        inline_len: vec![0; n],
+        commas: vec![0; n],
+        paragraphs: vec![0; n],
+    };
+    // Raw text sizes, and where the headings are, bottom-up (children come after parents).
+    let mut raw = vec![0u32; n];
+    let mut has_h1 = vec![false; n];
+    for id in (1..n).rev() {
+        let node = &doc.nodes[id];
+        match &node.kind {
+            Kind::Text(_) => raw[id] = count_text(doc.text_of(id as u32)),
+            Kind::Element { tag: Tag::H1, .. } => has_h1[id] = true,
+            _ => {}
+        }
+        let parent = node.parent as usize;
+        raw[parent] += raw[id];
+        has_h1[parent] |= has_h1[id];
+    }
+    let page_text = raw[0].max(1);
+    // Boilerplate, top-down.
+    for id in 1..n {
+        let node = &doc.nodes[id];
+        if a.removed[node.parent as usize] {
+            a.removed[id] = true;
+            continue;
+        }
+        let Kind::Element { tag, .. } = node.kind else { continue };
+        if matches!(tag, Tag::Html | Tag::Body) {
+            continue;
+        }
+        let mut out = boilerplate_by_kind(doc, id as u32, tag);
+        if !out && strictness.by_name {
+            let (signal, hard) = name_signal(doc, id as u32);
+            // Never take away the page's heading or most of its text by name alone.
+            let holds_page = has_h1[id] || (raw[id] as f32) > 0.66 * page_text as f32;
+            out = signal < 0 && !holds_page && (hard || !matches!(tag, Tag::Main | Tag::Article));
+        }
+        a.removed[id] = out;
+    }
+    // Sizes without boilerplate, bottom-up.
+    for id in (1..n).rev() {
+        if a.removed[id] {
+            continue;
+        }
+        let node = &doc.nodes[id];
+        let parent = node.parent as usize;
+        match &node.kind {
+            Kind::Text(_) => {
+                let text = doc.text_of(id as u32);
+                a.text_len[id] = raw[id];
+                a.inline_len[id] = raw[id];
+                a.commas[id] = text.bytes().filter(|&b| b == b',').count() as u32
+                    + text.matches(['，', '、', '،']).count() as u32;
+                if doc.tag(parent as u32) == Some(Tag::A) {
+                    a.link_len[id] = raw[id];
+                }
+            }
+            Kind::Element { tag, .. } => {
+                if *tag == Tag::A {
+                    a.link_len[id] = a.text_len[id];
+                }
+                if is_paragraph(*tag) && a.text_len[id] >= 25 {
+                    a.paragraphs[id] += 1;
+                }
+            }
+            Kind::Document => {}
+        }
+        let inline = match &node.kind {
+            Kind::Text(_) => true,
+            Kind::Element { tag, .. } => is_inline(*tag),
+            Kind::Document => false,
+        };
+        let (text, link, commas, paragraphs, own) =
+            (a.text_len[id], a.link_len[id], a.commas[id], a.paragraphs[id], a.inline_len[id]);
+        a.text_len[parent] += text;
+        a.link_len[parent] += link;
+        a.commas[parent] += commas;
+        a.paragraphs[parent] += paragraphs;
+        if inline {
+            a.inline_len[parent] += own;
+        }
+    }
+    a
+}
+
+/// Text bytes that are not whitespace.
+fn count_text(text: &str) -> u32 {
+    text.bytes().filter(|b| !b.is_ascii_whitespace()).count() as u32
+}
+
+fn base_score(tag: Tag) -> f32 {
+    use Tag::*;
+    match tag {
+        Div | Article | Main | Section => 5.0,
+        Pre | Td | Blockquote => 3.0,
+        Address | Ol | Ul | Dl | Dd | Dt | Li | Form => -3.0,
+        H1 | H2 | H3 | H4 | H5 | H6 | Th => -5.0,
+        _ => 0.0,
+    }
+}
+
+/// Selects the main content of `doc`; `None` when no block of prose was found.
+pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection> {
+    let analysis = analyse(doc, strictness);
+    let n = doc.nodes.len();
+    let mut score = vec![f32::NAN; n];
+    let mut prose = vec![0u32; n];
+    let mut blocks = vec![0u32; n];
+    let init = |score: &mut Vec<f32>, id: u32| {
+        let i = id as usize;
+        if score[i].is_nan() {
+            let tag = doc.tag(id).unwrap_or(Tag::Other);
+            score[i] = base_score(tag) + 25.0 * name_signal(doc, id).0 as f32;
+        }
+    };
+    for id in 1..n as u32 {
+        let i = id as usize;
+        let Some(tag) = doc.tag(id) else { continue };
+        if analysis.removed[i] || is_inline(tag) {
+            continue;
+        }
+        // A paragraph-like element scores with all its text, unless it holds blocks of its
+        // own (a `<p>` in a `<li>`, a page laid out in a `<td>`): then, like any other
+        // block, only with its own lines, and the inner blocks score for themselves.
+        let paragraph = is_paragraph(tag) && !has_block_child(doc, &analysis, id);
+        let length = if paragraph { analysis.text_len[i] } else { analysis.inline_len[i] };
+        if length < 25 || analysis.link_density(id) > 0.5 {
+            continue;
+        }
+        // Prose mass: every ancestor holds this block's text.
+        let mut holder = doc.node(id).parent;
+        prose[i] += length;
+        blocks[i] += 1;
+        while holder != Document::ROOT && holder != NONE {
+            prose[holder as usize] += length;
+            blocks[holder as usize] += 1;
+            holder = doc.node(holder).parent;
+        }
+        let commas = if paragraph { analysis.commas[i] } else { own_commas(doc, id) };
+        let points = 1.0 + commas as f32 + (length as f32 / 100.0).min(3.0);
+        // A block with its own lines that is not a paragraph tag scores itself too.
+        let mut ancestor = if paragraph { doc.node(id).parent } else { id };
+        for level in 0..5 {
+            if ancestor == Document::ROOT || ancestor == NONE {
+                break;
+            }
+            init(&mut score, ancestor);
+            let divider = match level {
+                0 => 1.0,
+                1 => 2.0,
+                _ => level as f32 * 3.0,
+            };
+            score[ancestor as usize] += points / divider;
+            ancestor = doc.node(ancestor).parent;
+        }
+    }
+    // Scale by link density and pick the best.
+    let mut best: Option<(u32, f32)> = None;
+    for id in 1..n as u32 {
+        let s = score[id as usize];
+        if s.is_nan() {
+            continue;
+        }
+        let s = s * (1.0 - analysis.link_density(id));
+        score[id as usize] = s;
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((id, s));
+        }
+    }
+    let (mut top, mut top_score) = best?;
+    // Widen to the parent while it holds comparable prose: content split into sections,
+    // or a story whose paragraphs sit in several wrappers.
+    let mut last = top_score;
+    let mut parent = doc.node(top).parent;
+    while parent != Document::ROOT && parent != NONE && doc.tag(parent) != Some(Tag::Body) {
+        let s = score[parent as usize];
+        if s.is_nan() {
+            parent = doc.node(parent).parent;
+            continue;
+        }
+        if s < last / 3.0 {
+            break;
+        }
+        if s > last {
+            top = parent;
+            top_score = s;
+            break;
+        }
+        last = s;
+        parent = doc.node(parent).parent;
+    }
+    // Widen to the parent while it holds substantially more prose of the same kind: long
+    // blocks, few links (a list of features with a paragraph each, a story whose best
+    // scoring part was a box inside it).
+    loop {
+        let parent = doc.node(top).parent;
+        if parent == Document::ROOT || parent == NONE || doc.tag(parent) == Some(Tag::Body) {
+            break;
+        }
+        let (p, t) = (parent as usize, top as usize);
+        let extra = prose[p].saturating_sub(prose[t]);
+        let extra_blocks = blocks[p].saturating_sub(blocks[t]).max(1);
+        let extra_text = analysis.text_len[p].saturating_sub(analysis.text_len[t]);
+        let extra_links = analysis.link_len[p].saturating_sub(analysis.link_len[t]);
+        let substantial = extra as f32 >= 0.3 * prose[t] as f32 && extra / extra_blocks >= 60;
+        let readable = extra_text > 0 && (extra_links as f32) < 0.33 * extra_text as f32;
+        if !(substantial && readable) {
+            break;
+        }
+        top = parent;
+        if !score[p].is_nan() {
+            top_score = top_score.max(score[p]);
+        }
+    }
+    // A lone child is its parent's content.
+    loop {
+        let parent = doc.node(top).parent;
+        if parent == Document::ROOT || doc.tag(parent) == Some(Tag::Body) {
+            break;
+        }
+        let kept_children = doc
+            .children(parent)
+            .filter(|&c| !analysis.removed[c as usize])
+            .filter(|&c| analysis.text_len[c as usize] > 0)
+            .count();
+        if kept_children != 1 {
+            break;
+        }
+        top = parent;
+    }
+    // Join siblings that read like more of the same story.
+    let parent = doc.node(top).parent;
+    let threshold = (top_score * 0.2).max(10.0);
+    let top_class = doc.attr(top, "class").unwrap_or("");
+    let mut roots = Vec::new();
+    for sibling in doc.children(parent) {
+        if sibling == top {
+            roots.push(sibling);
+            continue;
+        }
+        let i = sibling as usize;
+        if analysis.removed[i] || doc.tag(sibling).is_none() {
+            continue;
+        }
+        let mut s = score[i];
+        if !s.is_nan() && !top_class.is_empty() && doc.attr(sibling, "class") == Some(top_class) {
+            s += top_score * 0.2;
+        }
+        let joins = if !s.is_nan() && s >= threshold {
+            true
+        } else if doc.tag(sibling) == Some(Tag::P) {
+            let length = analysis.text_len[i];
+            let density = analysis.link_density(sibling);
+            (length > 80 && density < 0.25)
+                || (length > 0 && density == 0.0 && {
+                    let text = doc.text_content(sibling);
+                    text.ends_with('.') || text.contains(". ")
+                })
+        } else {
+            false
+        };
+        if joins {
+            roots.push(sibling);
+        }
+    }
+    Some(Selection { roots, analysis })
+}
+
+fn has_block_child(doc: &Document, analysis: &Analysis, id: u32) -> bool {
+    doc.children(id).any(|c| {
+        doc.tag(c).is_some_and(|t| !is_inline(t))
+            && !analysis.removed[c as usize]
+            && analysis.text_len[c as usize] >= 25
+    })
+}
+
+/// Commas in the node's own lines.
+fn own_commas(doc: &Document, id: u32) -> u32 {
+    doc.children(id)
+        .map(|c| match doc.tag(c) {
+            None => doc.text_of(c).bytes().filter(|&b| b == b',').count() as u32,
+            Some(tag) if is_inline(tag) => own_commas(doc, c),
+            Some(_) => 0,
+        })
+        .sum()
+}
+
+/// Whether a block inside the selected content is left out when rendered: mostly links,
+/// or nothing but chrome.
+pub(crate) fn drop_inside(doc: &Document, analysis: &Analysis, id: u32, tag: Tag) -> bool {
+    use Tag::*;
+    let i = id as usize;
+    if analysis.removed[i] {
+        return true;
+    }
+    if !matches!(
+        tag,
+        Div | Section | Ul | Ol | Dl | Table | Header | Footer | Figure | Span | Other | Center | Font
+    ) {
+        return false;
+    }
+    let text = analysis.text_len[i];
+    let density = analysis.link_density(id);
+    if text == 0 {
+        // Nothing to read; images are kept when they say what they show.
+        return !has_described_image(doc, id);
+    }
+    if matches!(tag, Span | Font) {
+        return false;
+    }
+    if density > 0.5 {
+        return true;
+    }
+    let list = matches!(tag, Ul | Ol | Dl);
+    !list
+        && !matches!(tag, Table)
+        && density > 0.25
+        && analysis.paragraphs[i] == 0
+        && analysis.commas[i] < 3
+        && text < 200
+}
+
+fn has_described_image(doc: &Document, id: u32) -> bool {
+    doc.children(id).any(|c| match doc.tag(c) {
+        Some(Tag::Img) => doc.attr(c, "alt").is_some_and(|a| !a.trim().is_empty()),
+        Some(_) => has_described_image(doc, c),
+        None => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn selected_text(html: &str) -> String {
+        let doc = Document::parse(html);
+        let selection = select(&doc, Strictness { by_name: true }).expect("content");
+        let base = url::Url::parse("https://x.example/").unwrap();
+        super::super::markdown::render(&doc, Some(&selection.analysis), &selection.roots, &base)
+    }
+
+    const PROSE: &str = "Rivers carve valleys through a slow process of erosion, and the work takes millions of years, which is why the landscapes we see today look finished.";
+
+    #[test]
+    fn the_story_wins_over_chrome() {
+        let html = format!(
+            "<body><div class=nav><a href=/>Home</a> <a href=/a>About</a></div>\
+             <div class=content><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div class=comments><p>{PROSE}</p></div><footer><p>{PROSE}</p></footer></body>"
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 3, "{text}");
+        assert!(!text.contains("Home"), "{text}");
+    }
+
+    #[test]
+    fn sections_of_one_story_are_kept_together() {
+        let html = format!(
+            "<body><article><section><h2>One</h2><p>{PROSE}</p><p>{PROSE}</p></section>\
+             <section><h2>Two</h2><p>{PROSE}</p><p>{PROSE}</p></section></article><aside><p>{PROSE}</p></aside></body>"
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 4, "{text}");
+        assert!(text.contains("One") && text.contains("Two"), "{text}");
+    }
+
+    #[test]
+    fn a_wrapper_named_like_boilerplate_keeps_the_page() {
+        let html = format!(
+            "<body><div class=\"layout has-sidebar\"><h1>Title</h1><p>{PROSE}</p><p>{PROSE}</p></div></body>"
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn hidden_and_role_marked_elements_are_left_out() {
+        let html = format!(
+            "<body><div><p>{PROSE}</p><p style=\"display: none\">Secret {PROSE}</p><div role=navigation><p>Menu {PROSE}</p></div>\
+             <p hidden>Hidden {PROSE}</p><p>{PROSE}</p></div></body>"
+        );
+        let text = selected_text(&html);
+        assert!(!text.contains("Secret") && !text.contains("Menu") && !text.contains("Hidden"), "{text}");
+    }
+}
