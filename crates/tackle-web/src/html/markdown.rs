@@ -303,16 +303,18 @@ impl Renderer<'_> {
         }
     }
 
-    /// An http(s) URL for `href`, resolved against the page; `None` for fragments,
-    /// scripts and data.
+    /// An http(s) or mailto URL for `href` (or a file URL on a local page), resolved
+    /// against the page; `None` for fragments, scripts and data.
     fn absolute(&self, href: &str) -> Option<String> {
         let href = href.trim();
         if href.is_empty() || href.starts_with('#') {
             return None;
         }
         let url = self.base.join(href).ok()?;
-        matches!(url.scheme(), "http" | "https" | "mailto")
-            .then(|| url.to_string().replace(' ', "%20").replace(')', "%29"))
+        // Local links only from a local page.
+        let allowed = matches!(url.scheme(), "http" | "https" | "mailto")
+            || url.scheme() == "file" && self.base.scheme() == "file";
+        allowed.then(|| url.to_string().replace(' ', "%20").replace(')', "%29"))
     }
 
     fn table(&mut self, id: u32) {

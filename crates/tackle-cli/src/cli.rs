@@ -1,0 +1,130 @@
+//! The command line, as clap reads it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// tackle: an agent on the command line, with tools that are safe by construction.
+#[derive(Debug, Parser)]
+#[command(name = "tackle", version, about, propagate_version = true, max_term_width = 100)]
+pub(crate) struct Cli {
+    /// The settings file (default: the platform's config dir, `tackle/config.toml`).
+    #[arg(long, global = true, env = "TACKLE_CONFIG", value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Runs an agent on one prompt: the answer streams to stdout, tool calls to stderr.
+    Run(RunArgs),
+    /// Lists, shows and calls tools.
+    #[command(subcommand)]
+    Tools(ToolsCommand),
+    /// Reads web pages and local HTML files.
+    #[command(subcommand)]
+    Web(WebCommand),
+    /// Shows the effective settings.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+/// Which model answers.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct ProviderArgs {
+    /// The provider: openai, openai-responses, anthropic, a preset (ollama, vllm, llamacpp,
+    /// lmstudio, openrouter, groq, mistral, deepseek, together, azure) or one from the
+    /// settings file.
+    #[arg(long, env = "TACKLE_PROVIDER")]
+    pub(crate) provider: Option<String>,
+    /// The model name the provider knows.
+    #[arg(long, short = 'm', env = "TACKLE_MODEL")]
+    pub(crate) model: Option<String>,
+    /// Another base URL for the provider (`…/v1`).
+    #[arg(long, value_name = "URL")]
+    pub(crate) base_url: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The prompt.
+    pub(crate) prompt: String,
+    #[command(flatten)]
+    pub(crate) provider: ProviderArgs,
+    /// Prints the run's events instead, one JSON object per line.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// A system prompt.
+    #[arg(long)]
+    pub(crate) system: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ToolsCommand {
+    /// Lists every tool: offered, or why not.
+    List {
+        #[command(flatten)]
+        provider: ProviderArgs,
+        /// One JSON object per tool.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Shows a tool's definition and schema.
+    Show {
+        /// The tool's name.
+        name: String,
+    },
+    /// Calls one tool as a model would, under the same policies, and prints what it gave back.
+    Call {
+        /// The tool's name.
+        name: String,
+        /// The arguments: a JSON object.
+        arguments: String,
+        #[command(flatten)]
+        provider: ProviderArgs,
+        /// One JSON object with status, content and sources.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum WebCommand {
+    /// Reads pages the user chose (no target restriction) and prints their main content.
+    Read {
+        /// URLs, HTML files, or `-` for standard input.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+        /// What to print.
+        #[arg(long, value_enum, default_value_t = Format::Markdown)]
+        format: Format,
+        /// Writes one file per input into DIR (`page.html` → `page.md`) instead of printing.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
+}
+
+/// How extracted content is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// Markdown with the page's metadata.
+    Markdown,
+    /// Plain text.
+    Text,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ConfigCommand {
+    /// Prints the effective settings, secrets redacted, with where each value came from.
+    Show {
+        #[command(flatten)]
+        provider: ProviderArgs,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Prints the settings file's path.
+    Path,
+}

@@ -1,0 +1,273 @@
+//! The settings file: providers, the default provider and model, limits, per-tool settings,
+//! and the organisation's locked values and defaults.
+//!
+//! ```toml
+//! provider = "openai"
+//! model = "gpt-4.1-mini"
+//!
+//! [providers.office]            # a provider of your own, or a preset's overrides
+//! api = "chat"                  # chat | responses | anthropic
+//! base_url = "http://gpu-box:8000/v1"
+//! api_key_env = "OFFICE_KEY"
+//! confidence = "high"
+//!
+//! [limits]
+//! max_tool_calls = 20
+//!
+//! [tools.web_search]
+//! searxng_url = "http://localhost:8888"
+//! approval = true               # calls wait for `tackle approve`
+//!
+//! [locked]                      # the organisation's: win over everything
+//! "read_web_page.allowed_private_hosts" = ""
+//! [defaults]                    # the organisation's: lose to the user's
+//! "web_search.language" = "en"
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use tackle_core::Confidence;
+use tackle_harness::Limits;
+use tackle_tools::Settings;
+
+use crate::failure::Failure;
+
+/// Which wire API a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Api {
+    /// OpenAI Chat Completions (and compatible servers).
+    Chat,
+    /// OpenAI Responses.
+    Responses,
+    /// Anthropic Messages.
+    Anthropic,
+}
+
+/// One `[providers.NAME]` table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProviderEntry {
+    pub(crate) api: Option<Api>,
+    pub(crate) base_url: Option<String>,
+    pub(crate) model: Option<String>,
+    pub(crate) api_key_env: Option<String>,
+    /// A key written into the file; discouraged (use the environment or `tackle secret`).
+    pub(crate) api_key: Option<String>,
+    pub(crate) confidence: Option<Confidence>,
+}
+
+/// The `[limits]` table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LimitsEntry {
+    pub(crate) max_tool_calls: Option<u32>,
+    pub(crate) max_rounds: Option<u32>,
+    pub(crate) max_result_chars: Option<u64>,
+    pub(crate) max_seconds: Option<u64>,
+    pub(crate) max_total_tokens: Option<u64>,
+}
+
+/// The whole file.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FileSettings {
+    pub(crate) provider: Option<String>,
+    pub(crate) model: Option<String>,
+    pub(crate) system: Option<String>,
+    #[serde(default)]
+    pub(crate) providers: BTreeMap<String, ProviderEntry>,
+    #[serde(default)]
+    pub(crate) limits: LimitsEntry,
+    #[serde(default)]
+    pub(crate) tools: BTreeMap<String, toml::Table>,
+    #[serde(default)]
+    pub(crate) locked: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub(crate) defaults: BTreeMap<String, toml::Value>,
+}
+
+/// The settings in force, and where the file was.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    /// The file read, or the one that would be read.
+    pub(crate) path: Option<PathBuf>,
+    /// Whether that file exists.
+    pub(crate) loaded: bool,
+    pub(crate) file: FileSettings,
+}
+
+/// The platform's default settings file.
+pub(crate) fn default_path() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "tackle").map(|dirs| dirs.config_dir().join("config.toml"))
+}
+
+impl Config {
+    /// Reads the settings file: `explicit` (from `--config` or `TACKLE_CONFIG`) must exist;
+    /// the default one may be missing.
+    pub(crate) fn load(explicit: Option<&Path>) -> Result<Config, Failure> {
+        let (path, required) = match explicit {
+            Some(path) => (Some(path.to_path_buf()), true),
+            None => (default_path(), false),
+        };
+        let Some(path) = path else {
+            return Ok(Config { path: None, loaded: false, file: FileSettings::default() });
+        };
+        let text = match fs_err::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if !required && error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Config { path: Some(path), loaded: false, file: FileSettings::default() });
+            }
+            Err(error) => return Err(Failure::usage(format!("cannot read the settings file: {error}"))),
+        };
+        let file: FileSettings = toml::from_str(&text).map_err(|error| {
+            Failure::usage(format!("the settings file {} is not valid: {error}", path.display()))
+                .hint("see `tackle config show` and the settings reference in the README")
+        })?;
+        Ok(Config { path: Some(path), loaded: true, file })
+    }
+
+    /// Where the file's values are said to come from.
+    pub(crate) fn origin(&self) -> String {
+        self.path.as_ref().map_or_else(|| "settings file".to_owned(), |p| p.display().to_string())
+    }
+
+    /// The run limits: the file's values over the defaults.
+    pub(crate) fn limits(&self) -> Limits {
+        let mut limits = Limits::default();
+        let entry = &self.file.limits;
+        if let Some(n) = entry.max_tool_calls {
+            limits.max_tool_calls = n;
+        }
+        if let Some(n) = entry.max_rounds {
+            limits.max_rounds = n.max(1);
+        }
+        if let Some(n) = entry.max_result_chars {
+            limits.max_result_chars = n;
+        }
+        if let Some(n) = entry.max_seconds {
+            limits.max_duration = Some(std::time::Duration::from_secs(n));
+        }
+        if entry.max_total_tokens.is_some() {
+            limits.max_total_tokens = entry.max_total_tokens;
+        }
+        limits
+    }
+
+    /// Tool settings in their three layers.
+    pub(crate) fn tool_settings(&self) -> Result<Settings, Failure> {
+        let mut settings = Settings::new();
+        for (tool, table) in &self.file.tools {
+            for (field, value) in table {
+                if field == "approval" {
+                    continue;
+                }
+                settings =
+                    settings.user(format!("{tool}.{field}"), plain(value, &format!("tools.{tool}.{field}"))?);
+            }
+        }
+        for (address, value) in &self.file.locked {
+            check_address(address, "locked")?;
+            settings = settings.lock(address.clone(), plain(value, &format!("locked.{address}"))?);
+        }
+        for (address, value) in &self.file.defaults {
+            check_address(address, "defaults")?;
+            settings = settings.default_value(address.clone(), plain(value, &format!("defaults.{address}"))?);
+        }
+        Ok(settings)
+    }
+
+    /// The tools whose calls wait for approval.
+    pub(crate) fn approval_required(&self) -> Result<Vec<String>, Failure> {
+        let mut tools = Vec::new();
+        for (tool, table) in &self.file.tools {
+            match table.get("approval") {
+                None | Some(toml::Value::Boolean(false)) => {}
+                Some(toml::Value::Boolean(true)) => tools.push(tool.clone()),
+                Some(_) => {
+                    return Err(Failure::usage(format!("tools.{tool}.approval must be true or false")));
+                }
+            }
+        }
+        Ok(tools)
+    }
+}
+
+fn check_address(address: &str, table: &str) -> Result<(), Failure> {
+    match address.split_once('.') {
+        Some((tool, field)) if !tool.is_empty() && !field.is_empty() => Ok(()),
+        _ => Err(Failure::usage(format!("[{table}] keys are `<tool>.<field>`; {address:?} is not"))),
+    }
+}
+
+/// A setting value as the text tools read: strings as they are, numbers and booleans
+/// written out, lists joined by newlines.
+fn plain(value: &toml::Value, key: &str) -> Result<String, Failure> {
+    Ok(match value {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(n) => n.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Array(items) => {
+            items.iter().map(|v| plain(v, key)).collect::<Result<Vec<_>, _>>()?.join("\n")
+        }
+        _ => return Err(Failure::usage(format!("{key}: expected text, a number, true/false or a list"))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_file_reads() {
+        let file: FileSettings = toml::from_str(
+            r#"
+provider = "office"
+model = "m"
+[providers.office]
+api = "chat"
+base_url = "http://gpu:8000/v1"
+confidence = "high"
+[limits]
+max_tool_calls = 3
+[tools.web_search]
+searxng_url = "http://localhost:8888"
+approval = true
+[locked]
+"web_search.language" = "de"
+[defaults]
+"read_web_page.allowed_private_hosts" = ["wiki.corp", "*.intra"]
+"#,
+        )
+        .unwrap();
+        let config = Config { path: None, loaded: true, file };
+        assert_eq!(config.limits().max_tool_calls, 3);
+        assert_eq!(config.approval_required().unwrap(), vec!["web_search".to_owned()]);
+        let settings = config.tool_settings().unwrap();
+        assert_eq!(
+            settings.layered("web_search", "searxng_url").map(|(v, _)| v),
+            Some("http://localhost:8888")
+        );
+        assert_eq!(settings.layered("web_search", "language").map(|(v, _)| v), Some("de"));
+        assert_eq!(
+            settings.layered("read_web_page", "allowed_private_hosts").map(|(v, _)| v),
+            Some("wiki.corp\n*.intra")
+        );
+        assert_eq!(config.file.providers["office"].confidence, Some(Confidence::High));
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let error = toml::from_str::<FileSettings>("[limits]\nmax_calls = 3\n").unwrap_err().to_string();
+        assert!(error.contains("max_calls"), "{error}");
+        let config = Config {
+            path: None,
+            loaded: true,
+            file: toml::from_str("[locked]\nlanguage = \"en\"\n").unwrap(),
+        };
+        assert!(config.tool_settings().unwrap_err().to_string().contains("<tool>.<field>"));
+    }
+}

@@ -1,0 +1,88 @@
+//! `tackle`: the command line.
+//!
+//! Parse → resolve settings → execute: clap reads the command line ([`cli`]), the settings
+//! file and environment are resolved once ([`config`], [`provider`]), and each command runs
+//! against the same tool registry and policies a model's calls meet ([`tools`]). stdout is
+//! data (answers, pages, JSON); stderr is progress, tool activity and errors. Exit codes:
+//! 0 success, 1 a run or tool failed, 2 a usage or configuration mistake, 3 a run waits for
+//! approval, 130 cancelled.
+
+mod cli;
+mod config;
+mod failure;
+mod provider;
+mod render;
+mod run;
+mod show;
+mod tools;
+mod web;
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::cli::{Cli, Command, ConfigCommand, ToolsCommand, WebCommand};
+use crate::config::Config;
+use crate::failure::Failure;
+
+/// Writes `text` to stdout; a closed pipe ends the process quietly.
+pub(crate) fn print_raw(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// Writes a line to stdout.
+pub(crate) fn print_line(text: &str) {
+    print_raw(&format!("{text}\n"));
+}
+
+/// Writes a line to stderr.
+pub(crate) fn eprint_line(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
+async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
+    let config = Config::load(cli.config.as_deref())?;
+    match cli.command {
+        Command::Run(args) => run::run(args, &config).await,
+        Command::Tools(ToolsCommand::List { provider, json }) => tools::list(&provider, json, &config),
+        Command::Tools(ToolsCommand::Show { name }) => tools::show(&name, &config),
+        Command::Tools(ToolsCommand::Call { name, arguments, provider, json }) => {
+            tools::call(&name, &arguments, &provider, json, &config).await
+        }
+        Command::Web(WebCommand::Read { inputs, format, out_dir }) => {
+            web::read_all(&inputs, format, out_dir.as_deref()).await
+        }
+        Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config),
+        Command::Config(ConfigCommand::Path) => {
+            match &config.path {
+                Some(path) => print_line(&path.display().to_string()),
+                None => {
+                    return Err(Failure::usage("this platform has no config directory; pass --config FILE"));
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprint_line(&format!("error: cannot start the runtime: {error}"));
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(execute(cli)) {
+        Ok(code) => code,
+        Err(failure) => {
+            eprint_line(&failure.to_string());
+            failure.exit_code()
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! What a run looks like on a terminal: the answer streams to stdout; each tool call shows
+//! on stderr as it starts and ends (a spinner while it runs when stderr is a terminal,
+//! plain lines otherwise). `--json` prints the harness's events instead.
+
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::Value;
+use tackle_core::ToolStatus;
+use tackle_harness::{EventSink, RunEvent};
+
+/// Arguments as one short line.
+pub(crate) fn short_arguments(arguments: &Value) -> String {
+    let text = match arguments {
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => format!("{k}: {s:?}"),
+                other => format!("{k}: {other}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => other.to_string(),
+    };
+    let mut short: String = text.chars().take(80).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}
+
+fn status_text(status: ToolStatus) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{status:?}"))
+}
+
+/// The terminal view of a run.
+pub(crate) struct Terminal {
+    spinner: Option<ProgressBar>,
+    fancy: bool,
+    running: HashMap<String, String>,
+    /// The last byte written to stdout, to end the answer with a newline.
+    last: Option<u8>,
+}
+
+impl Terminal {
+    pub(crate) fn new() -> Self {
+        let fancy = std::io::stderr().is_terminal() && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
+        Terminal { spinner: None, fancy, running: HashMap::new(), last: None }
+    }
+
+    /// Ends the streamed answer with a newline when it has none.
+    pub(crate) fn finish_answer(&mut self) {
+        if self.last.is_some_and(|b| b != b'\n') {
+            crate::print_raw("\n");
+            self.last = Some(b'\n');
+        }
+    }
+
+    /// Whether any answer text was written.
+    pub(crate) fn wrote_answer(&self) -> bool {
+        self.last.is_some()
+    }
+
+    fn line(&mut self, text: &str) {
+        match &self.spinner {
+            Some(spinner) => spinner.println(text),
+            None => crate::eprint_line(text),
+        }
+    }
+
+    fn update_spinner(&mut self) {
+        if !self.fancy {
+            return;
+        }
+        if self.running.is_empty() {
+            if let Some(spinner) = self.spinner.take() {
+                spinner.finish_and_clear();
+            }
+            return;
+        }
+        let mut names: Vec<&str> = self.running.values().map(String::as_str).collect();
+        names.sort_unstable();
+        let message = names.join(", ");
+        let spinner = self.spinner.get_or_insert_with(|| {
+            let bar = ProgressBar::new_spinner();
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} {elapsed}") {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(100));
+            bar
+        });
+        spinner.set_message(message);
+    }
+}
+
+impl EventSink for Terminal {
+    fn emit(&mut self, event: RunEvent) {
+        match event {
+            RunEvent::TextDelta { text } => {
+                if let Some(spinner) = &self.spinner {
+                    spinner.suspend(|| crate::print_raw(&text));
+                } else {
+                    crate::print_raw(&text);
+                }
+                if let Some(&b) = text.as_bytes().last() {
+                    self.last = Some(b);
+                }
+            }
+            RunEvent::ToolCallStarted { call_id, name, arguments } => {
+                self.finish_answer();
+                let label = format!("{name}({})", short_arguments(&arguments));
+                if !self.fancy {
+                    self.line(&format!("tool {label} started"));
+                }
+                self.running.insert(call_id, label);
+                self.update_spinner();
+            }
+            RunEvent::ToolCallFinished { call_id, name, status, duration } => {
+                let label = self.running.remove(&call_id).unwrap_or(name);
+                let mark = if status == ToolStatus::Ok { "✓" } else { "✗" };
+                let millis = duration.as_millis();
+                self.line(&format!("{mark} {label} {} in {millis} ms", status_text(status)));
+                self.update_spinner();
+            }
+            RunEvent::Suspended { .. } | RunEvent::Finished { .. } => {
+                self.running.clear();
+                self.update_spinner();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `--json`: every event as one JSON object per line on stdout.
+pub(crate) struct JsonLines;
+
+impl EventSink for JsonLines {
+    fn emit(&mut self, event: RunEvent) {
+        if let Ok(line) = serde_json::to_string(&event) {
+            crate::print_line(&line);
+        }
+    }
+}
+
+/// Flushes stdout (the answer streams in pieces).
+pub(crate) fn flush() {
+    let _ = std::io::stdout().flush();
+}

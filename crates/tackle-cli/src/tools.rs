@@ -1,0 +1,180 @@
+//! The CLI's tools — the built-in web tools, with per-tool approval from the settings —
+//! and the `tools` commands.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use serde_json::json;
+use tackle_core::{Confidence, ToolArguments, ToolCall, ToolKind, ToolReturn, ToolStatus};
+use tackle_tools::{ExecutionState, Executor, RunContext, StaticToolset, ToolRegistry, ToolsetExt};
+use tackle_web::{Retriever, WebTools};
+
+use crate::cli::ProviderArgs;
+use crate::config::Config;
+use crate::failure::Failure;
+use crate::provider;
+
+/// The registry every command uses.
+pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
+    let web = WebTools::new(Retriever::new());
+    let built = |r: Result<_, tackle_tools::ToolBuildError>| {
+        r.map_err(|e| Failure::run(format!("a built-in tool is broken: {e}")))
+    };
+    let set = StaticToolset::new("web").tool(built(web.read_web_page())?).tool(built(web.web_search())?);
+    let approval = config.approval_required()?;
+    let builder = ToolRegistry::builder();
+    let builder = if approval.is_empty() {
+        builder.toolset(set)
+    } else {
+        let approval = approval.clone();
+        builder.toolset(set.approval_required_if(move |definition| approval.contains(&definition.name)))
+    };
+    let registry =
+        builder.build().map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
+    let known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
+    for tool in config.file.tools.keys() {
+        if !known.contains(&tool.as_str()) {
+            return Err(Failure::usage(format!("the settings file configures an unknown tool {tool:?}"))
+                .hint(format!("tools: {}", known.join(", "))));
+        }
+    }
+    Ok(registry)
+}
+
+/// The run context: the provider's confidence (medium when no provider is configured)
+/// and the tool settings.
+pub(crate) fn run_context(
+    run_id: &str,
+    confidence: Option<Confidence>,
+    config: &Config,
+) -> Result<RunContext, Failure> {
+    Ok(RunContext::new(run_id)
+        .confidence(confidence.unwrap_or(Confidence::Medium))
+        .settings(config.tool_settings()?))
+}
+
+fn confidence_for(flags: &ProviderArgs, config: &Config) -> Result<Option<Confidence>, Failure> {
+    Ok(provider::choose(flags, config)?.map(|c| c.confidence))
+}
+
+/// `tackle tools list`.
+pub(crate) fn list(flags: &ProviderArgs, json: bool, config: &Config) -> Result<ExitCode, Failure> {
+    let registry = registry(config)?;
+    let run = run_context("tools-list", confidence_for(flags, config)?, config)?;
+    let report = registry.availability(&run);
+    let mut lines = Vec::new();
+    for definition in registry.definitions() {
+        let not_offered = report.not_offered().find(|(name, _)| *name == definition.name).map(|(_, why)| why);
+        if json {
+            lines.push(
+                json!({
+                    "name": definition.name,
+                    "description": definition.description,
+                    "offered": not_offered.is_none(),
+                    "reason": not_offered.map(ToString::to_string),
+                })
+                .to_string(),
+            );
+        } else {
+            let state = match not_offered {
+                None => "offered".to_owned(),
+                Some(why) => format!("not offered: {why}"),
+            };
+            let description = definition.description.lines().next().unwrap_or("");
+            lines.push(format!("{:<16} {state}\n                 {description}", definition.name));
+        }
+    }
+    println_all(&lines);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tackle tools show NAME`.
+pub(crate) fn show(name: &str, config: &Config) -> Result<ExitCode, Failure> {
+    let registry = registry(config)?;
+    let Some(definition) = registry.definition(name) else {
+        let known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
+        return Err(
+            Failure::usage(format!("no tool named {name:?}")).hint(format!("tools: {}", known.join(", ")))
+        );
+    };
+    let text = serde_json::to_string_pretty(definition).map_err(|e| Failure::run(e.to_string()))?;
+    println_all(&[text]);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The status words of `tools call --json`.
+fn status_word(status: ToolStatus) -> &'static str {
+    match status {
+        ToolStatus::Ok => "ok",
+        ToolStatus::Blocked => "blocked",
+        ToolStatus::NotAvailable => "not_available",
+        ToolStatus::InvalidArguments => "invalid_arguments",
+        ToolStatus::Timeout => "timeout",
+        _ => "error",
+    }
+}
+
+/// `tackle tools call NAME JSON`: one call through the executor, as a model's.
+pub(crate) async fn call(
+    name: &str,
+    arguments: &str,
+    flags: &ProviderArgs,
+    json: bool,
+    config: &Config,
+) -> Result<ExitCode, Failure> {
+    let registry = registry(config)?;
+    let run = Arc::new(run_context("tools-call", confidence_for(flags, config)?, config)?);
+    let offer = registry.offer(&run);
+    let arguments = ToolArguments::parse(arguments);
+    let call = ToolCall { id: "call-1".into(), name: name.to_owned(), arguments, provider_data: None };
+    let mut state = ExecutionState::default();
+    if registry.definition(name).is_some_and(|d| d.kind == ToolKind::ApprovalRequired) {
+        // The person at the keyboard is the one who approves.
+        state.approve("call-1");
+    }
+    let outcome = Executor::new().execute(&offer, &run, std::slice::from_ref(&call), &mut state).await;
+    let Some(result) = outcome.returns.into_iter().next() else {
+        return Err(Failure::run("the executor returned no result"));
+    };
+    print_return(&result, json);
+    Ok(if result.status == ToolStatus::Ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn print_return(result: &ToolReturn, json: bool) {
+    let content = result.content.model_text().into_owned();
+    if json {
+        let line = json!({
+            "status": status_word(result.status),
+            "detail": result.status,
+            "content": content,
+            "sources": result.sources,
+        });
+        println_all(&[line.to_string()]);
+        return;
+    }
+    let mut text = content;
+    if !result.sources.is_empty() {
+        text.push_str("\n\nSources:");
+        for (n, source) in result.sources.iter().enumerate() {
+            text.push_str(&format!("\n[{}] {}", n + 1, source_line(source)));
+        }
+    }
+    println_all(&[text]);
+    if result.status != ToolStatus::Ok {
+        crate::eprint_line(&format!("status: {}", status_word(result.status)));
+    }
+}
+
+/// A source as one line: its title and URL.
+pub(crate) fn source_line(source: &tackle_core::Source) -> String {
+    match &source.title {
+        Some(title) => format!("{title} <{}>", source.url),
+        None => source.url.clone(),
+    }
+}
+
+fn println_all(lines: &[String]) {
+    for line in lines {
+        crate::print_line(line);
+    }
+}

@@ -1,0 +1,204 @@
+//! The other commands: errors, tools, settings and reading pages.
+
+use serde_json::json;
+use wiremock::matchers::path;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use super::{Wire, output, settings, stable, tackle};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_provider_configured_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("empty.toml");
+    std::fs::write(&config, "").unwrap();
+    let mut command = tackle(&config);
+    command.args(["run", "Hello"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    let stderr = stderr.replace(&config.display().to_string(), "CONFIG");
+    insta::assert_snapshot!(stderr, @r"
+    error: no provider configured
+      hint: pass --provider and --model, e.g. `--provider openai --model gpt-4.1-mini` with OPENAI_API_KEY set
+      hint: or set `provider` and `model` in CONFIG
+      hint: providers: openai, openai-responses, anthropic, azure, ollama, vllm, llamacpp, lmstudio, openrouter, groq, mistral, deepseek, together
+    ");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn configuration_mistakes_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    for (file, args, expected) in [
+        ("", vec!["run", "--provider", "openai", "--model", "m", "hi"], "openai needs an API key"),
+        ("", vec!["run", "--provider", "nope", "--model", "m", "hi"], "unknown provider \"nope\""),
+        ("", vec!["run", "--provider", "ollama", "hi"], "no model chosen for provider ollama"),
+        ("[limits]\nmax_calls = 1\n", vec!["run", "hi"], "unknown field `max_calls`"),
+        ("[tools.nope]\nx = 1\n", vec!["tools", "list"], "unknown tool \"nope\""),
+    ] {
+        std::fs::write(&config, file).unwrap();
+        let mut command = tackle(&config);
+        command.args(&args);
+        let (code, _stdout, stderr) = output(command).await;
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    let mut command = tackle(&dir.path().join("missing.toml"));
+    command.args(["tools", "list"]);
+    let (code, _stdout, stderr) = output(command).await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot read the settings file") && stderr.contains("missing.toml"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tools_list_show_and_call() {
+    let server = MockServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = settings(dir.path(), Wire::Chat, &server, "");
+
+    let mut command = tackle(&config);
+    command.args(["tools", "list", "--json"]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(stdout.lines().map(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        format!("{} offered={} reason={}", v["name"].as_str().unwrap(), v["offered"], v["reason"])
+    }).collect::<Vec<_>>().join("\n"), @r#"
+    read_web_page offered=true reason=null
+    web_search offered=false reason="not configured: missing searxng_url"
+    "#);
+
+    let mut command = tackle(&config);
+    command.args(["tools", "show", "read_web_page"]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 0);
+    let definition: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(definition["parameters"]["required"], json!(["url"]));
+
+    // Bad JSON: a clear error and exit 1.
+    let mut command = tackle(&config);
+    command.args(["tools", "call", "read_web_page", "{\"url\": ", "--json"]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 1);
+    let result: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["status"], "invalid_arguments");
+    assert!(result["content"].as_str().unwrap().contains("not valid JSON"), "{result}");
+
+    // A model-chosen target on loopback is blocked, as it would be for a model.
+    let mut command = tackle(&config);
+    command.args([
+        "tools",
+        "call",
+        "read_web_page",
+        &format!("{{\"url\": \"{}/x\"}}", server.uri()),
+        "--json",
+    ]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 1);
+    let result: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["status"], "blocked", "{result}");
+    assert_eq!(result["sources"], json!([]));
+
+    // An unknown tool.
+    let mut command = tackle(&config);
+    command.args(["tools", "call", "nope", "{}", "--json"]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 1);
+    assert!(stdout.contains("\"status\":\"not_available\""), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn config_show_redacts_and_names_origins() {
+    let server = MockServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = "[limits]\nmax_rounds = 7\n\n[tools.web_search]\nsearxng_url = \"http://search.local\"\napproval = true\n\n\
+                 [locked]\n\"web_search.language\" = \"de\"\n";
+    let config = settings(dir.path(), Wire::Chat, &server, extra);
+    let mut command = tackle(&config);
+    command.args(["config", "show"]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 0);
+    assert!(!stdout.contains("sk-test-key"), "{stdout}");
+    let stdout = stable(&stdout.replace(&config.display().to_string(), "CONFIG"), &server);
+    insta::assert_snapshot!(stdout, @r#"
+    # settings file: CONFIG
+    provider = "openai"  # CONFIG
+    model = "test-model"  # CONFIG
+    base_url = "http://SERVER/v1"  # CONFIG
+    api_key = "***** (set)"  # CONFIG [providers.openai] api_key
+    confidence = "medium"  # provider default or settings file
+    limits.max_tool_calls = 50  # default
+    limits.max_rounds = 7  # CONFIG
+    limits.max_result_chars = 300000  # default
+    limits.max_seconds = 600  # default
+    tools.read_web_page.allowed_private_hosts = (unset)  # not set
+    tools.web_search.language = "de"  # locked by the organisation (CONFIG)
+    tools.web_search.searxng_url = "http://search.local"  # CONFIG
+    tools.web_search.approval = true  # CONFIG
+    "#);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn web_read_local_files_urls_and_out_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    std::fs::write(
+        &page,
+        "<html><head><title>Notes | Site</title></head><body><nav><a href=/>Home</a></nav>\
+         <article><h1>Notes</h1><p>Rivers carve valleys through a slow process of erosion, over millions of years.</p>\
+         <p>See <a href=\"other.html\">the other page</a>.</p></article></body></html>",
+    )
+    .unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+
+    let mut command = tackle(&config);
+    command.args(["web", "read", page.to_str().unwrap()]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let stdout = stdout.replace(&dir.path().display().to_string(), "DIR");
+    insta::assert_snapshot!(stdout, @r"
+    ---
+    url: file://DIR/page.html
+    title: Notes
+    ---
+
+    # Notes
+
+    Rivers carve valleys through a slow process of erosion, over millions of years.
+
+    See [the other page](file://DIR/other.html).
+    ");
+
+    // A URL the user typed is read even on loopback; standard input too; text format; one
+    // file per input.
+    let server = MockServer::start().await;
+    Mock::given(path("/story"))
+        .respond_with(ResponseTemplate::new(200).insert_header("content-type", "text/html").set_body_string(
+            "<title>Story</title><p>A story told at length, with enough words to be the main content here.</p>",
+        ))
+        .mount(&server)
+        .await;
+    let out = dir.path().join("out");
+    let mut command = tackle(&config);
+    command
+        .args(["web", "read", "--format", "text", "--out-dir", out.to_str().unwrap(), page.to_str().unwrap()])
+        .arg(format!("{}/story", server.uri()))
+        .arg("-")
+        .write_stdin("<p>From standard input, a paragraph long enough to count as content.</p>");
+    let (code, _stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("page.txt")).unwrap(),
+        "Notes\n\nRivers carve valleys through a slow process of erosion, over millions of years.\n\nSee the other page.\n"
+    );
+    assert!(std::fs::read_to_string(out.join("story.txt")).unwrap().contains("A story told at length"));
+    assert!(std::fs::read_to_string(out.join("stdin.txt")).unwrap().contains("From standard input"));
+
+    // A missing file fails that input, and the exit code says so.
+    let mut command = tackle(&config);
+    command.args(["web", "read", dir.path().join("missing.html").to_str().unwrap()]);
+    let (code, _stdout, stderr) = output(command).await;
+    assert_eq!(code, 1);
+    assert!(stderr.contains("missing.html"), "{stderr}");
+}

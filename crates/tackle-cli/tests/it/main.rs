@@ -1,0 +1,244 @@
+//! End-to-end tests of the `tackle` binary against scripted provider servers on 127.0.0.1,
+//! one per wire API, and a fake SearXNG.
+#![allow(clippy::unwrap_used, missing_docs, unreachable_pub)]
+
+mod commands;
+mod runs;
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+/// Answers requests with the next response of a script, recording nothing itself
+/// (wiremock keeps the requests).
+pub struct Script(Mutex<VecDeque<ResponseTemplate>>);
+
+impl Script {
+    pub fn new(responses: Vec<ResponseTemplate>) -> Self {
+        Script(Mutex::new(responses.into()))
+    }
+}
+
+impl Respond for Script {
+    fn respond(&self, _request: &Request) -> ResponseTemplate {
+        self.0
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or_else(|| ResponseTemplate::new(500).set_body_string("script ran out"))
+    }
+}
+
+/// The wire APIs the CLI speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    Chat,
+    Responses,
+    Anthropic,
+}
+
+impl Wire {
+    pub const ALL: [Wire; 3] = [Wire::Chat, Wire::Responses, Wire::Anthropic];
+
+    pub fn provider(self) -> &'static str {
+        match self {
+            Wire::Chat => "openai",
+            Wire::Responses => "openai-responses",
+            Wire::Anthropic => "anthropic",
+        }
+    }
+
+    fn path(self) -> &'static str {
+        match self {
+            Wire::Chat => "/v1/chat/completions",
+            Wire::Responses => "/v1/responses",
+            Wire::Anthropic => "/v1/messages",
+        }
+    }
+
+    /// One model turn as this API streams it: text, then tool calls `(id, name, arguments)`.
+    pub fn turn(self, text: &str, calls: &[(&str, &str, Value)]) -> ResponseTemplate {
+        let events: Vec<(Option<&str>, Value)> = match self {
+            Wire::Chat => chat(text, calls),
+            Wire::Responses => responses(text, calls),
+            Wire::Anthropic => anthropic(text, calls),
+        };
+        let mut body = String::new();
+        for (event, data) in events {
+            if let Some(event) = event {
+                body.push_str(&format!("event: {event}\n"));
+            }
+            body.push_str(&format!("data: {data}\n\n"));
+        }
+        if self == Wire::Chat {
+            body.push_str("data: [DONE]\n\n");
+        }
+        ResponseTemplate::new(200).insert_header("content-type", "text/event-stream").set_body_string(body)
+    }
+
+    /// Mounts the provider on `server` with these turns, in order.
+    pub async fn mount(self, server: &MockServer, turns: Vec<ResponseTemplate>) {
+        Mock::given(method("POST"))
+            .and(path(self.path()))
+            .respond_with(Script::new(turns))
+            .mount(server)
+            .await;
+    }
+}
+
+fn chat(text: &str, calls: &[(&str, &str, Value)]) -> Vec<(Option<&'static str>, Value)> {
+    let mut out = Vec::new();
+    if !text.is_empty() {
+        out.push((None, json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": text}}]})));
+    }
+    for (i, (id, name, args)) in calls.iter().enumerate() {
+        out.push((None, json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": i, "id": id, "type": "function", "function": {"name": name, "arguments": args.to_string()}}]}}]})));
+    }
+    let finish = if calls.is_empty() { "stop" } else { "tool_calls" };
+    out.push((None, json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})));
+    out
+}
+
+fn responses(text: &str, calls: &[(&str, &str, Value)]) -> Vec<(Option<&'static str>, Value)> {
+    let mut out = vec![(
+        Some("response.created"),
+        json!({"type": "response.created", "response": {"model": "test-model"}}),
+    )];
+    let mut items = Vec::new();
+    if !text.is_empty() {
+        let item = json!({"id": "msg_1", "type": "message", "role": "assistant", "status": "completed", "content": [{"type": "output_text", "text": text, "annotations": []}]});
+        out.push((Some("response.output_item.added"), json!({"type": "response.output_item.added", "output_index": 0, "item": {"id": "msg_1", "type": "message", "role": "assistant", "content": []}})));
+        out.push((Some("response.output_text.delta"), json!({"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "delta": text})));
+        out.push((
+            Some("response.output_item.done"),
+            json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ));
+        items.push(item);
+    }
+    for (id, name, args) in calls {
+        let index = items.len();
+        let item = json!({"id": format!("fc_{id}"), "type": "function_call", "status": "completed", "call_id": id, "name": name, "arguments": args.to_string()});
+        out.push((Some("response.output_item.added"), json!({"type": "response.output_item.added", "output_index": index, "item": {"id": format!("fc_{id}"), "type": "function_call", "status": "in_progress", "call_id": id, "name": name, "arguments": ""}})));
+        out.push((Some("response.function_call_arguments.delta"), json!({"type": "response.function_call_arguments.delta", "output_index": index, "delta": args.to_string()})));
+        out.push((
+            Some("response.output_item.done"),
+            json!({"type": "response.output_item.done", "output_index": index, "item": item}),
+        ));
+        items.push(item);
+    }
+    out.push((Some("response.completed"), json!({"type": "response.completed", "response": {"status": "completed", "output": items, "usage": {"input_tokens": 20, "output_tokens": 5}}})));
+    out
+}
+
+fn anthropic(text: &str, calls: &[(&str, &str, Value)]) -> Vec<(Option<&'static str>, Value)> {
+    let mut out = vec![(
+        Some("message_start"),
+        json!({"type": "message_start", "message": {"model": "test-model", "usage": {"input_tokens": 20, "output_tokens": 1}}}),
+    )];
+    let mut index = 0;
+    if !text.is_empty() {
+        out.push((
+            Some("content_block_start"),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ));
+        out.push((
+            Some("content_block_delta"),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
+        ));
+        out.push((Some("content_block_stop"), json!({"type": "content_block_stop", "index": 0})));
+        index += 1;
+    }
+    for (id, name, args) in calls {
+        out.push((Some("content_block_start"), json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}})));
+        out.push((Some("content_block_delta"), json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": args.to_string()}})));
+        out.push((Some("content_block_stop"), json!({"type": "content_block_stop", "index": index})));
+        index += 1;
+    }
+    let stop = if calls.is_empty() { "end_turn" } else { "tool_use" };
+    out.push((
+        Some("message_delta"),
+        json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 5}}),
+    ));
+    out.push((Some("message_stop"), json!({"type": "message_stop"})));
+    out
+}
+
+/// A fake SearXNG on `server` answering every search with these hits.
+pub async fn searxng(server: &MockServer, hits: Value) {
+    Mock::given(method("GET"))
+        .and(path("/search"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"query": "q", "results": hits})))
+        .mount(server)
+        .await;
+}
+
+/// A settings file in `dir` pointing `wire`'s provider at `server`, plus `extra` TOML.
+pub fn settings(dir: &Path, wire: Wire, server: &MockServer, extra: &str) -> PathBuf {
+    let name = wire.provider();
+    let text = format!(
+        "provider = \"{name}\"\nmodel = \"test-model\"\n\n[providers.{name}]\nbase_url = \"{}/v1\"\napi_key = \"sk-test-key\"\n\n{extra}\n",
+        server.uri()
+    );
+    let file = dir.join("config.toml");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// The binary, isolated from the machine's settings and keys, loopback only.
+pub fn tackle(config: &Path) -> Command {
+    let mut command = Command::cargo_bin("tackle").unwrap();
+    command
+        .env("TACKLE_CONFIG", config)
+        .env("TACKLE_LOOPBACK_ONLY", "1")
+        .env("NO_COLOR", "1")
+        .env_remove("TACKLE_PROVIDER")
+        .env_remove("TACKLE_MODEL")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("ANTHROPIC_API_KEY");
+    command
+}
+
+/// Runs a command off the async runtime (the servers keep serving) and returns its
+/// exit code, stdout and stderr.
+pub async fn output(mut command: Command) -> (i32, String, String) {
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap()).await.unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Replaces what changes between runs: durations, ports, temporary paths, run ids.
+pub fn stable(text: &str, server: &MockServer) -> String {
+    let mut out = text.replace(&server.uri(), "http://SERVER");
+    let tmp = std::env::temp_dir().display().to_string();
+    out = out.replace(&tmp, "/TMP");
+    let mut result = String::new();
+    for line in out.lines() {
+        let line = match line.find(" in ").zip(line.rfind(" ms")) {
+            Some((a, b)) if b > a => format!("{} in [ms]{}", &line[..a], &line[b + 3..]),
+            _ => line.to_owned(),
+        };
+        result.push_str(&line);
+        result.push('\n');
+    }
+    result
+}
+
+/// The bodies the provider received, as JSON.
+pub async fn requests(server: &MockServer, wire: Wire) -> Vec<Value> {
+    server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path() == wire.path())
+        .map(|r| serde_json::from_slice(&r.body).unwrap())
+        .collect()
+}

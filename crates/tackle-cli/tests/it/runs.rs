@@ -1,0 +1,119 @@
+//! `tackle run` against each wire API.
+
+use serde_json::json;
+use wiremock::MockServer;
+
+use super::{Wire, output, requests, searxng, settings, tackle};
+
+fn hits() -> serde_json::Value {
+    // Result pages on loopback: a model-chosen target, so they come back as snippets.
+    json!([{"url": "http://127.0.0.1:9/rivers", "title": "Rivers", "content": "How rivers shape valleys."}])
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_with_two_tool_calls_on_every_wire_api() {
+    for wire in Wire::ALL {
+        let server = MockServer::start().await;
+        searxng(&server, hits()).await;
+        let calls = [
+            ("call_a", "web_search", json!({"query": "rivers"})),
+            ("call_b", "web_search", json!({"query": "valleys"})),
+        ];
+        wire.mount(&server, vec![wire.turn("Let me look.", &calls), wire.turn("Rivers carve valleys.", &[])])
+            .await;
+        let dir = tempfile::tempdir().unwrap();
+        let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"", server.uri());
+        let mut command = tackle(&settings(dir.path(), wire, &server, &extra));
+        command.args(["run", "How do rivers shape valleys?"]);
+        let (code, stdout, stderr) = output(command).await;
+        assert_eq!(code, 0, "{wire:?}: {stderr}");
+        assert_eq!(stdout, "Let me look.\nRivers carve valleys.\n", "{wire:?}");
+        for query in ["rivers", "valleys"] {
+            assert!(
+                stderr.contains(&format!("tool web_search(query: \"{query}\") started")),
+                "{wire:?}: {stderr}"
+            );
+            assert!(
+                stderr.contains(&format!("✓ web_search(query: \"{query}\") ok in ")),
+                "{wire:?}: {stderr}"
+            );
+        }
+        let sent = requests(&server, wire).await;
+        assert_eq!(sent.len(), 2, "{wire:?}");
+        let second = sent[1].to_string();
+        for needle in ["call_a", "call_b", "How rivers shape valleys."] {
+            assert!(second.contains(needle), "{wire:?}: {needle} not sent back: {second}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_that_hits_the_tool_call_limit() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    searxng(&server, hits()).await;
+    let calls = [
+        ("call_a", "web_search", json!({"query": "one"})),
+        ("call_b", "web_search", json!({"query": "two"})),
+    ];
+    wire.mount(&server, vec![wire.turn("", &calls), wire.turn("With what I have: valleys.", &[])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra =
+        format!("[limits]\nmax_tool_calls = 1\n\n[tools.web_search]\nsearxng_url = \"{}\"", server.uri());
+    let mut command = tackle(&settings(dir.path(), wire, &server, &extra));
+    command.args(["run", "--json", "Search twice."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let events: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let started = events.iter().filter(|e| e["event"] == "tool_call_started").count();
+    assert_eq!(started, 1, "only one call runs: {stdout}");
+    assert_eq!(events.last().unwrap()["event"], "finished");
+    let sent = requests(&server, wire).await;
+    let last = &sent[1];
+    assert!(last.get("tools").is_none(), "the final round offers no tools: {last}");
+    let text = last.to_string();
+    assert!(text.contains("This call was not run because a limit was reached"), "{text}");
+    assert!(text.contains("The maximum of 1 tool calls has been reached"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_blocked_tool_call_is_shown_and_sent_back() {
+    let wire = Wire::Anthropic;
+    let server = MockServer::start().await;
+    let target = format!("{}/admin", server.uri());
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("", &[("toolu_1", "read_web_page", json!({"url": target}))]),
+            wire.turn("I may not read that page.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = tackle(&settings(dir.path(), wire, &server, ""));
+    command.args(["run", "Read my admin page."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "I may not read that page.\n");
+    assert!(stderr.contains("✗ read_web_page(url: ") && stderr.contains(") blocked in "), "{stderr}");
+    let second = requests(&server, wire).await[1].to_string();
+    assert!(second.contains("\"is_error\":true") && second.contains("loopback"), "{second}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_provider_error_fails_the_run() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wire.mount(
+        &server,
+        vec![wiremock::ResponseTemplate::new(401).set_body_json(json!({"error": {"message": "bad key"}}))],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = tackle(&settings(dir.path(), wire, &server, ""));
+    command.args(["run", "Hello"]);
+    let (code, _stdout, stderr) = output(command).await;
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.starts_with("error: the model request failed"), "{stderr}");
+    assert!(!stderr.contains("sk-test-key"), "{stderr}");
+}
