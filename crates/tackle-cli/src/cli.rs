@@ -26,6 +26,11 @@ pub(crate) enum Command {
     /// Reads web pages and local HTML files.
     #[command(subcommand)]
     Web(WebCommand),
+    /// Decides the calls a suspended run waits for, and runs on.
+    Approve(ApproveArgs),
+    /// Lists and shows saved sessions.
+    #[command(subcommand)]
+    Sessions(SessionsCommand),
     /// Shows the effective settings.
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -57,8 +62,49 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) json: bool,
     /// A system prompt.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "continue_id")]
     pub(crate) system: Option<String>,
+    /// Goes on with a saved session instead of starting a new one.
+    #[arg(long = "continue", value_name = "ID")]
+    pub(crate) continue_id: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ApproveArgs {
+    /// The session (its run id).
+    pub(crate) id: String,
+    /// Refuses the calls instead; the model is told why.
+    #[arg(long, value_name = "REASON", conflicts_with = "edit")]
+    pub(crate) deny: Option<String>,
+    /// Runs the one waiting call with these arguments (a JSON object) instead.
+    #[arg(long, value_name = "JSON")]
+    pub(crate) edit: Option<String>,
+    #[command(flatten)]
+    pub(crate) provider: ProviderArgs,
+    /// Prints the run's events instead, one JSON object per line.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SessionsCommand {
+    /// Lists saved sessions, newest first.
+    List {
+        /// How many.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        /// One JSON object per session.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Shows a session: its conversation, tool calls and sources.
+    Show {
+        /// The session (its run id).
+        id: String,
+        /// The saved state as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

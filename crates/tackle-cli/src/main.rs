@@ -10,9 +10,11 @@
 mod cli;
 mod config;
 mod failure;
+mod history;
 mod provider;
 mod render;
 mod run;
+mod sessions;
 mod show;
 mod tools;
 mod web;
@@ -22,7 +24,7 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 
-use crate::cli::{Cli, Command, ConfigCommand, ToolsCommand, WebCommand};
+use crate::cli::{Cli, Command, ConfigCommand, SessionsCommand, ToolsCommand, WebCommand};
 use crate::config::Config;
 use crate::failure::Failure;
 
@@ -48,6 +50,9 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
     let config = Config::load(cli.config.as_deref())?;
     match cli.command {
         Command::Run(args) => run::run(args, &config).await,
+        Command::Approve(args) => run::approve(args, &config).await,
+        Command::Sessions(SessionsCommand::List { limit, json }) => history::list(limit, json),
+        Command::Sessions(SessionsCommand::Show { id, json }) => history::show(&id, json),
         Command::Tools(ToolsCommand::List { provider, json }) => tools::list(&provider, json, &config),
         Command::Tools(ToolsCommand::Show { name }) => tools::show(&name, &config),
         Command::Tools(ToolsCommand::Call { name, arguments, provider, json }) => {

@@ -1,16 +1,20 @@
-//! `tackle run`: one agent run on one prompt.
+//! Runs: `tackle run` (new or `--continue`d) and `tackle approve`, through one runner that
+//! renders, handles Ctrl-C and saves the session however the run ends.
 
+use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use tackle_core::Message;
-use tackle_harness::{EventSink, Harness, RunError, RunOutcome};
+use tackle_core::{Message, Model};
+use tackle_harness::{Decision, EventSink, Harness, PendingCall, RunError, RunOutcome, RunState};
 
-use crate::cli::RunArgs;
+use crate::cli::{ApproveArgs, ProviderArgs, RunArgs};
 use crate::config::Config;
 use crate::failure::Failure;
+use crate::provider::{self, Chosen};
 use crate::render::{JsonLines, Terminal};
-use crate::{provider, tools};
+use crate::sessions::{Status, Store, title_of};
+use crate::tools;
 
 /// Exit code of a run that waits for approvals.
 pub(crate) const SUSPENDED: u8 = 3;
@@ -23,75 +27,203 @@ pub(crate) fn new_id() -> String {
     (0..10).map(|_| ALPHABET[fastrand::usize(..ALPHABET.len())] as char).collect()
 }
 
-pub(crate) async fn run(args: RunArgs, config: &Config) -> Result<ExitCode, Failure> {
-    let chosen =
-        provider::choose(&args.provider, config)?.ok_or_else(|| provider::none_configured(config))?;
-    let model = provider::build(&chosen)?;
-    let registry = tools::registry(config)?;
-    let run_id = new_id();
-    let ctx = Arc::new(tools::run_context(&run_id, Some(chosen.confidence), config)?);
-    let harness = Harness::new(registry).limits(config.limits());
-    let mut messages = Vec::new();
-    if let Some(system) = args.system.as_ref().or(config.file.system.as_ref()) {
-        messages.push(Message::system(system.clone()));
-    }
-    messages.push(Message::user(args.prompt.clone()));
-    let mut state = harness.start(run_id, messages);
+/// What a run step should do.
+pub(crate) enum Step {
+    /// Run the conversation as it stands.
+    Run,
+    /// Resume a suspended run with these decisions.
+    Resume(Vec<(String, Decision)>),
+}
 
-    // Ctrl-C cancels the run; the state stays valid.
-    let cancel = ctx.cancel.clone();
-    let watcher = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            cancel.cancel();
+/// How a run step ended, for the caller.
+pub(crate) enum Ended {
+    Answered,
+    Suspended,
+    Cancelled,
+}
+
+/// A model, the harness and how to show and keep runs.
+pub(crate) struct Runner {
+    pub(crate) chosen: Chosen,
+    model: Box<dyn Model>,
+    pub(crate) harness: Harness,
+    config: Config,
+    json: bool,
+}
+
+impl Runner {
+    /// The runner for `flags`, falling back to `session`'s provider and model when the flags
+    /// name none.
+    pub(crate) fn new(
+        flags: &ProviderArgs,
+        config: &Config,
+        json: bool,
+        session: Option<(&str, &str)>,
+    ) -> Result<Self, Failure> {
+        let mut flags = flags.clone();
+        if let (None, Some((provider, model))) = (&flags.provider, session) {
+            flags.provider = Some(provider.to_owned());
+            flags.model = flags.model.or_else(|| Some(model.to_owned()));
         }
-    });
-    let mut terminal = Terminal::new();
-    let mut json = JsonLines;
-    let sink: &mut dyn EventSink = if args.json { &mut json } else { &mut terminal };
-    let outcome = harness.run(model.as_ref(), &ctx, &mut state, sink).await;
-    watcher.abort();
-    crate::render::flush();
-    match outcome {
-        Ok(RunOutcome::Answered(answer)) => {
-            if !args.json {
-                if !terminal.wrote_answer() {
-                    crate::print_raw(&answer.text);
-                }
-                terminal.finish_answer();
-                if !answer.sources.is_empty() {
-                    crate::print_line("\nSources:");
-                    for (n, source) in answer.sources.iter().enumerate() {
-                        crate::print_line(&format!("[{}] {}", n + 1, tools::source_line(source)));
+        let chosen = provider::choose(&flags, config)?.ok_or_else(|| provider::none_configured(config))?;
+        let model = provider::build(&chosen)?;
+        let harness = Harness::new(tools::registry(config)?).limits(config.limits());
+        Ok(Runner { chosen, model, harness, config: config.clone(), json })
+    }
+
+    /// A new conversation with the configured system prompt.
+    pub(crate) fn start(&self, system: Option<&str>) -> RunState {
+        let mut messages = Vec::new();
+        if let Some(system) = system.or(self.config.file.system.as_deref()) {
+            messages.push(Message::system(system));
+        }
+        self.harness.start(new_id(), messages)
+    }
+
+    /// Runs one step: the answer and tool activity rendered, Ctrl-C cancelling the run, the
+    /// session saved however it ends.
+    pub(crate) async fn step(
+        &self,
+        state: &mut RunState,
+        step: Step,
+        store: &Store,
+        title: &str,
+    ) -> Result<Ended, Failure> {
+        let ctx = Arc::new(tools::run_context(&state.run_id, Some(self.chosen.confidence), &self.config)?);
+        let cancel = ctx.cancel.clone();
+        let watcher = tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                cancel.cancel();
+            }
+        });
+        let mut terminal = Terminal::new();
+        let mut json = JsonLines;
+        let sink: &mut dyn EventSink = if self.json { &mut json } else { &mut terminal };
+        let outcome = match step {
+            Step::Run => self.harness.run(self.model.as_ref(), &ctx, state, sink).await,
+            Step::Resume(decisions) => {
+                self.harness.resume(self.model.as_ref(), &ctx, state, decisions, sink).await
+            }
+        };
+        watcher.abort();
+        crate::render::flush();
+        let (status, result) = match outcome {
+            Ok(RunOutcome::Answered(answer)) => {
+                if !self.json {
+                    if !terminal.wrote_answer() {
+                        crate::print_raw(&answer.text);
+                    }
+                    terminal.finish_answer();
+                    if !answer.sources.is_empty() {
+                        crate::print_line("\nSources:");
+                        for (n, source) in answer.sources.iter().enumerate() {
+                            crate::print_line(&format!("[{}] {}", n + 1, tools::source_line(source)));
+                        }
                     }
                 }
+                (Status::Answered, Ok(Ended::Answered))
             }
-            Ok(ExitCode::SUCCESS)
-        }
-        Ok(RunOutcome::Suspended(pending)) => {
-            terminal.finish_answer();
-            crate::eprint_line(&format!(
-                "run {} waits for approval of {} call(s):",
-                state.run_id,
-                pending.len()
-            ));
-            for call in &pending {
-                crate::eprint_line(&format!(
-                    "  {} {}({})",
-                    call.call_id,
-                    call.tool,
-                    crate::render::short_arguments(&call.arguments)
-                ));
+            Ok(RunOutcome::Suspended(pending)) => {
+                terminal.finish_answer();
+                show_pending(&state.run_id, &pending);
+                (Status::Suspended, Ok(Ended::Suspended))
             }
-            Ok(ExitCode::from(SUSPENDED))
-        }
-        Err(RunError::Cancelled) => {
-            terminal.finish_answer();
-            crate::eprint_line("cancelled");
-            Ok(ExitCode::from(CANCELLED))
-        }
-        Err(error) => {
-            terminal.finish_answer();
-            Err(Failure::run(error.to_string()))
-        }
+            Err(RunError::Cancelled) => {
+                terminal.finish_answer();
+                crate::eprint_line("cancelled");
+                (Status::Cancelled, Ok(Ended::Cancelled))
+            }
+            Err(error) => {
+                terminal.finish_answer();
+                (Status::Failed, Err(Failure::run(error.to_string())))
+            }
+        };
+        store.save(state, &self.chosen.name, &self.chosen.model, title, status)?;
+        result
     }
+}
+
+fn show_pending(run_id: &str, pending: &[PendingCall]) {
+    crate::eprint_line(&format!("run {run_id} waits for approval of {} call(s):", pending.len()));
+    for call in pending {
+        crate::eprint_line(&format!(
+            "  {} {}({})",
+            call.call_id,
+            call.tool,
+            crate::render::short_arguments(&call.arguments)
+        ));
+    }
+    crate::eprint_line(&format!(
+        "  hint: `tackle approve {run_id}` runs them; `--deny REASON` refuses; `--edit JSON` runs one with other arguments"
+    ));
+}
+
+fn exit(ended: Ended) -> ExitCode {
+    match ended {
+        Ended::Answered => ExitCode::SUCCESS,
+        Ended::Suspended => ExitCode::from(SUSPENDED),
+        Ended::Cancelled => ExitCode::from(CANCELLED),
+    }
+}
+
+/// `tackle run`.
+pub(crate) async fn run(args: RunArgs, config: &Config) -> Result<ExitCode, Failure> {
+    let store = Store::open()?;
+    let (runner, mut state, title) = match &args.continue_id {
+        Some(id) => {
+            let session = store.load(id)?;
+            if session.state.is_suspended() {
+                return Err(Failure::usage(format!("session {id} waits for approval"))
+                    .hint(format!("decide first: `tackle approve {id}` (or `--deny REASON`)")));
+            }
+            let runner =
+                Runner::new(&args.provider, config, args.json, Some((&session.provider, &session.model)))?;
+            (runner, session.state, session.title)
+        }
+        None => {
+            let runner = Runner::new(&args.provider, config, args.json, None)?;
+            let state = runner.start(args.system.as_deref());
+            (runner, state, title_of(&args.prompt))
+        }
+    };
+    state.push_user(args.prompt.clone());
+    let ended = runner.step(&mut state, Step::Run, &store, &title).await?;
+    Ok(exit(ended))
+}
+
+/// `tackle approve ID`: decides every waiting call of a suspended session and runs on.
+pub(crate) async fn approve(args: ApproveArgs, config: &Config) -> Result<ExitCode, Failure> {
+    let store = Store::open()?;
+    let session = store.load(&args.id)?;
+    let mut state = session.state;
+    let Some(pending) = &state.pending else {
+        return Err(Failure::usage(format!("session {} does not wait for approval", args.id)));
+    };
+    let waiting: Vec<String> = pending.waiting().map(|(_, call, _)| call.id.clone()).collect();
+    let decision = match (&args.deny, &args.edit) {
+        (Some(_), Some(_)) => return Err(Failure::usage("--deny and --edit cannot go together")),
+        (Some(reason), None) => {
+            Decision::Deny { reason: Some(reason.clone()).filter(|r| !r.trim().is_empty()) }
+        }
+        (None, Some(edit)) => {
+            if waiting.len() != 1 {
+                return Err(Failure::usage(format!(
+                    "--edit needs exactly one waiting call; {} wait",
+                    waiting.len()
+                )));
+            }
+            let arguments: serde_json::Value = serde_json::from_str(edit)
+                .map_err(|e| Failure::usage(format!("--edit is not valid JSON: {e}")))?;
+            if !arguments.is_object() {
+                return Err(Failure::usage("--edit must be a JSON object of arguments"));
+            }
+            Decision::ApproveWithArguments { arguments }
+        }
+        (None, None) => Decision::Approve,
+    };
+    let unique: HashSet<&String> = waiting.iter().collect();
+    let decisions = unique.into_iter().map(|id| (id.clone(), decision.clone())).collect();
+    let runner = Runner::new(&args.provider, config, args.json, Some((&session.provider, &session.model)))?;
+    let ended = runner.step(&mut state, Step::Resume(decisions), &store, &session.title).await?;
+    Ok(exit(ended))
 }

@@ -4,6 +4,7 @@
 
 mod commands;
 mod runs;
+mod sessions;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -189,11 +190,14 @@ pub fn settings(dir: &Path, wire: Wire, server: &MockServer, extra: &str) -> Pat
     file
 }
 
-/// The binary, isolated from the machine's settings and keys, loopback only.
+/// The binary, isolated from the machine's settings, keys and sessions (kept beside the
+/// settings file), loopback only.
 pub fn tackle(config: &Path) -> Command {
     let mut command = Command::cargo_bin("tackle").unwrap();
+    let data = config.parent().unwrap().join("data");
     command
         .env("TACKLE_CONFIG", config)
+        .env("TACKLE_DATA_DIR", data)
         .env("TACKLE_LOOPBACK_ONLY", "1")
         .env("NO_COLOR", "1")
         .env_remove("TACKLE_PROVIDER")

@@ -1,0 +1,173 @@
+//! Sessions: saved runs, continued conversations, and approvals from another process.
+
+use serde_json::json;
+use wiremock::MockServer;
+
+use super::{Wire, output, requests, searxng, settings, tackle};
+
+/// The run id from a "run ID waits for approval" line.
+fn waiting_id(stderr: &str) -> String {
+    let line =
+        stderr.lines().find(|l| l.contains("waits for approval")).unwrap_or_else(|| panic!("{stderr}"));
+    line.split_whitespace().nth(1).unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_suspended_run_is_approved_from_a_second_process() {
+    for wire in [Wire::Responses, Wire::Chat] {
+        let server = MockServer::start().await;
+        searxng(
+            &server,
+            json!([{"url": "http://127.0.0.1:9/a", "title": "A", "content": "Snippet about rivers."}]),
+        )
+        .await;
+        wire.mount(
+            &server,
+            vec![
+                wire.turn("", &[("call_s", "web_search", json!({"query": "rivers"}))]),
+                wire.turn("Found it.", &[]),
+            ],
+        )
+        .await;
+        let dir = tempfile::tempdir().unwrap();
+        let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"\napproval = true", server.uri());
+        let config = settings(dir.path(), wire, &server, &extra);
+
+        let mut command = tackle(&config);
+        command.args(["run", "Search for rivers."]);
+        let (code, stdout, stderr) = output(command).await;
+        assert_eq!(code, 3, "{wire:?}: {stderr}");
+        assert_eq!(stdout, "");
+        assert!(stderr.contains("call_s web_search(query: \"rivers\")"), "{stderr}");
+        let id = waiting_id(&stderr);
+        assert_eq!(requests(&server, wire).await.len(), 1, "nothing runs before the approval");
+
+        // Continuing is refused while the run waits.
+        let mut command = tackle(&config);
+        command.args(["run", "--continue", &id, "more"]);
+        let (code, _, stderr) = output(command).await;
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(&format!("tackle approve {id}")), "{stderr}");
+
+        // A new process approves, and the run goes on where it stopped.
+        let mut command = tackle(&config);
+        command.args(["approve", &id]);
+        let (code, stdout, stderr) = output(command).await;
+        assert_eq!(code, 0, "{wire:?}: {stderr}");
+        assert_eq!(stdout, "Found it.\n");
+        assert!(stderr.contains("✓ web_search(query: \"rivers\") ok"), "{stderr}");
+        let sent = requests(&server, wire).await;
+        assert_eq!(sent.len(), 2);
+        assert!(sent[1].to_string().contains("Snippet about rivers."), "{}", sent[1]);
+
+        // Approving again is a mistake.
+        let mut command = tackle(&config);
+        command.args(["approve", &id]);
+        let (code, _, stderr) = output(command).await;
+        assert_eq!(code, 2);
+        assert!(stderr.contains("does not wait for approval"), "{stderr}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_denied_call_tells_the_model_why_and_edits_change_arguments() {
+    let wire = Wire::Anthropic;
+    let server = MockServer::start().await;
+    searxng(&server, json!([])).await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("", &[("toolu_1", "web_search", json!({"query": "secret plans"}))]),
+            wire.turn("Understood.", &[]),
+            wire.turn("", &[("toolu_2", "web_search", json!({"query": "typo"}))]),
+            wire.turn("Searched.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"\napproval = true", server.uri());
+    let config = settings(dir.path(), wire, &server, &extra);
+
+    let mut command = tackle(&config);
+    command.args(["run", "Look this up."]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 3, "{stderr}");
+    let id = waiting_id(&stderr);
+    let mut command = tackle(&config);
+    command.args(["approve", &id, "--deny", "not on this machine"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Understood.\n");
+    let second = requests(&server, wire).await[1].to_string();
+    assert!(second.contains("not on this machine"), "{second}");
+
+    // The same session goes on; the next call is approved with other arguments.
+    let mut command = tackle(&config);
+    command.args(["run", "--continue", &id, "Try again."]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 3, "{stderr}");
+    let mut command = tackle(&config);
+    command.args(["approve", &id, "--edit", "{\"query\": \"fixed\"}"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Searched.\n");
+    assert!(stderr.contains("web_search(query: \"fixed\")"), "{stderr}");
+    let sent = requests(&server, wire).await;
+    assert_eq!(sent.len(), 4);
+    let third = sent[2].to_string();
+    assert!(third.contains("Try again.") && third.contains("Understood."), "history goes along: {third}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sessions_are_listed_shown_and_continued() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wire.mount(&server, vec![wire.turn("Paris.", &[]), wire.turn("About 2.1 million.", &[])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = settings(dir.path(), wire, &server, "");
+
+    let mut command = tackle(&config);
+    command.args(["run", "Capital of France?"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!((code, stdout.as_str()), (0, "Paris.\n"), "{stderr}");
+
+    let mut command = tackle(&config);
+    command.args(["sessions", "list", "--json"]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 0);
+    let rows: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 1, "{stdout}");
+    assert_eq!(rows[0]["title"], "Capital of France?");
+    assert_eq!(rows[0]["status"], "answered");
+    assert_eq!(rows[0]["provider"], "openai");
+    let id = rows[0]["id"].as_str().unwrap().to_owned();
+
+    let mut command = tackle(&config);
+    command.args(["run", "--continue", &id, "And its population?"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!((code, stdout.as_str()), (0, "About 2.1 million.\n"), "{stderr}");
+    let sent = requests(&server, wire).await;
+    let messages = sent[1]["messages"].as_array().unwrap();
+    // The tools' policy as the system message, then the whole conversation.
+    assert_eq!(messages.len(), 4, "{messages:?}");
+    assert_eq!(messages[2], json!({"role": "assistant", "content": "Paris."}));
+
+    let mut command = tackle(&config);
+    command.args(["sessions", "show", &id]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 0);
+    for needle in [
+        "[user]\nCapital of France?",
+        "[assistant]\nParis.",
+        "[user]\nAnd its population?",
+        "About 2.1 million.",
+    ] {
+        assert!(stdout.contains(needle), "{needle:?} in {stdout}");
+    }
+
+    let mut command = tackle(&config);
+    command.args(["sessions", "show", "nope"]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no session \"nope\""), "{stderr}");
+}
