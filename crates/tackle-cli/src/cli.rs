@@ -26,14 +26,34 @@ pub(crate) enum Command {
     /// Reads web pages and local HTML files.
     #[command(subcommand)]
     Web(WebCommand),
+    /// An interactive session: line editing, history, /tools, /sources, /reset, /exit.
+    Chat(ChatArgs),
     /// Decides the calls a suspended run waits for, and runs on.
     Approve(ApproveArgs),
     /// Lists and shows saved sessions.
     #[command(subcommand)]
     Sessions(SessionsCommand),
+    /// Stores and deletes secrets (provider keys, tools' secret settings); never prints them.
+    #[command(subcommand)]
+    Secret(SecretCommand),
     /// Shows the effective settings.
     #[command(subcommand)]
     Config(ConfigCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SecretCommand {
+    /// Stores a secret: typed without echo on a terminal, else the first line of stdin.
+    Set {
+        /// The name: an environment variable a provider reads (OPENAI_API_KEY), a name given
+        /// as `api_key_secret`, or `<tool>.<field>`.
+        name: String,
+    },
+    /// Deletes a secret.
+    Delete {
+        /// The name.
+        name: String,
+    },
 }
 
 /// Which model answers.
@@ -67,6 +87,12 @@ pub(crate) struct RunArgs {
     /// Goes on with a saved session instead of starting a new one.
     #[arg(long = "continue", value_name = "ID")]
     pub(crate) continue_id: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ChatArgs {
+    #[command(flatten)]
+    pub(crate) provider: ProviderArgs,
 }
 
 #[derive(Debug, Args)]

@@ -14,6 +14,8 @@
 //! [limits]
 //! max_tool_calls = 20
 //!
+//! secrets = "file"              # keyring (default) | file, for machines without a keyring
+//!
 //! [tools.web_search]
 //! searxng_url = "http://localhost:8888"
 //! approval = true               # calls wait for `tackle approve`
@@ -54,6 +56,8 @@ pub(crate) struct ProviderEntry {
     pub(crate) base_url: Option<String>,
     pub(crate) model: Option<String>,
     pub(crate) api_key_env: Option<String>,
+    /// The name of a secret (`tackle secret set NAME`) holding the key.
+    pub(crate) api_key_secret: Option<String>,
     /// A key written into the file; discouraged (use the environment or `tackle secret`).
     pub(crate) api_key: Option<String>,
     pub(crate) confidence: Option<Confidence>,
@@ -77,6 +81,8 @@ pub(crate) struct FileSettings {
     pub(crate) provider: Option<String>,
     pub(crate) model: Option<String>,
     pub(crate) system: Option<String>,
+    /// Where secrets live: "keyring" (default) or "file".
+    pub(crate) secrets: Option<String>,
     #[serde(default)]
     pub(crate) providers: BTreeMap<String, ProviderEntry>,
     #[serde(default)]

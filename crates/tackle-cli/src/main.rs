@@ -7,6 +7,7 @@
 //! 0 success, 1 a run or tool failed, 2 a usage or configuration mistake, 3 a run waits for
 //! approval, 130 cancelled.
 
+mod chat;
 mod cli;
 mod config;
 mod failure;
@@ -14,6 +15,7 @@ mod history;
 mod provider;
 mod render;
 mod run;
+mod secrets;
 mod sessions;
 mod show;
 mod tools;
@@ -24,7 +26,7 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 
-use crate::cli::{Cli, Command, ConfigCommand, SessionsCommand, ToolsCommand, WebCommand};
+use crate::cli::{Cli, Command, ConfigCommand, SecretCommand, SessionsCommand, ToolsCommand, WebCommand};
 use crate::config::Config;
 use crate::failure::Failure;
 
@@ -51,6 +53,7 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Run(args) => run::run(args, &config).await,
         Command::Approve(args) => run::approve(args, &config).await,
+        Command::Chat(args) => chat::chat(args, &config).await,
         Command::Sessions(SessionsCommand::List { limit, json }) => history::list(limit, json),
         Command::Sessions(SessionsCommand::Show { id, json }) => history::show(&id, json),
         Command::Tools(ToolsCommand::List { provider, json }) => tools::list(&provider, json, &config),
@@ -61,6 +64,8 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Web(WebCommand::Read { inputs, format, out_dir }) => {
             web::read_all(&inputs, format, out_dir.as_deref()).await
         }
+        Command::Secret(SecretCommand::Set { name }) => secrets::set(&name, &config),
+        Command::Secret(SecretCommand::Delete { name }) => secrets::delete(&name, &config),
         Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config),
         Command::Config(ConfigCommand::Path) => {
             match &config.path {

@@ -7,6 +7,7 @@ use tackle_providers::{Anthropic, OpenAiChat, OpenAiResponses, PRESETS, Preset, 
 use crate::cli::ProviderArgs;
 use crate::config::{Api, Config, ProviderEntry};
 use crate::failure::Failure;
+use crate::secrets::Backend;
 
 /// A provider, resolved: everything needed to build the model, and where each part came from.
 #[derive(Debug, Clone)]
@@ -73,7 +74,7 @@ pub(crate) fn choose(flags: &ProviderArgs, config: &Config) -> Result<Option<Cho
         }
     };
     let base_url = flags.base_url.clone().or(entry.base_url.clone());
-    let (key, key_origin) = key(&name, &preset, &entry, config);
+    let (key, key_origin) = key(&name, &preset, &entry, config)?;
     let confidence = entry.confidence.unwrap_or(if SELF_HOSTED.contains(&name.as_str()) {
         Confidence::High
     } else if HUBS.contains(&name.as_str()) {
@@ -95,15 +96,35 @@ pub(crate) fn choose(flags: &ProviderArgs, config: &Config) -> Result<Option<Cho
     }))
 }
 
-fn key(name: &str, preset: &Preset, entry: &ProviderEntry, config: &Config) -> (Option<Secret>, String) {
+/// The key: written in the file, else the secret the file names, else the preset's (or
+/// the file's) environment variable, else a secret called like that variable.
+fn key(
+    name: &str,
+    preset: &Preset,
+    entry: &ProviderEntry,
+    config: &Config,
+) -> Result<(Option<Secret>, String), Failure> {
     if let Some(key) = &entry.api_key {
-        return (Some(Secret::new(key.clone())), format!("{} [providers.{name}] api_key", config.origin()));
+        return Ok((
+            Some(Secret::new(key.clone())),
+            format!("{} [providers.{name}] api_key", config.origin()),
+        ));
+    }
+    let secrets = || Backend::chosen(config);
+    if let Some(secret) = &entry.api_key_secret {
+        return Ok((secrets()?.get(secret), format!("secret {secret}")));
     }
     let env = entry.api_key_env.clone().or_else(|| preset.api_key_env.map(str::to_owned));
-    match env {
-        Some(env) => (Secret::from_env(&env), format!("environment variable {env}")),
+    Ok(match env {
+        Some(env) => match Secret::from_env(&env) {
+            Some(key) => (Some(key), format!("environment variable {env}")),
+            None => match secrets()?.get(&env) {
+                Some(key) => (Some(key), format!("secret {env}")),
+                None => (None, format!("environment variable {env} or secret {env}")),
+            },
+        },
         None => (None, "not needed".to_owned()),
-    }
+    })
 }
 
 fn openai() -> Preset {

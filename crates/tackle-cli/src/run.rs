@@ -49,6 +49,8 @@ pub(crate) struct Runner {
     pub(crate) harness: Harness,
     config: Config,
     json: bool,
+    /// Approvals are asked for in place (chat), not left for `tackle approve`.
+    inline_approval: bool,
 }
 
 impl Runner {
@@ -68,7 +70,13 @@ impl Runner {
         let chosen = provider::choose(&flags, config)?.ok_or_else(|| provider::none_configured(config))?;
         let model = provider::build(&chosen)?;
         let harness = Harness::new(tools::registry(config)?).limits(config.limits());
-        Ok(Runner { chosen, model, harness, config: config.clone(), json })
+        Ok(Runner { chosen, model, harness, config: config.clone(), json, inline_approval: false })
+    }
+
+    /// Asks for approvals in place instead of pointing at `tackle approve`.
+    pub(crate) fn inline_approval(mut self) -> Self {
+        self.inline_approval = true;
+        self
     }
 
     /// A new conversation with the configured system prompt.
@@ -125,7 +133,7 @@ impl Runner {
             }
             Ok(RunOutcome::Suspended(pending)) => {
                 terminal.finish_answer();
-                show_pending(&state.run_id, &pending);
+                show_pending(&state.run_id, &pending, !self.inline_approval);
                 (Status::Suspended, Ok(Ended::Suspended))
             }
             Err(RunError::Cancelled) => {
@@ -143,7 +151,7 @@ impl Runner {
     }
 }
 
-fn show_pending(run_id: &str, pending: &[PendingCall]) {
+fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool) {
     crate::eprint_line(&format!("run {run_id} waits for approval of {} call(s):", pending.len()));
     for call in pending {
         crate::eprint_line(&format!(
@@ -153,9 +161,11 @@ fn show_pending(run_id: &str, pending: &[PendingCall]) {
             crate::render::short_arguments(&call.arguments)
         ));
     }
-    crate::eprint_line(&format!(
-        "  hint: `tackle approve {run_id}` runs them; `--deny REASON` refuses; `--edit JSON` runs one with other arguments"
-    ));
+    if hint {
+        crate::eprint_line(&format!(
+            "  hint: `tackle approve {run_id}` runs them; `--deny REASON` refuses; `--edit JSON` runs one with other arguments"
+        ));
+    }
 }
 
 fn exit(ended: Ended) -> ExitCode {

@@ -13,6 +13,7 @@ use crate::cli::ProviderArgs;
 use crate::config::Config;
 use crate::failure::Failure;
 use crate::provider;
+use crate::secrets::{Backend, ToolSecrets};
 
 /// The registry every command uses.
 pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
@@ -48,9 +49,10 @@ pub(crate) fn run_context(
     confidence: Option<Confidence>,
     config: &Config,
 ) -> Result<RunContext, Failure> {
+    let secrets = Arc::new(ToolSecrets(Backend::chosen(config)?));
     Ok(RunContext::new(run_id)
         .confidence(confidence.unwrap_or(Confidence::Medium))
-        .settings(config.tool_settings()?))
+        .settings(config.tool_settings()?.secrets(secrets)))
 }
 
 fn confidence_for(flags: &ProviderArgs, config: &Config) -> Result<Option<Confidence>, Failure> {

@@ -202,3 +202,51 @@ async fn web_read_local_files_urls_and_out_dir() {
     assert_eq!(code, 1);
     assert!(stderr.contains("missing.html"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn secrets_in_the_file_store_reach_the_provider_and_never_print() {
+    let server = MockServer::start().await;
+    Wire::Chat.mount(&server, vec![Wire::Chat.turn("Hi.", &[])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!("secrets = \"file\"\nprovider = \"openai\"\nmodel = \"m\"\n[providers.openai]\nbase_url = \"{}/v1\"\n", server.uri()),
+    )
+    .unwrap();
+
+    let mut command = tackle(&config);
+    command.args(["secret", "set", "OPENAI_API_KEY"]).write_stdin("sk-from-store\n");
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("stored OPENAI_API_KEY in the file store"), "{stderr}");
+
+    let mut command = tackle(&config);
+    command.args(["config", "show"]);
+    let (_, stdout, _) = output(command).await;
+    assert!(stdout.contains("api_key = \"***** (set)\"  # secret OPENAI_API_KEY"), "{stdout}");
+    assert!(!stdout.contains("sk-from-store"));
+
+    let mut command = tackle(&config);
+    command.args(["run", "Hello"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!((code, stdout.as_str()), (0, "Hi.\n"), "{stderr}");
+    let sent = server.received_requests().await.unwrap();
+    assert_eq!(sent[0].headers.get("authorization").unwrap(), "Bearer sk-from-store");
+
+    let mut command = tackle(&config);
+    command.args(["secret", "delete", "OPENAI_API_KEY"]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let mut command = tackle(&config);
+    command.args(["run", "Hello"]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 2, "without the key the provider cannot be used: {stderr}");
+    assert!(stderr.contains("OPENAI_API_KEY"), "{stderr}");
+
+    let mut command = tackle(&config);
+    command.args(["secret", "set", "bad name"]).write_stdin("x\n");
+    let (code, _, _) = output(command).await;
+    assert_eq!(code, 2);
+}

@@ -201,6 +201,7 @@ pub fn tackle(config: &Path) -> Command {
         .env("TACKLE_LOOPBACK_ONLY", "1")
         .env("NO_COLOR", "1")
         .env_remove("TACKLE_PROVIDER")
+        .env_remove("TACKLE_SECRETS")
         .env_remove("TACKLE_MODEL")
         .env_remove("OPENAI_API_KEY")
         .env_remove("ANTHROPIC_API_KEY");

@@ -171,3 +171,36 @@ async fn sessions_are_listed_shown_and_continued() {
     assert_eq!(code, 2);
     assert!(stderr.contains("no session \"nope\""), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_runs_prompts_asks_for_approval_and_resets() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    searxng(&server, json!([{"url": "http://127.0.0.1:9/a", "title": "A", "content": "Snippet."}])).await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("", &[("call_1", "web_search", json!({"query": "rivers"}))]),
+            wire.turn("Rivers carve valleys.", &[]),
+            wire.turn("Hello again.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"\napproval = true", server.uri());
+    let config = settings(dir.path(), wire, &server, &extra);
+    let mut command = tackle(&config);
+    command.arg("chat").write_stdin("How are valleys made?\ny\n/tools\n/nope\n/reset\nHi\n/exit\n");
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Rivers carve valleys.\n"), "{stdout}");
+    assert!(stdout.contains("web_search  offered") && stdout.contains("read_web_page  offered"), "{stdout}");
+    assert!(stdout.contains("Hello again.\n"), "{stdout}");
+    assert!(stderr.contains("✓ web_search(query: \"rivers\") ok"), "{stderr}");
+    assert!(stderr.contains("unknown command /nope"), "{stderr}");
+    assert!(!stderr.contains("tackle approve"), "approval is asked in place: {stderr}");
+    let sent = requests(&server, wire).await;
+    assert_eq!(sent.len(), 3);
+    let after_reset = sent[2]["messages"].as_array().unwrap();
+    assert!(!sent[2].to_string().contains("How are valleys made?"), "/reset starts over: {after_reset:?}");
+}
