@@ -10,7 +10,7 @@ use futures_util::StreamExt;
 use serde_json::{Map, Value};
 use tackle_core::{
     AssistantPart, AssistantTurn, Message, Model, ModelEvent, ModelRequest, ModelSettings, ToolArguments,
-    ToolCall, ToolContent, ToolReturn, ToolStatus, validate_tool_name, wording,
+    ToolCall, ToolContent, ToolKind, ToolReturn, ToolStatus, validate_tool_name, wording,
 };
 use tackle_tools::{Executor, Offer, RunContext, ToolRegistry};
 
@@ -437,7 +437,7 @@ impl Harness {
         self.registry.definition(name).map_or(&[], |d| d.sensitive_arguments.as_slice())
     }
 
-    fn emit_started(&self, sink: &mut dyn EventSink, calls: &[ToolCall]) {
+    fn emit_started<'c>(&self, sink: &mut dyn EventSink, calls: impl IntoIterator<Item = &'c ToolCall>) {
         if !sink.is_listening() {
             return;
         }
@@ -506,7 +506,16 @@ impl Harness {
                 subset = to_run.iter().map(|&i| calls[i].clone()).collect();
                 &subset
             };
-            self.emit_started(sink, batch);
+            // Calls that will wait (for a human or another worker) do not start now.
+            let approved = &state.execution.approved;
+            self.emit_started(
+                sink,
+                batch.iter().filter(|call| match offer.get(&call.name).map(|t| t.definition().kind) {
+                    Some(ToolKind::ApprovalRequired) => approved.contains(&call.id),
+                    Some(ToolKind::External | ToolKind::Deferred) => false,
+                    _ => true,
+                }),
+            );
             let outcome = self.executor.execute(offer, ctx, batch, &mut state.execution).await;
             exhausted = outcome.exhausted;
             for ((&i, ret), took) in to_run.iter().zip(outcome.returns).zip(outcome.durations) {

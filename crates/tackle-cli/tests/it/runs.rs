@@ -95,7 +95,12 @@ async fn a_blocked_tool_call_is_shown_and_sent_back() {
     let (code, stdout, stderr) = output(command).await;
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout, "I may not read that page.\n");
-    assert!(stderr.contains("✗ read_web_page(url: ") && stderr.contains(") blocked in "), "{stderr}");
+    insta::with_settings!({filters => vec![(r" in \d+ ms", " in [DURATION]"), (r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]")]}, {
+        insta::assert_snapshot!(stderr, @r#"
+        tool read_web_page(url: "http://127.0.0.1:[PORT]/admin") started
+        ✗ read_web_page(url: "http://127.0.0.1:[PORT]/admin") blocked in [DURATION]
+        "#);
+    });
     let second = requests(&server, wire).await[1].to_string();
     assert!(second.contains("\"is_error\":true") && second.contains("loopback"), "{second}");
 }

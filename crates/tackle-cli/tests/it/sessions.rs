@@ -38,7 +38,15 @@ async fn a_suspended_run_is_approved_from_a_second_process() {
         let (code, stdout, stderr) = output(command).await;
         assert_eq!(code, 3, "{wire:?}: {stderr}");
         assert_eq!(stdout, "");
-        assert!(stderr.contains("call_s web_search(query: \"rivers\")"), "{stderr}");
+        insta::with_settings!({filters => vec![(r"\b[a-z2-9]{10}\b", "[ID]")]}, {
+            insta::allow_duplicates! {
+                insta::assert_snapshot!(stderr, @r#"
+                run [ID] waits for approval of 1 call(s):
+                  call_s web_search(query: "rivers")
+                  hint: `tackle approve [ID]` runs them; `--deny REASON` refuses; `--edit JSON` runs one with other arguments
+                "#);
+            }
+        });
         let id = waiting_id(&stderr);
         assert_eq!(requests(&server, wire).await.len(), 1, "nothing runs before the approval");
 

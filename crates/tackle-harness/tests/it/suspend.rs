@@ -85,6 +85,15 @@ async fn suspend_serialise_restart_and_resume_the_hard_way() {
     );
     assert!(deleted.lock().unwrap().is_empty(), "nothing ran before approval");
     assert!(event_names(&events).contains(&"suspended"));
+    // Only the call that ran is said to start; the waiting ones have not started.
+    let started: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            tackle_harness::RunEvent::ToolCallStarted { call_id, .. } => Some(call_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(started, ["c1"]);
     assert_eq!(
         harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap_err(),
         RunError::Suspended
