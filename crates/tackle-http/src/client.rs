@@ -151,6 +151,11 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// The body's length, when the server said it.
+    pub fn content_length(&self) -> Option<u64> {
+        self.response.content_length()
+    }
+
     /// The body as a stream of byte chunks as they arrive.
     pub fn into_byte_stream(
         self,
@@ -274,16 +279,32 @@ impl HttpClient {
         headers: &HeaderMap,
         body: bytes::Bytes,
     ) -> Result<Sent, HttpError> {
+        self.send(url, |client, target| {
+            client
+                .post(target)
+                .headers(headers.clone())
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.clone())
+        })
+        .await
+    }
+
+    /// GETs `url` with `headers`, retrying retryable failures (for downloads; pages a model
+    /// chose are read through a pinned connection instead).
+    pub async fn get(&self, url: &str, headers: &HeaderMap) -> Result<Sent, HttpError> {
+        self.send(url, |client, target| client.get(target).headers(headers.clone())).await
+    }
+
+    async fn send(
+        &self,
+        url: &str,
+        build: impl Fn(&reqwest::Client, reqwest::Url) -> reqwest::RequestBuilder,
+    ) -> Result<Sent, HttpError> {
         let target = self.check_target(url)?;
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let request = self
-                .client
-                .post(target.clone())
-                .headers(headers.clone())
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.clone());
+            let request = build(&self.client, target.clone());
             let error = match tokio::time::timeout(self.first_byte_timeout, request.send()).await {
                 Err(_) => HttpError::Timeout(self.first_byte_timeout),
                 Ok(Err(e)) => HttpError::Transport(e.without_url().to_string()),
@@ -303,7 +324,7 @@ impl HttpClient {
                 HttpError::Status { retry_after: Some(asked), .. } => *asked,
                 _ => self.retry.backoff(retries_used),
             };
-            tracing::debug!(attempt, ?wait, error = %error, "retrying model request");
+            tracing::debug!(attempt, ?wait, error = %error, "retrying request");
             tokio::time::sleep(wait).await;
         }
     }

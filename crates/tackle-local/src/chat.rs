@@ -1,0 +1,238 @@
+//! From a round to model input: the system text (instructions and the offered tools), the
+//! conversation rendered with the GGUF's own chat template, and the grammars that constrain
+//! what the model may write — a plain answer, or a call `{"name": …, "arguments": …}` whose
+//! arguments follow that tool's JSON Schema.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tackle_core::{AssistantPart, Message, ToolArguments, ToolDefinition, UserPart};
+
+use crate::error::LocalError;
+
+/// The chat template, ready to render.
+pub(crate) struct Template {
+    env: minijinja::Environment<'static>,
+}
+
+/// ChatML, for files without a template.
+const CHATML: &str = "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+
+impl Template {
+    pub(crate) fn new(source: Option<&str>) -> Result<Template, LocalError> {
+        let mut env = minijinja::Environment::new();
+        env.add_function("raise_exception", |message: String| -> Result<String, minijinja::Error> {
+            Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, message))
+        });
+        env.add_template_owned("chat", source.unwrap_or(CHATML).to_owned())
+            .map_err(|e| LocalError::Tokenizer(format!("the chat template does not parse: {e}")))?;
+        Ok(Template { env })
+    }
+
+    /// Renders `(role, content)` messages, with the assistant's turn opened when `open`.
+    pub(crate) fn render(&self, messages: &[(&str, String)], open: bool) -> Result<String, LocalError> {
+        let messages: Vec<Value> =
+            messages.iter().map(|(role, content)| json!({"role": role, "content": content})).collect();
+        let template = self.env.get_template("chat").map_err(|e| LocalError::Tokenizer(e.to_string()))?;
+        template
+            .render(minijinja::context! {
+                messages => messages,
+                add_generation_prompt => open,
+                bos_token => "",
+                eos_token => "",
+            })
+            .map_err(|e| LocalError::Tokenizer(format!("the chat template failed: {e}")))
+    }
+}
+
+/// A one-line summary of a schema's type, for the system text.
+fn type_of(schema: &Value) -> String {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" | ");
+    }
+    if let Some(value) = schema.get("const") {
+        return value.to_string();
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "array" => {
+            format!("array of {}", schema.get("items").map_or_else(|| "values".to_owned(), type_of))
+        }
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" | "),
+        _ => "value".to_owned(),
+    }
+}
+
+/// The tool's arguments as `{"city": string, "unit": "celsius" | "fahrenheit"}`.
+fn arguments_summary(parameters: &Value) -> String {
+    let Some(properties) = parameters.get("properties").and_then(Value::as_object) else {
+        return "{}".to_owned();
+    };
+    let fields: Vec<String> =
+        properties.iter().map(|(name, schema)| format!("\"{name}\": {}", type_of(schema))).collect();
+    format!("{{{}}}", fields.join(", "))
+}
+
+/// The system text: the round's instructions, then the tools and how to call them.
+pub(crate) fn system_text(instructions: &str, tools: &[Arc<ToolDefinition>]) -> String {
+    let mut text = instructions.trim().to_owned();
+    if tools.is_empty() {
+        if text.is_empty() {
+            text = "You are a helpful assistant.".to_owned();
+        }
+        return text;
+    }
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(
+        "You can use tools. To use one, reply with only a JSON object {\"name\": tool name, \"arguments\": {...}}. \
+         Otherwise answer in plain text.\nTools:",
+    );
+    for tool in tools {
+        let description = tool.description.lines().next().unwrap_or("").trim();
+        text.push_str(&format!(
+            "\n- {}: {description} Arguments: {}",
+            tool.name,
+            arguments_summary(&tool.parameters.to_value())
+        ));
+    }
+    text
+}
+
+/// The conversation as `(role, content)` messages, the system text first.
+pub(crate) fn conversation(system: &str, messages: &[Message]) -> Vec<(&'static str, String)> {
+    let mut out = vec![("system", system.to_owned())];
+    for message in messages {
+        match message {
+            Message::System { text } => out.push(("system", text.clone())),
+            Message::User { parts } => {
+                let mut text = String::new();
+                for part in parts {
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    match part {
+                        UserPart::Text(t) => text.push_str(t),
+                        UserPart::ToolReturn(result) => {
+                            text.push_str(&format!("Result of {}: {}", result.tool_name, result.content));
+                        }
+                    }
+                }
+                out.push(("user", text));
+            }
+            Message::Assistant(turn) => {
+                let mut text = String::new();
+                for part in &turn.parts {
+                    match part {
+                        AssistantPart::Text(t) => text.push_str(t),
+                        AssistantPart::ToolCall(call) => {
+                            let arguments = match &call.arguments {
+                                ToolArguments::Json(value) => value.clone(),
+                                _ => json!({}),
+                            };
+                            if !text.is_empty() {
+                                text.push('\n');
+                            }
+                            text.push_str(&json!({"name": call.name, "arguments": arguments}).to_string());
+                        }
+                        _ => {}
+                    }
+                }
+                out.push(("assistant", text));
+            }
+        }
+    }
+    out
+}
+
+/// Compact JSON: one line, `": "` and `", "` separators (a small model fills flexible
+/// whitespace with newlines).
+fn compact() -> Value {
+    json!({"whitespace_flexible": false, "key_separator": ": ", "item_separator": ", "})
+}
+
+/// The JSON Schema of a call of `tool`.
+fn call_schema(tool: &ToolDefinition) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": {"const": tool.name},
+            "arguments": tool.parameters.to_value(),
+        },
+        "required": ["name", "arguments"],
+        "additionalProperties": false,
+    })
+}
+
+/// The schema of a call of any of `tools`.
+pub(crate) fn calls_schema(tools: &[&ToolDefinition]) -> Value {
+    let mut schema = json!({"anyOf": tools.iter().map(|t| call_schema(t)).collect::<Vec<_>>()});
+    if let Some(map) = schema.as_object_mut() {
+        map.insert("x-guidance".to_owned(), compact());
+    }
+    schema
+}
+
+/// A Lark grammar: a call of one of `tools`, or (with `answer`) a plain answer that does not
+/// start like JSON.
+pub(crate) fn grammar(tools: &[&ToolDefinition], answer: bool) -> String {
+    let call = if tools.is_empty() { None } else { Some(format!("%json {}", calls_schema(tools))) };
+    match (call, answer) {
+        (Some(call), true) => format!("start: answer | call\nanswer: /[^{{\\s][\\s\\S]*/\ncall: {call}\n"),
+        (Some(call), false) => format!("start: call\ncall: {call}\n"),
+        (None, _) => "start: answer\nanswer: /[^{\\s][\\s\\S]*/\n".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weather() -> ToolDefinition {
+        ToolDefinition::new(
+            "get_weather",
+            "Get the weather for a city.",
+            tackle_core::JsonSchema::new(json!({
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "unit": {"enum": ["celsius", "fahrenheit"]}},
+                "required": ["city"]
+            }))
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn tools_are_described_in_one_line_each() {
+        let text = system_text("Be brief.", &[Arc::new(weather())]);
+        assert!(text.starts_with("Be brief.\n\nYou can use tools."), "{text}");
+        assert!(
+            text.ends_with("- get_weather: Get the weather for a city. Arguments: {\"city\": string, \"unit\": \"celsius\" | \"fahrenheit\"}"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn chatml_renders_and_the_prefix_is_stable() {
+        let template = Template::new(None).unwrap();
+        let system = vec![("system", "S".to_owned())];
+        let prefix = template.render(&system, false).unwrap();
+        let mut messages = system.clone();
+        messages.push(("user", "Hi".to_owned()));
+        let full = template.render(&messages, true).unwrap();
+        assert_eq!(prefix, "<|im_start|>system\nS<|im_end|>\n");
+        assert_eq!(
+            full,
+            "<|im_start|>system\nS<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
+        );
+    }
+
+    #[test]
+    fn grammars_name_every_tool() {
+        let tool = weather();
+        let g = grammar(&[&tool], true);
+        assert!(g.starts_with("start: answer | call\n"), "{g}");
+        assert!(g.contains("\"const\":\"get_weather\""), "{g}");
+        assert!(grammar(&[&tool], false).starts_with("start: call\n"));
+    }
+}

@@ -1,0 +1,316 @@
+//! Generation: prefill (reusing the model state of the longest cached prefix), the
+//! call-or-answer decision, and decoding under a grammar mask so that every call is valid
+//! JSON that follows its tool's schema.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use candle_core::{Device, Tensor};
+use candle_transformers::models::quantized_llama::ModelWeights;
+use llguidance::api::TopLevelGrammar;
+use llguidance::{Matcher, ParserFactory};
+use toktrie::{InferenceCapabilities, TokEnv};
+
+use crate::error::LocalError;
+use crate::tokenizer::{Env, Vocabulary};
+
+/// Prompt tokens fed to the model per forward pass.
+const CHUNK: usize = 128;
+/// Repetition penalty for plain answers (greedy decoding of a small model loops without
+/// one), over the last `REPEAT_WINDOW` tokens, as llama.cpp applies it.
+const REPEAT_PENALTY: f32 = 1.3;
+const REPEAT_WINDOW: usize = 64;
+
+fn penalise_repeats(logits: &mut [f32], recent: &[u32]) {
+    let mut seen = std::collections::HashSet::new();
+    for &token in recent {
+        if seen.insert(token)
+            && let Some(logit) = logits.get_mut(token as usize)
+        {
+            *logit = if *logit > 0.0 { *logit / REPEAT_PENALTY } else { *logit * REPEAT_PENALTY };
+        }
+    }
+}
+
+/// The model state after some tokens.
+#[derive(Clone)]
+struct Cached {
+    tokens: Vec<u32>,
+    weights: ModelWeights,
+    /// The logits after the last token.
+    logits: Vec<f32>,
+}
+
+/// What the decoder is constrained to.
+pub(crate) enum Constraint {
+    /// Free text.
+    None,
+    /// The model chooses between a plain answer (grammar `answer`) and a call (grammar
+    /// `call`), by comparing how likely it is to start each, with `bias` added for the call.
+    Choose { answer: String, call: String, bias: f32 },
+    /// Only this grammar.
+    Only(String),
+}
+
+/// How one generation went.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Generated {
+    /// The text written.
+    pub(crate) text: String,
+    /// Whether the call branch was taken (or was the only one).
+    pub(crate) call: bool,
+    /// Prompt tokens, and of those the ones served from the cache.
+    pub(crate) prompt_tokens: usize,
+    pub(crate) cached_tokens: usize,
+    /// Generated tokens.
+    pub(crate) output_tokens: usize,
+    /// Whether generation stopped at the token limit.
+    pub(crate) truncated: bool,
+    /// Time to prefill, and to generate.
+    pub(crate) prefill: Duration,
+    pub(crate) decode: Duration,
+    /// Call score minus answer score at the first token, when the model chose.
+    pub(crate) router_margin: Option<f32>,
+}
+
+/// The model, its tokenizer, and the constraint machinery.
+pub(crate) struct Engine {
+    base: ModelWeights,
+    pub(crate) vocabulary: Arc<Vocabulary>,
+    factory: ParserFactory,
+    /// The state after the static prefix (system text and tools), kept until replaced.
+    prefix: Mutex<Option<Cached>>,
+    /// The state after the most recent generation.
+    last: Mutex<Option<Cached>>,
+    context_length: usize,
+}
+
+fn log_sum_exp(logits: &[f32], allowed: impl Fn(u32) -> bool) -> f32 {
+    let max = logits
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| allowed(*i as u32))
+        .map(|(_, &l)| l)
+        .fold(f32::NEG_INFINITY, f32::max);
+    if max == f32::NEG_INFINITY {
+        return max;
+    }
+    let sum: f32 =
+        logits.iter().enumerate().filter(|(i, _)| allowed(*i as u32)).map(|(_, &l)| (l - max).exp()).sum();
+    max + sum.ln()
+}
+
+fn argmax(logits: &[f32], allowed: impl Fn(u32) -> bool) -> Option<u32> {
+    logits
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| allowed(*i as u32) && l.is_finite())
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(i, _)| i as u32)
+}
+
+impl Engine {
+    pub(crate) fn new(
+        weights: ModelWeights,
+        vocabulary: Vocabulary,
+        context_length: usize,
+    ) -> Result<Engine, LocalError> {
+        let vocabulary = Arc::new(vocabulary);
+        let env: TokEnv = Arc::new(Env { vocabulary: Arc::clone(&vocabulary) });
+        let factory = ParserFactory::new(
+            &env,
+            InferenceCapabilities::default(),
+            &llguidance::earley::SlicedBiasComputer::general_slices(),
+        )
+        .map_err(|e| LocalError::Generation(format!("cannot set up constrained decoding: {e}")))?;
+        Ok(Engine {
+            base: weights,
+            vocabulary,
+            factory,
+            prefix: Mutex::new(None),
+            last: Mutex::new(None),
+            context_length,
+        })
+    }
+
+    /// A matcher for `grammar`.
+    fn matcher(&self, grammar: &str) -> Result<Matcher, LocalError> {
+        let parser = self.factory.create_parser(TopLevelGrammar::from_lark(grammar.to_owned()));
+        let matcher = Matcher::new(parser);
+        if let Some(error) = matcher.get_error() {
+            return Err(LocalError::Generation(format!("the grammar does not compile: {error}")));
+        }
+        Ok(matcher)
+    }
+
+    /// Checks that `grammar` compiles.
+    pub(crate) fn check_grammar(&self, grammar: &str) -> Result<(), String> {
+        self.matcher(grammar).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    fn forward(weights: &mut ModelWeights, tokens: &[u32], position: usize) -> Result<Vec<f32>, LocalError> {
+        let input = Tensor::new(tokens, &Device::Cpu)?.unsqueeze(0)?;
+        let logits = weights.forward(&input, position)?;
+        Ok(logits.squeeze(0)?.to_dtype(candle_core::DType::F32)?.to_vec1::<f32>()?)
+    }
+
+    /// The state after `tokens`: from the longest cached prefix, feeding the rest.
+    fn prefill(&self, tokens: &[u32]) -> Result<(Cached, usize), LocalError> {
+        let best = {
+            let prefix = self.prefix.lock().unwrap_or_else(|p| p.into_inner());
+            let last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+            [prefix.as_ref(), last.as_ref()]
+                .into_iter()
+                .flatten()
+                .filter(|c| {
+                    !c.tokens.is_empty() && c.tokens.len() <= tokens.len() && tokens.starts_with(&c.tokens)
+                })
+                .max_by_key(|c| c.tokens.len())
+                .cloned()
+        };
+        let (mut state, reused) = match best {
+            Some(cached) => {
+                let reused = cached.tokens.len();
+                (cached, reused)
+            }
+            None => (Cached { tokens: Vec::new(), weights: self.base.clone(), logits: Vec::new() }, 0),
+        };
+        let mut position = state.tokens.len();
+        for chunk in tokens[position..].chunks(CHUNK) {
+            state.logits = Self::forward(&mut state.weights, chunk, position)?;
+            position += chunk.len();
+            state.tokens.extend_from_slice(chunk);
+        }
+        Ok((state, reused))
+    }
+
+    /// Prefills `tokens` and keeps the state, so that prompts starting with them go faster.
+    pub(crate) fn warm(&self, tokens: &[u32]) -> Result<(), LocalError> {
+        if tokens.is_empty() {
+            return Ok(());
+        }
+        let (state, _) = self.prefill(tokens)?;
+        *self.prefix.lock().unwrap_or_else(|p| p.into_inner()) = Some(state);
+        Ok(())
+    }
+
+    /// Generates after `prompt` under `constraint`; `emit` receives text as it is written
+    /// and returns false to stop.
+    pub(crate) fn generate(
+        &self,
+        prompt: &[u32],
+        constraint: &Constraint,
+        max_tokens: usize,
+        emit: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Generated, LocalError> {
+        if prompt.len() + 1 >= self.context_length {
+            return Err(LocalError::Generation(format!(
+                "the conversation ({} tokens) does not fit the model's context of {} tokens",
+                prompt.len(),
+                self.context_length
+            )));
+        }
+        let max_tokens = max_tokens.min(self.context_length - prompt.len() - 1);
+        let started = Instant::now();
+        let (mut state, cached_tokens) = self.prefill(prompt)?;
+        let prefill = started.elapsed();
+        let mut out =
+            Generated { prompt_tokens: prompt.len(), cached_tokens, prefill, ..Generated::default() };
+
+        // The decision, and the matcher for what follows.
+        let mut matcher = match constraint {
+            Constraint::None => None,
+            Constraint::Only(grammar) => {
+                out.call = grammar.starts_with("start: call");
+                Some(self.matcher(grammar)?)
+            }
+            Constraint::Choose { answer, call, bias } => {
+                let mut answer = self.matcher(answer)?;
+                let mut call = self.matcher(call)?;
+                let answer_mask = answer.compute_mask().map_err(|e| LocalError::Generation(e.to_string()))?;
+                let call_mask = call.compute_mask().map_err(|e| LocalError::Generation(e.to_string()))?;
+                let call_score = log_sum_exp(&state.logits, |t| call_mask.is_allowed(t));
+                let answer_score = log_sum_exp(&state.logits, |t| answer_mask.is_allowed(t));
+                let margin = call_score + bias - answer_score;
+                out.router_margin = Some(call_score - answer_score);
+                out.call = margin > 0.0;
+                Some(if out.call { call } else { answer })
+            }
+        };
+
+        let decode_started = Instant::now();
+        let penalise = !out.call;
+        let mut generated_tokens: Vec<u32> = Vec::new();
+        let mut pending: Vec<u8> = Vec::new();
+        let mut position = state.tokens.len();
+        let stops = &self.vocabulary.stops;
+        loop {
+            if out.output_tokens >= max_tokens {
+                out.truncated = true;
+                break;
+            }
+            if penalise {
+                let from = generated_tokens.len().saturating_sub(REPEAT_WINDOW);
+                penalise_repeats(&mut state.logits, &generated_tokens[from..]);
+            }
+            let next = match &mut matcher {
+                Some(matcher) => {
+                    if matcher.is_stopped() {
+                        break;
+                    }
+                    let mask = matcher.compute_mask().map_err(|e| LocalError::Generation(e.to_string()))?;
+                    let accepting = matcher.is_accepting().unwrap_or(false);
+                    let pick =
+                        argmax(&state.logits, |t| mask.is_allowed(t) || (accepting && stops.contains(&t)));
+                    match pick {
+                        Some(token) => token,
+                        None if accepting => break,
+                        None => {
+                            return Err(LocalError::Generation(
+                                "the grammar allows no token here".to_owned(),
+                            ));
+                        }
+                    }
+                }
+                None => argmax(&state.logits, |_| true).unwrap_or(self.vocabulary.eos),
+            };
+            if stops.contains(&next) {
+                break;
+            }
+            if let Some(matcher) = &mut matcher {
+                matcher.consume_token(next).map_err(|e| LocalError::Generation(e.to_string()))?;
+            }
+            out.output_tokens += 1;
+            generated_tokens.push(next);
+            pending.extend_from_slice(self.vocabulary.token_bytes(next));
+            // Emit the longest valid UTF-8 prefix; keep a split character for later.
+            let valid = match std::str::from_utf8(&pending) {
+                Ok(text) => text.len(),
+                Err(error) => error.valid_up_to(),
+            };
+            if valid > 0 {
+                let text = String::from_utf8_lossy(&pending[..valid]).into_owned();
+                pending.drain(..valid);
+                out.text.push_str(&text);
+                if !emit(&text) {
+                    break;
+                }
+            }
+            state.logits = Self::forward(&mut state.weights, &[next], position)?;
+            state.tokens.push(next);
+            position += 1;
+            if matcher.as_ref().is_some_and(Matcher::is_stopped) {
+                break;
+            }
+        }
+        if !pending.is_empty() {
+            let text = String::from_utf8_lossy(&pending).into_owned();
+            out.text.push_str(&text);
+            emit(&text);
+        }
+        out.decode = decode_started.elapsed();
+        // Keep the state: the next round starts with this conversation.
+        *self.last.lock().unwrap_or_else(|p| p.into_inner()) = Some(state);
+        Ok(out)
+    }
+}

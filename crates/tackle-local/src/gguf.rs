@@ -1,0 +1,184 @@
+//! Reading a GGUF file: the weights (with tensors candle has no fast kernel for
+//! re-encoded to Q8_0 at load), and the tokenizer and chat template from its metadata.
+
+use std::io::Cursor;
+use std::path::Path;
+
+use candle_core::Device;
+use candle_core::quantized::{GgmlDType, QTensor, gguf_file};
+use candle_transformers::models::quantized_llama::ModelWeights;
+
+use crate::error::LocalError;
+
+/// What the file says about its tokenizer and chat format.
+#[derive(Debug, Clone)]
+pub(crate) struct Metadata {
+    /// The architecture (`llama`).
+    pub(crate) architecture: String,
+    /// Token texts by id.
+    pub(crate) tokens: Vec<String>,
+    /// Token types by id (1 normal, 3 control, 4 user-defined).
+    pub(crate) token_types: Vec<i32>,
+    /// BPE merges, `"a b"`.
+    pub(crate) merges: Vec<String>,
+    /// The pre-tokenizer's name (`smollm`, `llama3`, ...).
+    pub(crate) pre: String,
+    /// End of sequence.
+    pub(crate) eos: u32,
+    /// Beginning of sequence.
+    pub(crate) bos: Option<u32>,
+    /// The Jinja chat template.
+    pub(crate) chat_template: Option<String>,
+    /// The context length.
+    pub(crate) context_length: usize,
+}
+
+/// Quantization types candle runs with SIMD on x86 and ARM.
+fn has_fast_kernel(dtype: GgmlDType) -> bool {
+    matches!(
+        dtype,
+        GgmlDType::F32
+            | GgmlDType::F16
+            | GgmlDType::Q4_0
+            | GgmlDType::Q8_0
+            | GgmlDType::Q2K
+            | GgmlDType::Q3K
+            | GgmlDType::Q4K
+            | GgmlDType::Q5K
+            | GgmlDType::Q6K
+            | GgmlDType::Q8K
+    )
+}
+
+fn load_error(path: &Path, reason: impl ToString) -> LocalError {
+    LocalError::Load { path: path.display().to_string(), reason: reason.to_string() }
+}
+
+/// Loads the weights and metadata of `path`.
+pub(crate) fn load(path: &Path) -> Result<(ModelWeights, Metadata), LocalError> {
+    if !path.exists() {
+        return Err(LocalError::Missing { path: path.display().to_string() });
+    }
+    let mut file = std::fs::File::open(path).map_err(|e| load_error(path, e))?;
+    let content = gguf_file::Content::read(&mut file).map_err(|e| load_error(path, e))?;
+    let metadata = read_metadata(&content).map_err(|e| load_error(path, e))?;
+    if metadata.architecture != "llama" {
+        return Err(load_error(
+            path,
+            format!(
+                "architecture {:?} is not supported (llama-architecture models are)",
+                metadata.architecture
+            ),
+        ));
+    }
+    let device = Device::Cpu;
+    let slow: Vec<String> = content
+        .tensor_infos
+        .iter()
+        .filter(|(_, info)| !has_fast_kernel(info.ggml_dtype))
+        .map(|(name, _)| name.clone())
+        .collect();
+    let weights = if slow.is_empty() {
+        ModelWeights::from_gguf(content, &mut file, &device).map_err(|e| load_error(path, e))?
+    } else {
+        // Converted once, next to the file; in memory when that place is not writable.
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        let stem = path.file_stem().map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
+        let converted = path.with_file_name(format!("{stem}.{size}.q8_0.gguf"));
+        if !converted.exists() {
+            let temporary = converted.with_extension(format!("tmp{}", std::process::id()));
+            let written = std::fs::File::create(&temporary)
+                .map_err(|e| e.to_string())
+                .and_then(|mut out| convert(&content, &mut file, &slow, &mut out).map_err(|e| e.to_string()))
+                .and_then(|()| std::fs::rename(&temporary, &converted).map_err(|e| e.to_string()));
+            if let Err(error) = written {
+                let _ = std::fs::remove_file(&temporary);
+                tracing::debug!(%error, "cannot keep the converted model; converting in memory");
+                let mut buffer = Cursor::new(Vec::new());
+                convert(&content, &mut file, &slow, &mut buffer).map_err(|e| load_error(path, e))?;
+                buffer.set_position(0);
+                let content = gguf_file::Content::read(&mut buffer).map_err(|e| load_error(path, e))?;
+                let weights = ModelWeights::from_gguf(content, &mut buffer, &device)
+                    .map_err(|e| load_error(path, e))?;
+                return Ok((weights, metadata));
+            }
+        }
+        let mut file = std::fs::File::open(&converted).map_err(|e| load_error(&converted, e))?;
+        let content = gguf_file::Content::read(&mut file).map_err(|e| load_error(&converted, e))?;
+        ModelWeights::from_gguf(content, &mut file, &device).map_err(|e| load_error(&converted, e))?
+    };
+    Ok((weights, metadata))
+}
+
+/// Writes `content` as GGUF to `out` with the `slow` tensors re-encoded to Q8_0 (F32 when
+/// their rows do not split into Q8_0 blocks).
+fn convert<R: std::io::Read + std::io::Seek, W: std::io::Write + std::io::Seek>(
+    content: &gguf_file::Content,
+    file: &mut R,
+    slow: &[String],
+    out: &mut W,
+) -> candle_core::Result<()> {
+    let device = Device::Cpu;
+    let mut names: Vec<&String> = content.tensor_infos.keys().collect();
+    names.sort();
+    let mut tensors = Vec::with_capacity(names.len());
+    for name in names {
+        let tensor = content.tensor(file, name, &device)?;
+        let tensor = if slow.contains(name) {
+            let dense = tensor.dequantize(&device)?;
+            let dtype = if tensor.shape().dims().last().is_some_and(|d| d % 32 == 0) {
+                GgmlDType::Q8_0
+            } else {
+                GgmlDType::F32
+            };
+            QTensor::quantize(&dense, dtype)?
+        } else {
+            tensor
+        };
+        tensors.push((name.clone(), tensor));
+    }
+    let metadata: Vec<(&str, &gguf_file::Value)> =
+        content.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let refs: Vec<(&str, &QTensor)> = tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
+    gguf_file::write(out, &metadata, &refs)
+}
+
+fn read_metadata(content: &gguf_file::Content) -> Result<Metadata, String> {
+    let get = |key: &str| content.metadata.get(key).ok_or_else(|| format!("the file has no {key}"));
+    let string = |key: &str| get(key).and_then(|v| v.to_string().cloned().map_err(|e| e.to_string()));
+    let strings = |key: &str| -> Result<Vec<String>, String> {
+        get(key)?
+            .to_vec()
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|v| v.to_string().cloned().map_err(|e| e.to_string()))
+            .collect()
+    };
+    let architecture = string("general.architecture")?;
+    let tokens = strings("tokenizer.ggml.tokens")?;
+    let merges = strings("tokenizer.ggml.merges")?;
+    let token_types = match get("tokenizer.ggml.token_type") {
+        Ok(value) => value
+            .to_vec()
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|v| v.to_i32().map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()?,
+        Err(_) => vec![1; tokens.len()],
+    };
+    let model = string("tokenizer.ggml.model")?;
+    if model != "gpt2" {
+        return Err(format!("tokenizer model {model:?} is not supported (byte-level BPE, `gpt2`, is)"));
+    }
+    let pre = string("tokenizer.ggml.pre").unwrap_or_else(|_| "default".to_owned());
+    let eos = get("tokenizer.ggml.eos_token_id")?.to_u32().map_err(|e| e.to_string())?;
+    let bos = get("tokenizer.ggml.bos_token_id").ok().and_then(|v| v.to_u32().ok());
+    let chat_template = string("tokenizer.chat_template").ok();
+    let context_length =
+        get(&format!("{architecture}.context_length")).ok().and_then(|v| v.to_u32().ok()).unwrap_or(2048)
+            as usize;
+    if token_types.len() != tokens.len() {
+        return Err("token types and tokens differ in number".to_owned());
+    }
+    Ok(Metadata { architecture, tokens, token_types, merges, pre, eos, bos, chat_template, context_length })
+}

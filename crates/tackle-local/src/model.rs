@@ -1,0 +1,351 @@
+//! [`LocalModel`]: the embedded model as a [`Model`], so the harness drives it like any
+//! provider.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt as _;
+use serde_json::Value;
+use tackle_core::{
+    AssistantPart, AssistantTurn, FinishReason, Message, Model, ModelError, ModelErrorKind, ModelEvent,
+    ModelProfile, ModelRequest, ModelResponse, ModelStream, ToolCall, ToolChoice, ToolDefinition, Usage,
+    UserPart,
+};
+
+use crate::chat::{self, Template};
+use crate::engine::{Constraint, Engine, Generated};
+use crate::error::LocalError;
+use crate::gguf;
+use crate::tokenizer::Vocabulary;
+
+/// How the model decides between a plain answer and a tool call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Router {
+    /// Added to the call's log-likelihood at the first token before comparing it with the
+    /// answer's. A small model rarely starts a call on its own; a positive bias makes up
+    /// for that. Calibrated on prompts that need a tool and prompts that do not.
+    pub call_bias: f32,
+}
+
+impl Default for Router {
+    fn default() -> Self {
+        Router { call_bias: DEFAULT_CALL_BIAS }
+    }
+}
+
+/// The bias measured best for SmolLM2-135M-Instruct (see the crate docs).
+pub const DEFAULT_CALL_BIAS: f32 = 4.0;
+
+/// What the last generation measured.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Stats {
+    /// Prompt tokens, and of those the ones served from the prefilled state.
+    pub prompt_tokens: usize,
+    /// Prompt tokens served from the prefilled state.
+    pub cached_tokens: usize,
+    /// Generated tokens.
+    pub output_tokens: usize,
+    /// Time to process the prompt (until the first token could be chosen).
+    pub prefill: Duration,
+    /// Time to generate.
+    pub decode: Duration,
+    /// The router's margin (call minus answer), when the model chose.
+    pub router_margin: Option<f32>,
+}
+
+impl Stats {
+    /// Prompt tokens processed per second (cached ones excluded).
+    pub fn prompt_tokens_per_second(&self) -> f64 {
+        let fresh = self.prompt_tokens - self.cached_tokens;
+        if self.prefill.is_zero() { 0.0 } else { fresh as f64 / self.prefill.as_secs_f64() }
+    }
+
+    /// Generated tokens per second.
+    pub fn output_tokens_per_second(&self) -> f64 {
+        if self.decode.is_zero() { 0.0 } else { self.output_tokens as f64 / self.decode.as_secs_f64() }
+    }
+}
+
+/// A GGUF chat model run in-process on the CPU. Tool calls are decoded under a grammar made
+/// from the offered tools' schemas, so every call is valid JSON that follows its schema.
+pub struct LocalModel {
+    name: String,
+    profile: ModelProfile,
+    engine: Arc<Engine>,
+    template: Arc<Template>,
+    router: Router,
+    max_tokens: usize,
+    stats: Arc<Mutex<Stats>>,
+}
+
+impl std::fmt::Debug for LocalModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalModel")
+            .field("name", &self.name)
+            .field("router", &self.router)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LocalModel {
+    /// Loads a GGUF file (llama architecture, byte-level BPE tokenizer).
+    pub fn load(path: &Path) -> Result<LocalModel, LocalError> {
+        let (weights, meta) = gguf::load(path)?;
+        let vocabulary = Vocabulary::from_metadata(&meta)?;
+        let template = Template::new(meta.chat_template.as_deref())?;
+        let engine = Engine::new(weights, vocabulary, meta.context_length)?;
+        let name = path.file_stem().map_or_else(|| "local".to_owned(), |s| s.to_string_lossy().into_owned());
+        Ok(LocalModel {
+            name: format!("local:{name}"),
+            profile: ModelProfile {
+                supports_tools: true,
+                supports_parallel_tool_calls: false,
+                supports_tool_choice_required: true,
+                supports_streaming: true,
+                reports_stream_usage: true,
+                context_window: Some(meta.context_length as u32),
+                ..ModelProfile::default()
+            },
+            engine: Arc::new(engine),
+            template: Arc::new(template),
+            router: Router::default(),
+            max_tokens: 512,
+            stats: Arc::new(Mutex::new(Stats::default())),
+        })
+    }
+
+    /// Uses another router.
+    pub fn router(mut self, router: Router) -> Self {
+        self.router = router;
+        self
+    }
+
+    /// The most tokens one answer may take (default 512).
+    pub fn max_tokens(mut self, max_tokens: usize) -> Self {
+        self.max_tokens = max_tokens.max(1);
+        self
+    }
+
+    /// The token ids of `text` (special tokens such as `<|im_end|>` recognised).
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, LocalError> {
+        self.engine.vocabulary.encode(text)
+    }
+
+    /// The text of token ids (special tokens left out).
+    pub fn decode(&self, ids: &[u32]) -> String {
+        self.engine.vocabulary.tokenizer.decode(ids, true).unwrap_or_default()
+    }
+
+    /// What the last generation measured.
+    pub fn stats(&self) -> Stats {
+        *self.stats.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Processes the static part of prompts — the system text with these tools — once, so
+    /// that requests starting with it only process what follows.
+    pub fn prefill(&self, instructions: &str, tools: &[Arc<ToolDefinition>]) -> Result<(), LocalError> {
+        let tools = self.usable_tools(tools);
+        let system = chat::system_text(instructions, &tools);
+        let prefix = self.template.render(&[("system", system)], false)?;
+        let tokens = self.engine.vocabulary.encode(&prefix)?;
+        self.engine.warm(&tokens)
+    }
+
+    /// The tools whose calls can be constrained (a schema the grammar engine cannot compile
+    /// is left out rather than called unconstrained).
+    fn usable_tools(&self, tools: &[Arc<ToolDefinition>]) -> Vec<Arc<ToolDefinition>> {
+        tools
+            .iter()
+            .filter(|tool| {
+                let grammar = chat::grammar(&[tool.as_ref()], false);
+                match self.engine.check_grammar(&grammar) {
+                    Ok(()) => true,
+                    Err(error) => {
+                        tracing::warn!(tool = %tool.name, %error, "the local model cannot constrain this tool's calls; not offering it");
+                        false
+                    }
+                }
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Generates the turn for `request`, sending text as it comes.
+    fn run(
+        &self,
+        request: Plan,
+        emit: &mut dyn FnMut(ModelEvent) -> bool,
+    ) -> Result<(AssistantTurn, Generated), LocalError> {
+        let Plan { prompt, constraint, max_tokens, tools } = request;
+        let tokens = self.engine.vocabulary.encode(&prompt)?;
+        let mut text_mode_emit = |text: &str| emit(ModelEvent::TextDelta(text.to_owned()));
+        let mut buffered = String::new();
+        let mut call_mode_emit = |text: &str| {
+            buffered.push_str(text);
+            true
+        };
+        // Decide first, stream text only in answer mode.
+        let generated = match &constraint {
+            Constraint::Only(grammar) if grammar.starts_with("start: call") => {
+                self.engine.generate(&tokens, &constraint, max_tokens, &mut call_mode_emit)?
+            }
+            _ => {
+                let mut first = true;
+                let mut decided_call = None;
+                let mut emit_any = |text: &str| {
+                    if first {
+                        first = false;
+                        decided_call = Some(text.trim_start().starts_with('{'));
+                    }
+                    if decided_call == Some(true) { call_mode_emit(text) } else { text_mode_emit(text) }
+                };
+                self.engine.generate(&tokens, &constraint, max_tokens, &mut emit_any)?
+            }
+        };
+        let mut turn = AssistantTurn { model_name: Some(self.name.clone()), ..AssistantTurn::default() };
+        turn.usage = Usage {
+            requests: 1,
+            input_tokens: generated.prompt_tokens as u64,
+            output_tokens: generated.output_tokens as u64,
+            cache_read_tokens: generated.cached_tokens as u64,
+            ..Usage::default()
+        };
+        if generated.call {
+            let value: Value = serde_json::from_str(generated.text.trim()).map_err(|e| {
+                LocalError::Generation(format!("the constrained call is not JSON ({e}): {}", generated.text))
+            })?;
+            let name = value.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+            if !tools.iter().any(|t| t == &name) {
+                return Err(LocalError::Generation(format!(
+                    "the model called {name:?}, which was not offered"
+                )));
+            }
+            let arguments = value.get("arguments").cloned().unwrap_or(Value::Object(Default::default()));
+            let id = format!("call_{}", fastrand_id());
+            emit(ModelEvent::ToolCallDelta {
+                index: 0,
+                id: Some(id.clone()),
+                name: Some(name.clone()),
+                arguments: arguments.to_string(),
+            });
+            turn.parts.push(AssistantPart::ToolCall(ToolCall::new(id, name, arguments)));
+            turn.finish_reason = Some(FinishReason::ToolCalls);
+        } else {
+            turn.parts.push(AssistantPart::Text(generated.text.clone()));
+            turn.finish_reason =
+                Some(if generated.truncated { FinishReason::Length } else { FinishReason::Stop });
+        }
+        Ok((turn, generated))
+    }
+
+    fn plan(&self, request: &ModelRequest<'_>) -> Result<Plan, LocalError> {
+        let offered = if request.settings.tool_choice == ToolChoice::None {
+            Vec::new()
+        } else {
+            self.usable_tools(request.tools)
+        };
+        let system = chat::system_text(request.instructions, &offered);
+        let messages = chat::conversation(&system, request.messages);
+        let prompt = self.template.render(&messages, true)?;
+        let max_tokens =
+            request.settings.max_output_tokens.map_or(self.max_tokens, |n| n as usize).min(self.max_tokens);
+        let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
+        let refs: Vec<&ToolDefinition> = offered.iter().map(|t| t.as_ref()).collect();
+        // One call per user message: once the model has a tool result to answer from, it
+        // answers (a small model asked again tends to call again).
+        let answered_by_tool = matches!(
+            request.messages.last(),
+            Some(Message::User { parts }) if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_)))
+        );
+        let constraint = match &request.settings.tool_choice {
+            _ if offered.is_empty() || answered_by_tool => Constraint::None,
+            ToolChoice::None => Constraint::None,
+            ToolChoice::Required => Constraint::Only(chat::grammar(&refs, false)),
+            ToolChoice::Tool(name) => {
+                let Some(tool) = refs.iter().find(|t| &t.name == name) else {
+                    return Err(LocalError::Generation(format!("the forced tool {name:?} is not offered")));
+                };
+                Constraint::Only(chat::grammar(&[tool], false))
+            }
+            ToolChoice::Auto => Constraint::Choose {
+                answer: chat::grammar(&[], true),
+                call: chat::grammar(&refs, false),
+                bias: self.router.call_bias,
+            },
+        };
+        Ok(Plan { prompt, constraint, max_tokens, tools: names })
+    }
+}
+
+/// One request, ready to generate.
+struct Plan {
+    prompt: String,
+    constraint: Constraint,
+    max_tokens: usize,
+    tools: Vec<String>,
+}
+
+fn fastrand_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    format!("{:06}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+fn model_error(error: LocalError) -> ModelError {
+    ModelError::new(ModelErrorKind::Server, format!("the local model failed: {error}"))
+}
+
+impl Model for LocalModel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn profile(&self) -> &ModelProfile {
+        &self.profile
+    }
+
+    fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        let plan = match self.plan(&request) {
+            Ok(plan) => plan,
+            Err(error) => return futures_util::stream::once(async move { Err(model_error(error)) }).boxed(),
+        };
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        let this = LocalModel {
+            name: self.name.clone(),
+            profile: self.profile.clone(),
+            engine: Arc::clone(&self.engine),
+            template: Arc::clone(&self.template),
+            router: self.router,
+            max_tokens: self.max_tokens,
+            stats: Arc::clone(&self.stats),
+        };
+        let worker = tokio::task::spawn_blocking(move || {
+            let started = Instant::now();
+            let mut emit = |event: ModelEvent| sender.send(Ok(event)).is_ok();
+            match this.run(plan, &mut emit) {
+                Ok((turn, generated)) => {
+                    *this.stats.lock().unwrap_or_else(|p| p.into_inner()) = Stats {
+                        prompt_tokens: generated.prompt_tokens,
+                        cached_tokens: generated.cached_tokens,
+                        output_tokens: generated.output_tokens,
+                        prefill: generated.prefill,
+                        decode: generated.decode,
+                        router_margin: generated.router_margin,
+                    };
+                    tracing::debug!(elapsed = ?started.elapsed(), "local generation done");
+                    let _ = sender.send(Ok(ModelEvent::Usage(turn.usage)));
+                    let _ = sender.send(Ok(ModelEvent::Completed(ModelResponse { turn })));
+                }
+                Err(error) => {
+                    let _ = sender.send(Err(model_error(error)));
+                }
+            }
+        });
+        drop(worker);
+        futures_util::stream::unfold(receiver, |mut receiver| async move {
+            receiver.recv().await.map(|item| (item, receiver))
+        })
+        .boxed()
+    }
+}

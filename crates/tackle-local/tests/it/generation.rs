@@ -1,0 +1,128 @@
+//! Tokenizer, constrained calls, plain answers and a harness round trip on the real model.
+
+use std::sync::Arc;
+
+use futures_util::StreamExt as _;
+use serde_json::{Value, json};
+use tackle_core::{AssistantPart, Message, Model, ModelEvent, ModelRequest, ModelSettings, ToolChoice};
+
+use super::{model, tools};
+
+async fn turn(prompt: &str, choice: ToolChoice) -> (String, Vec<(String, Value)>) {
+    let tools = tools();
+    let messages = vec![Message::user(prompt)];
+    let settings =
+        ModelSettings { tool_choice: choice, max_output_tokens: Some(60), ..ModelSettings::default() };
+    let request = ModelRequest { instructions: "", messages: &messages, tools: &tools, settings: &settings };
+    let mut stream = model().stream(request);
+    let mut streamed = String::new();
+    let mut calls = Vec::new();
+    while let Some(event) = stream.next().await {
+        match event.unwrap() {
+            ModelEvent::TextDelta(text) => streamed.push_str(&text),
+            ModelEvent::Completed(response) => {
+                for part in response.turn.parts {
+                    match part {
+                        AssistantPart::ToolCall(call) => {
+                            let tackle_core::ToolArguments::Json(arguments) = call.arguments else {
+                                panic!("arguments are JSON")
+                            };
+                            calls.push((call.name, arguments));
+                        }
+                        AssistantPart::Text(text) => {
+                            assert_eq!(text, streamed, "the turn holds what streamed")
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (streamed, calls)
+}
+
+#[test]
+fn the_tokenizer_round_trips_and_knows_the_chat_markup() {
+    let model = model();
+    for text in
+        ["Hello world", "17 + 25 = 42", "  leading\tand\nlines", "naïve café 東京 🙂", "{\"a\": [1, 2]}"]
+    {
+        let ids = model.encode(text).unwrap();
+        assert_eq!(model.decode(&ids), text);
+    }
+    assert_eq!(model.encode("<|im_start|>user\nHi<|im_end|>\n").unwrap(), [1, 4093, 198, 26843, 2, 198]);
+    assert_eq!(model.encode("17").unwrap().len(), 2, "digits are split one by one");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn forced_calls_are_valid_and_right_on_the_obvious_prompts() {
+    let (_, calls) = turn("What is 17 plus 25?", ToolChoice::Required).await;
+    assert_eq!(calls, [("add".to_owned(), json!({"a": 17, "b": 25}))]);
+    let (_, calls) =
+        turn("What's the weather in Paris in celsius?", ToolChoice::Tool("get_weather".into())).await;
+    assert_eq!(calls, [("get_weather".to_owned(), json!({"city": "Paris", "unit": "celsius"}))]);
+    // Any prompt, forced: the call is valid against its tool's schema.
+    let schemas: Vec<(String, Value)> =
+        tools().iter().map(|t| (t.name.clone(), t.parameters.to_value())).collect();
+    for prompt in
+        ["Write a haiku about the sea.", "Is it cold in Oslo? Use fahrenheit.", "Please add 3.5 and 4."]
+    {
+        let (_, calls) = turn(prompt, ToolChoice::Required).await;
+        assert_eq!(calls.len(), 1, "{prompt}");
+        let (name, arguments) = &calls[0];
+        let schema = &schemas.iter().find(|(n, _)| n == name).unwrap().1;
+        let validator = jsonschema::validator_for(schema).unwrap();
+        assert!(validator.is_valid(arguments), "{prompt}: {name} {arguments}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_plain_answer_streams_and_the_prefilled_prompt_is_reused() {
+    let tools = tools();
+    model().prefill("", &tools).unwrap();
+    let (text, calls) = turn("Hello, who are you?", ToolChoice::None).await;
+    assert!(calls.is_empty());
+    assert!(!text.trim().is_empty());
+    let (_, calls) = turn("Hello, who are you?", ToolChoice::Auto).await;
+    assert!(calls.is_empty(), "chit-chat needs no tool");
+    let stats = model().stats();
+    assert!(stats.cached_tokens > 50, "the system text and tools came from the prefilled state: {stats:?}");
+    assert!(stats.output_tokens > 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_harness_feeds_a_tool_result_back_into_a_final_answer() {
+    use tackle_harness::{Harness, RunOutcome};
+    use tackle_tools::{RunContext, ToolContext, ToolError, ToolRegistry, typed_tool};
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct AddArgs {
+        /// The first number.
+        a: f64,
+        /// The second number.
+        b: f64,
+    }
+    let add = typed_tool("add", "Add two numbers.", |_ctx: ToolContext, args: AddArgs| async move {
+        Ok::<_, ToolError>(format!("{}", args.a + args.b))
+    })
+    .build()
+    .unwrap();
+    let registry = ToolRegistry::builder().tool(add).build().unwrap();
+    let settings = ModelSettings {
+        tool_choice: ToolChoice::Required,
+        max_output_tokens: Some(40),
+        ..ModelSettings::default()
+    };
+    let harness = Harness::new(registry).model_settings(settings);
+    let mut state = harness.start("local-run", vec![Message::user("What is 17 plus 25?")]);
+    let ctx = Arc::new(RunContext::new("local-run"));
+    let outcome = harness.run(model(), &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap();
+    let RunOutcome::Answered(answer) = outcome else { panic!("the run answers") };
+    assert!(answer.model_answered, "{answer:?}");
+    assert!(!answer.text.trim().is_empty());
+    assert_eq!(state.traces.len(), 1, "one call, then the answer");
+    assert_eq!(state.traces[0].tool, "add");
+    assert_eq!(state.traces[0].status, tackle_core::ToolStatus::Ok);
+    assert_eq!(state.traces[0].arguments, json!({"a": 17, "b": 25}));
+}
