@@ -46,7 +46,7 @@ async fn read_line(
 }
 
 pub(crate) async fn chat(args: ChatArgs, config: &Config) -> Result<ExitCode, Failure> {
-    let runner = Runner::new(&args.provider, config, false, None)?.inline_approval();
+    let runner = Runner::new(&args.provider, config, false, None).await?.inline_approval();
     let store = Store::open()?;
     let history = data_dir().ok().map(|dir| dir.join("chat_history.txt"));
     let mut editor =

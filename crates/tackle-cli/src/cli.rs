@@ -36,9 +36,20 @@ pub(crate) enum Command {
     /// Stores and deletes secrets (provider keys, tools' secret settings); never prints them.
     #[command(subcommand)]
     Secret(SecretCommand),
+    /// Fetches and lists local models.
+    #[command(subcommand)]
+    Model(ModelCommand),
     /// Shows the effective settings.
     #[command(subcommand)]
     Config(ConfigCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ModelCommand {
+    /// Fetches the default local model (SmolLM2-135M-Instruct) and checks its SHA-256.
+    Pull,
+    /// Lists local models.
+    List,
 }
 
 #[derive(Debug, Subcommand)]
@@ -59,12 +70,12 @@ pub(crate) enum SecretCommand {
 /// Which model answers.
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct ProviderArgs {
-    /// The provider: openai, openai-responses, anthropic, a preset (ollama, vllm, llamacpp,
+    /// The provider: local (the embedded model, the default), openai, openai-responses, anthropic, a preset (ollama, vllm, llamacpp,
     /// lmstudio, openrouter, groq, mistral, deepseek, together, azure) or one from the
     /// settings file.
     #[arg(long, env = "TACKLE_PROVIDER")]
     pub(crate) provider: Option<String>,
-    /// The model name the provider knows.
+    /// The model name the provider knows (for local: a GGUF file, or the default).
     #[arg(long, short = 'm', env = "TACKLE_MODEL")]
     pub(crate) model: Option<String>,
     /// Another base URL for the provider (`…/v1`).
@@ -87,6 +98,12 @@ pub(crate) struct RunArgs {
     /// Goes on with a saved session instead of starting a new one.
     #[arg(long = "continue", value_name = "ID")]
     pub(crate) continue_id: Option<String>,
+    /// Makes the model call this tool first (the local model only).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) tool: Option<String>,
+    /// Reports prompt and generation speed after the run (the local model).
+    #[arg(long, short = 'v')]
+    pub(crate) verbose: bool,
 }
 
 #[derive(Debug, Args)]

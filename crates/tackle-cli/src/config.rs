@@ -46,6 +46,8 @@ pub(crate) enum Api {
     Responses,
     /// Anthropic Messages.
     Anthropic,
+    /// The embedded model, in-process.
+    Local,
 }
 
 /// One `[providers.NAME]` table.

@@ -12,6 +12,7 @@ mod cli;
 mod config;
 mod failure;
 mod history;
+mod local;
 mod provider;
 mod render;
 mod run;
@@ -26,7 +27,9 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 
-use crate::cli::{Cli, Command, ConfigCommand, SecretCommand, SessionsCommand, ToolsCommand, WebCommand};
+use crate::cli::{
+    Cli, Command, ConfigCommand, ModelCommand, SecretCommand, SessionsCommand, ToolsCommand, WebCommand,
+};
 use crate::config::Config;
 use crate::failure::Failure;
 
@@ -66,6 +69,8 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Secret(SecretCommand::Set { name }) => secrets::set(&name, &config),
         Command::Secret(SecretCommand::Delete { name }) => secrets::delete(&name, &config),
+        Command::Model(ModelCommand::Pull) => local::pull().await,
+        Command::Model(ModelCommand::List) => local::list(),
         Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config),
         Command::Config(ConfigCommand::Path) => {
             match &config.path {

@@ -31,7 +31,7 @@ const SELF_HOSTED: &[&str] = &["ollama", "vllm", "llamacpp", "lmstudio"];
 const HUBS: &[&str] = &["openrouter"];
 
 fn provider_names() -> String {
-    let mut names = vec!["openai", "openai-responses", "anthropic"];
+    let mut names = vec!["local", "openai", "openai-responses", "anthropic"];
     names.extend(PRESETS.iter().map(|p| p.name).filter(|n| *n != "openai"));
     names.join(", ")
 }
@@ -44,6 +44,10 @@ pub(crate) fn choose(flags: &ProviderArgs, config: &Config) -> Result<Option<Cho
         (None, None) => return Ok(None),
     };
     let entry = config.file.providers.get(&name).cloned().unwrap_or_default();
+    if name == "local" || entry.api == Some(Api::Local) {
+        let model = flags.model.clone().or(entry.model.clone()).or(config.file.model.clone());
+        return Ok(Some(local(model, name_origin)));
+    }
     let (api, preset) = match name.as_str() {
         "openai-responses" => (Api::Responses, openai()),
         "anthropic" => (Api::Anthropic, anthropic_preset()),
@@ -94,6 +98,30 @@ pub(crate) fn choose(flags: &ProviderArgs, config: &Config) -> Result<Option<Cho
         key_origin,
         confidence,
     }))
+}
+
+/// The name of the default local model.
+pub(crate) const DEFAULT_LOCAL_MODEL: &str = "smollm2-135m";
+
+/// The embedded model: `model` is the default's name or a GGUF file.
+pub(crate) fn local(model: Option<String>, origin: String) -> Chosen {
+    let (model, model_origin) = match model {
+        Some(model) => (model, origin.clone()),
+        None => (DEFAULT_LOCAL_MODEL.to_owned(), "the default local model".to_owned()),
+    };
+    Chosen {
+        name: "local".to_owned(),
+        name_origin: origin,
+        api: Api::Local,
+        preset: custom_preset(),
+        base_url: None,
+        model,
+        model_origin,
+        key: None,
+        key_origin: "not needed".to_owned(),
+        // In-process: nothing leaves the machine.
+        confidence: Confidence::High,
+    }
 }
 
 /// The key: written in the file, else the secret the file names, else the preset's (or
@@ -150,8 +178,23 @@ fn custom_preset() -> Preset {
     preset
 }
 
-/// Builds the model.
-pub(crate) fn build(chosen: &Chosen) -> Result<Box<dyn Model>, Failure> {
+/// The model to run.
+pub(crate) enum Built {
+    /// A provider's API.
+    Remote(Box<dyn Model>),
+    /// The embedded model.
+    Local(tackle_local::LocalModel),
+}
+
+/// Builds the model (loading, and first fetching, the local one).
+pub(crate) async fn build(chosen: &Chosen) -> Result<Built, Failure> {
+    if chosen.api == Api::Local {
+        return Ok(Built::Local(crate::local::load(&chosen.model).await?));
+    }
+    Ok(Built::Remote(build_remote(chosen)?))
+}
+
+fn build_remote(chosen: &Chosen) -> Result<Box<dyn Model>, Failure> {
     let setup = |error: SetupError| {
         let failure = Failure::usage(format!("cannot use provider {}: {error}", chosen.name));
         match error {
@@ -191,16 +234,7 @@ pub(crate) fn build(chosen: &Chosen) -> Result<Box<dyn Model>, Failure> {
             }
             Box::new(model)
         }
+        Api::Local => return Err(Failure::run("the local model is built by `build`")),
     };
     Ok(model)
-}
-
-/// The error when no provider is configured at all.
-pub(crate) fn none_configured(config: &Config) -> Failure {
-    let file =
-        config.path.as_ref().map_or_else(|| "the settings file".to_owned(), |p| p.display().to_string());
-    Failure::usage("no provider configured")
-        .hint("pass --provider and --model, e.g. `--provider openai --model gpt-4.1-mini` with OPENAI_API_KEY set")
-        .hint(format!("or set `provider` and `model` in {file}"))
-        .hint(format!("providers: {}", provider_names()))
 }

@@ -46,6 +46,8 @@ pub(crate) enum Ended {
 pub(crate) struct Runner {
     pub(crate) chosen: Chosen,
     model: Box<dyn Model>,
+    /// The embedded model, when it is the one running (for prefilling and speed figures).
+    local: Option<tackle_local::LocalModel>,
     pub(crate) harness: Harness,
     config: Config,
     json: bool,
@@ -56,7 +58,7 @@ pub(crate) struct Runner {
 impl Runner {
     /// The runner for `flags`, falling back to `session`'s provider and model when the flags
     /// name none.
-    pub(crate) fn new(
+    pub(crate) async fn new(
         flags: &ProviderArgs,
         config: &Config,
         json: bool,
@@ -67,10 +69,67 @@ impl Runner {
             flags.provider = Some(provider.to_owned());
             flags.model = flags.model.or_else(|| Some(model.to_owned()));
         }
-        let chosen = provider::choose(&flags, config)?.ok_or_else(|| provider::none_configured(config))?;
-        let model = provider::build(&chosen)?;
+        // With nothing configured, the embedded model answers.
+        let chosen = match provider::choose(&flags, config)? {
+            Some(chosen) => chosen,
+            None => provider::local(flags.model.clone(), "nothing configured: the embedded model".to_owned()),
+        };
         let harness = Harness::new(tools::registry(config)?).limits(config.limits());
-        Ok(Runner { chosen, model, harness, config: config.clone(), json, inline_approval: false })
+        let (model, local): (Box<dyn Model>, _) = match provider::build(&chosen).await? {
+            provider::Built::Remote(model) => (model, None),
+            provider::Built::Local(model) => {
+                // The static part of every prompt — system text and tools — processed once.
+                let system = config.file.system.clone().unwrap_or_default();
+                let run = tools::run_context("prefill", Some(chosen.confidence), config)?;
+                let (instructions, offered) = harness.round_prompt(&system, &run);
+                let warm = model.clone();
+                tokio::task::spawn_blocking(move || warm.prefill(&instructions, &offered))
+                    .await
+                    .map_err(|e| Failure::run(format!("prefill stopped: {e}")))?
+                    .map_err(|e| Failure::run(e.to_string()))?;
+                (Box::new(model.clone()), Some(model))
+            }
+        };
+        Ok(Runner { chosen, model, local, harness, config: config.clone(), json, inline_approval: false })
+    }
+
+    /// Makes the model call `tool` first (a tool choice the local model honours once per
+    /// user message).
+    pub(crate) fn force_tool(mut self, tool: &str) -> Result<Self, Failure> {
+        if self.harness.registry().definition(tool).is_none() {
+            return Err(
+                Failure::usage(format!("no tool named {tool:?}")).hint("`tackle tools list` shows them")
+            );
+        }
+        if self.chosen.api != crate::config::Api::Local {
+            return Err(Failure::usage(
+                "--tool works with the local model only (a remote provider would call it every round)",
+            ));
+        }
+        let settings = tackle_core::ModelSettings {
+            tool_choice: tackle_core::ToolChoice::Tool(tool.to_owned()),
+            ..tackle_core::ModelSettings::default()
+        };
+        self.harness = self.harness.model_settings(settings);
+        Ok(self)
+    }
+
+    /// The local model's speed figures for its last round.
+    pub(crate) fn report_speed(&self) {
+        let Some(local) = &self.local else {
+            crate::eprint_line("speed figures are reported for the local model only");
+            return;
+        };
+        let stats = local.stats();
+        crate::eprint_line(&format!(
+            "prompt: {} tokens ({} reused) at {:.1} tok/s, first token after {} ms; generation: {} tokens at {:.1} tok/s",
+            stats.prompt_tokens,
+            stats.cached_tokens,
+            stats.prompt_tokens_per_second(),
+            stats.prefill.as_millis(),
+            stats.output_tokens,
+            stats.output_tokens_per_second()
+        ));
     }
 
     /// Asks for approvals in place instead of pointing at `tackle approve`.
@@ -119,7 +178,8 @@ impl Runner {
             Ok(RunOutcome::Answered(answer)) => {
                 if !self.json {
                     if !terminal.wrote_answer() {
-                        crate::print_raw(&answer.text);
+                        let text = answer.text.trim_end();
+                        crate::print_line(text);
                     }
                     terminal.finish_answer();
                     if !answer.sources.is_empty() {
@@ -187,18 +247,26 @@ pub(crate) async fn run(args: RunArgs, config: &Config) -> Result<ExitCode, Fail
                     .hint(format!("decide first: `tackle approve {id}` (or `--deny REASON`)")));
             }
             let runner =
-                Runner::new(&args.provider, config, args.json, Some((&session.provider, &session.model)))?;
+                Runner::new(&args.provider, config, args.json, Some((&session.provider, &session.model)))
+                    .await?;
             (runner, session.state, session.title)
         }
         None => {
-            let runner = Runner::new(&args.provider, config, args.json, None)?;
+            let runner = Runner::new(&args.provider, config, args.json, None).await?;
             let state = runner.start(args.system.as_deref());
             (runner, state, title_of(&args.prompt))
         }
     };
+    let runner = match &args.tool {
+        Some(tool) => runner.force_tool(tool)?,
+        None => runner,
+    };
     state.push_user(args.prompt.clone());
-    let ended = runner.step(&mut state, Step::Run, &store, &title).await?;
-    Ok(exit(ended))
+    let ended = runner.step(&mut state, Step::Run, &store, &title).await;
+    if args.verbose {
+        runner.report_speed();
+    }
+    Ok(exit(ended?))
 }
 
 /// `tackle approve ID`: decides every waiting call of a suspended session and runs on.
@@ -233,7 +301,8 @@ pub(crate) async fn approve(args: ApproveArgs, config: &Config) -> Result<ExitCo
     };
     let unique: HashSet<&String> = waiting.iter().collect();
     let decisions = unique.into_iter().map(|id| (id.clone(), decision.clone())).collect();
-    let runner = Runner::new(&args.provider, config, args.json, Some((&session.provider, &session.model)))?;
+    let runner =
+        Runner::new(&args.provider, config, args.json, Some((&session.provider, &session.model))).await?;
     let ended = runner.step(&mut state, Step::Resume(decisions), &store, &session.title).await?;
     Ok(exit(ended))
 }

@@ -123,6 +123,17 @@ impl Harness {
         &self.registry
     }
 
+    /// The instructions and tools a round of a run with system prompt `system` sends (not the
+    /// final round), for models that process the static part of their prompt ahead of time.
+    pub fn round_prompt(
+        &self,
+        system: &str,
+        run: &RunContext,
+    ) -> (String, Vec<Arc<tackle_core::ToolDefinition>>) {
+        let offer = self.registry.offer(run);
+        (self.instructions(system, &offer, None).into_owned(), offer.definitions())
+    }
+
     /// A new run over `messages`. Leading system messages become the system prompt.
     pub fn start(&self, run_id: impl Into<String>, messages: Vec<Message>) -> RunState {
         let mut system = String::new();

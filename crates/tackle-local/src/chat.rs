@@ -152,24 +152,85 @@ fn compact() -> Value {
     json!({"whitespace_flexible": false, "key_separator": ": ", "item_separator": ", "})
 }
 
-/// The JSON Schema of a call of `tool`.
-fn call_schema(tool: &ToolDefinition) -> Value {
-    json!({
+/// Formats the grammar engine knows; others (`uint`, ...) are annotations it would refuse.
+const KNOWN_FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri", "unknown"];
+
+/// Rewrites a tool's schema for embedding in the call schema: local `$ref`s point at the
+/// root's `$defs` under the tool's prefix, unknown formats are dropped, and objects take no
+/// properties beyond the declared ones. Every call the result admits is valid against the
+/// original schema.
+fn embed(value: &Value, prefix: &str) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = serde_json::Map::new();
+            for (key, item) in map {
+                match (key.as_str(), item) {
+                    ("$defs" | "definitions", _) => {}
+                    ("$ref", Value::String(target)) => {
+                        let name =
+                            target.strip_prefix("#/$defs/").or_else(|| target.strip_prefix("#/definitions/"));
+                        let target = match name {
+                            Some(name) => format!("#/$defs/{prefix}__{name}"),
+                            None => target.clone(),
+                        };
+                        out.insert(key.clone(), Value::String(target));
+                    }
+                    ("format", Value::String(format)) if !KNOWN_FORMATS.contains(&format.as_str()) => {}
+                    _ => {
+                        out.insert(key.clone(), embed(item, prefix));
+                    }
+                }
+            }
+            // Extra properties are allowed by such a schema but never needed: the model writes
+            // only the declared ones (a small model otherwise invents keys without end).
+            if out.contains_key("properties") && !out.contains_key("additionalProperties") {
+                out.insert("additionalProperties".to_owned(), Value::Bool(false));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| embed(v, prefix)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The JSON Schema of a call of `tool`, and its definitions for the root's `$defs`.
+fn call_schema(tool: &ToolDefinition) -> (Value, Vec<(String, Value)>) {
+    let parameters = tool.parameters.to_value();
+    let mut defs = Vec::new();
+    for key in ["$defs", "definitions"] {
+        if let Some(Value::Object(map)) = parameters.get(key) {
+            for (name, schema) in map {
+                defs.push((format!("{}__{name}", tool.name), embed(schema, &tool.name)));
+            }
+        }
+    }
+    let schema = json!({
         "type": "object",
         "properties": {
             "name": {"const": tool.name},
-            "arguments": tool.parameters.to_value(),
+            "arguments": embed(&parameters, &tool.name),
         },
         "required": ["name", "arguments"],
         "additionalProperties": false,
-    })
+    });
+    (schema, defs)
 }
 
 /// The schema of a call of any of `tools`.
 pub(crate) fn calls_schema(tools: &[&ToolDefinition]) -> Value {
-    let mut schema = json!({"anyOf": tools.iter().map(|t| call_schema(t)).collect::<Vec<_>>()});
-    if let Some(map) = schema.as_object_mut() {
-        map.insert("x-guidance".to_owned(), compact());
+    let mut variants = Vec::new();
+    let mut defs = serde_json::Map::new();
+    for tool in tools {
+        let (schema, tool_defs) = call_schema(tool);
+        variants.push(schema);
+        defs.extend(tool_defs);
+    }
+    let mut schema = json!({"anyOf": variants, "x-guidance": compact()});
+    if !defs.is_empty()
+        && let Some(map) = schema.as_object_mut()
+    {
+        map.insert("$defs".to_owned(), Value::Object(defs));
     }
     schema
 }
@@ -225,6 +286,29 @@ mod tests {
             full,
             "<|im_start|>system\nS<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
         );
+    }
+
+    #[test]
+    fn definitions_move_to_the_root_and_unknown_formats_go() {
+        let tool = ToolDefinition::new(
+            "web_search",
+            "Search.",
+            tackle_core::JsonSchema::new(json!({
+                "type": "object",
+                "properties": {
+                    "n": {"type": "integer", "format": "uint"},
+                    "range": {"$ref": "#/$defs/Range"}
+                },
+                "$defs": {"Range": {"enum": ["day", "week"]}}
+            }))
+            .unwrap(),
+        );
+        let schema = calls_schema(&[&tool]);
+        assert_eq!(schema["$defs"]["web_search__Range"], json!({"enum": ["day", "week"]}));
+        let arguments = &schema["anyOf"][0]["properties"]["arguments"];
+        assert_eq!(arguments["properties"]["range"]["$ref"], "#/$defs/web_search__Range");
+        assert!(arguments["properties"]["n"].get("format").is_none());
+        assert!(arguments.get("$defs").is_none());
     }
 
     #[test]

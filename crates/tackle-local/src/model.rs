@@ -67,8 +67,21 @@ impl Stats {
     }
 }
 
+/// Reads a [`LocalModel`]'s latest [`Stats`].
+#[derive(Debug, Clone)]
+pub struct StatsHandle(Arc<Mutex<Stats>>);
+
+impl StatsHandle {
+    /// What the last generation measured.
+    pub fn get(&self) -> Stats {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
 /// A GGUF chat model run in-process on the CPU. Tool calls are decoded under a grammar made
 /// from the offered tools' schemas, so every call is valid JSON that follows its schema.
+/// Clones share the loaded model and its prefilled state.
+#[derive(Clone)]
 pub struct LocalModel {
     name: String,
     profile: ModelProfile,
@@ -137,6 +150,11 @@ impl LocalModel {
         self.engine.vocabulary.tokenizer.decode(ids, true).unwrap_or_default()
     }
 
+    /// A handle that reads what the last generation measured, after the model has moved.
+    pub fn stats_handle(&self) -> StatsHandle {
+        StatsHandle(Arc::clone(&self.stats))
+    }
+
     /// What the last generation measured.
     pub fn stats(&self) -> Stats {
         *self.stats.lock().unwrap_or_else(|p| p.into_inner())
@@ -185,24 +203,24 @@ impl LocalModel {
             buffered.push_str(text);
             true
         };
-        // Decide first, stream text only in answer mode.
-        let generated = match &constraint {
-            Constraint::Only(grammar) if grammar.starts_with("start: call") => {
-                self.engine.generate(&tokens, &constraint, max_tokens, &mut call_mode_emit)?
-            }
-            _ => {
-                let mut first = true;
-                let mut decided_call = None;
-                let mut emit_any = |text: &str| {
-                    if first {
-                        first = false;
-                        decided_call = Some(text.trim_start().starts_with('{'));
-                    }
-                    if decided_call == Some(true) { call_mode_emit(text) } else { text_mode_emit(text) }
-                };
-                self.engine.generate(&tokens, &constraint, max_tokens, &mut emit_any)?
-            }
+        // Text streams as it comes; a call is sent whole once it is complete.
+        let streams_text = match &constraint {
+            Constraint::None => true,
+            Constraint::Only(grammar) => !grammar.starts_with("start: call"),
+            Constraint::Choose { .. } => true,
         };
+        let mut first = true;
+        let mut is_call = !streams_text;
+        let mut forward = |text: &str| {
+            if first {
+                first = false;
+                // Under `Choose`, only a call starts with `{` (answers may not).
+                is_call |=
+                    matches!(constraint, Constraint::Choose { .. }) && text.trim_start().starts_with('{');
+            }
+            if is_call { call_mode_emit(text) } else { text_mode_emit(text) }
+        };
+        let generated = self.engine.generate(&tokens, &constraint, max_tokens, &mut forward)?;
         let mut turn = AssistantTurn { model_name: Some(self.name.clone()), ..AssistantTurn::default() };
         turn.usage = Usage {
             requests: 1,
@@ -259,7 +277,9 @@ impl LocalModel {
             Some(Message::User { parts }) if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_)))
         );
         let constraint = match &request.settings.tool_choice {
-            _ if offered.is_empty() || answered_by_tool => Constraint::None,
+            _ if offered.is_empty() => Constraint::None,
+            // An answer from the result, which may not look like a call.
+            _ if answered_by_tool => Constraint::Only(chat::grammar(&[], true)),
             ToolChoice::None => Constraint::None,
             ToolChoice::Required => Constraint::Only(chat::grammar(&refs, false)),
             ToolChoice::Tool(name) => {
@@ -311,15 +331,7 @@ impl Model for LocalModel {
             Err(error) => return futures_util::stream::once(async move { Err(model_error(error)) }).boxed(),
         };
         let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
-        let this = LocalModel {
-            name: self.name.clone(),
-            profile: self.profile.clone(),
-            engine: Arc::clone(&self.engine),
-            template: Arc::clone(&self.template),
-            router: self.router,
-            max_tokens: self.max_tokens,
-            stats: Arc::clone(&self.stats),
-        };
+        let this = self.clone();
         let worker = tokio::task::spawn_blocking(move || {
             let started = Instant::now();
             let mut emit = |event: ModelEvent| sender.send(Ok(event)).is_ok();

