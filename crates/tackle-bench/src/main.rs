@@ -19,11 +19,15 @@
 //! precision, recall and F1 over the text (Markdown syntax that is not text left out),
 //! pages/s and MB/s (median of 5 passes after 2 warm-ups). `--write DIR` writes the pages
 //! to `DIR/light` and `DIR/heavy` with their main texts, for `compare/trafilatura_corpus.py`.
+//! `tackle-bench local MODEL.gguf`: the embedded model's speed, memory and tool decisions
+//! on 50 prompts (see `local.rs`).
+//!
 //! `tackle-bench extract --dir DIR` measures the `*.html` files of any directory instead
 //! (quality too for those with a `.txt` beside them).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
+mod local;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -394,14 +398,18 @@ fn main() {
     let (write_to, dir) = (flag("--write"), flag("--dir"));
     let outcome = match which.as_str() {
         "extract" => bench_extract(write_to, dir),
+        "local" => match args.get(1) {
+            Some(path) => local::bench(path),
+            None => Err("usage: tackle-bench local MODEL.gguf".into()),
+        },
         "executor" => bench_executor(),
         "loop" => bench_loop(false),
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
-        other => {
-            Err(format!("unknown benchmark {other:?}; available: executor, loop, loop_events, extract, all")
-                .into())
-        }
+        other => Err(format!(
+            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, local, all"
+        )
+        .into()),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error}");

@@ -146,11 +146,34 @@ pub(crate) fn conversation(system: &str, messages: &[Message]) -> Vec<(&'static 
     out
 }
 
+/// The router's option for answering without a tool.
+pub(crate) const NO_TOOL: &str = "none";
+
+/// The noisy-channel router's prefixes: for each tool, then for "no tool", a description
+/// after which an example request follows.
+pub(crate) fn channel_prefixes(tools: &[Arc<ToolDefinition>]) -> Vec<String> {
+    let mut prefixes: Vec<String> = tools
+        .iter()
+        .map(|tool| {
+            let description = tool.description.lines().next().unwrap_or("").trim().trim_end_matches('.');
+            format!("The tool {} can: {description}.\nA user request this tool answers:\n", tool.name)
+        })
+        .collect();
+    prefixes.push(
+        "No tool is needed for greetings, thanks, jokes, poems, stories or small talk.\nA user message that needs no tool:\n"
+            .to_owned(),
+    );
+    prefixes
+}
+
 /// Compact JSON: one line, `": "` and `", "` separators (a small model fills flexible
 /// whitespace with newlines).
 fn compact() -> Value {
     json!({"whitespace_flexible": false, "key_separator": ": ", "item_separator": ", "})
 }
+
+/// The longest string a call may hold where its schema sets no limit.
+const MAX_STRING: u32 = 200;
 
 /// Formats the grammar engine knows; others (`uint`, ...) are annotations it would refuse.
 const KNOWN_FORMATS: &[&str] =
@@ -158,8 +181,8 @@ const KNOWN_FORMATS: &[&str] =
 
 /// Rewrites a tool's schema for embedding in the call schema: local `$ref`s point at the
 /// root's `$defs` under the tool's prefix, unknown formats are dropped, and objects take no
-/// properties beyond the declared ones. Every call the result admits is valid against the
-/// original schema.
+/// properties beyond the declared ones and strings of at most `MAX_STRING` characters. Every
+/// call the result admits is valid against the original schema.
 fn embed(value: &Value, prefix: &str) -> Value {
     match value {
         Value::Object(map) => {
@@ -186,6 +209,19 @@ fn embed(value: &Value, prefix: &str) -> Value {
             // only the declared ones (a small model otherwise invents keys without end).
             if out.contains_key("properties") && !out.contains_key("additionalProperties") {
                 out.insert("additionalProperties".to_owned(), Value::Bool(false));
+            }
+            // Strings end: a bounded length, so that a call always completes.
+            let is_string = match out.get("type") {
+                Some(Value::String(t)) => t == "string",
+                Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+                _ => false,
+            };
+            if is_string
+                && !out.contains_key("maxLength")
+                && !out.contains_key("enum")
+                && !out.contains_key("const")
+            {
+                out.insert("maxLength".to_owned(), json!(MAX_STRING));
             }
             Value::Object(out)
         }

@@ -19,15 +19,16 @@ const CHUNK: usize = 128;
 /// Repetition penalty for plain answers (greedy decoding of a small model loops without
 /// one), over the last `REPEAT_WINDOW` tokens, as llama.cpp applies it.
 const REPEAT_PENALTY: f32 = 1.3;
+const CALL_REPEAT_PENALTY: f32 = 1.1;
 const REPEAT_WINDOW: usize = 64;
 
-fn penalise_repeats(logits: &mut [f32], recent: &[u32]) {
+fn penalise_repeats(logits: &mut [f32], recent: &[u32], penalty: f32) {
     let mut seen = std::collections::HashSet::new();
     for &token in recent {
         if seen.insert(token)
             && let Some(logit) = logits.get_mut(token as usize)
         {
-            *logit = if *logit > 0.0 { *logit / REPEAT_PENALTY } else { *logit * REPEAT_PENALTY };
+            *logit = if *logit > 0.0 { *logit / penalty } else { *logit * penalty };
         }
     }
 }
@@ -50,6 +51,8 @@ pub(crate) enum Constraint {
     Choose { answer: String, call: String, bias: f32 },
     /// Only this grammar.
     Only(String),
+    /// The classifying router decides first (resolved to `Only` before generation).
+    Route { request: String, none_bias: f32, tools: Vec<Arc<tackle_core::ToolDefinition>> },
 }
 
 /// How one generation went.
@@ -71,6 +74,8 @@ pub(crate) struct Generated {
     pub(crate) decode: Duration,
     /// Call score minus answer score at the first token, when the model chose.
     pub(crate) router_margin: Option<f32>,
+    /// The classifying router's choice.
+    pub(crate) router_choice: Option<String>,
 }
 
 /// The model, its tokenizer, and the constraint machinery.
@@ -78,8 +83,9 @@ pub(crate) struct Engine {
     base: ModelWeights,
     pub(crate) vocabulary: Arc<Vocabulary>,
     factory: ParserFactory,
-    /// The state after the static prefix (system text and tools), kept until replaced.
-    prefix: Mutex<Option<Cached>>,
+    /// The states after static prefixes (the system text and tools; the router's prompt),
+    /// the most recent first.
+    prefixes: Mutex<Vec<Cached>>,
     /// The state after the most recent generation.
     last: Mutex<Option<Cached>>,
     context_length: usize,
@@ -98,6 +104,13 @@ fn log_sum_exp(logits: &[f32], allowed: impl Fn(u32) -> bool) -> f32 {
     let sum: f32 =
         logits.iter().enumerate().filter(|(i, _)| allowed(*i as u32)).map(|(_, &l)| (l - max).exp()).sum();
     max + sum.ln()
+}
+
+/// The log-probability of `token` under `logits`.
+fn log_prob(logits: &[f32], token: u32) -> f32 {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+    logits.get(token as usize).map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
 }
 
 fn argmax(logits: &[f32], allowed: impl Fn(u32) -> bool) -> Option<u32> {
@@ -127,7 +140,7 @@ impl Engine {
             base: weights,
             vocabulary,
             factory,
-            prefix: Mutex::new(None),
+            prefixes: Mutex::new(Vec::new()),
             last: Mutex::new(None),
             context_length,
         })
@@ -157,11 +170,11 @@ impl Engine {
     /// The state after `tokens`: from the longest cached prefix, feeding the rest.
     fn prefill(&self, tokens: &[u32]) -> Result<(Cached, usize), LocalError> {
         let best = {
-            let prefix = self.prefix.lock().unwrap_or_else(|p| p.into_inner());
+            let prefixes = self.prefixes.lock().unwrap_or_else(|p| p.into_inner());
             let last = self.last.lock().unwrap_or_else(|p| p.into_inner());
-            [prefix.as_ref(), last.as_ref()]
-                .into_iter()
-                .flatten()
+            prefixes
+                .iter()
+                .chain(last.as_ref())
                 .filter(|c| {
                     !c.tokens.is_empty() && c.tokens.len() <= tokens.len() && tokens.starts_with(&c.tokens)
                 })
@@ -190,17 +203,38 @@ impl Engine {
             return Ok(());
         }
         let (state, _) = self.prefill(tokens)?;
-        *self.prefix.lock().unwrap_or_else(|p| p.into_inner()) = Some(state);
+        let mut prefixes = self.prefixes.lock().unwrap_or_else(|p| p.into_inner());
+        prefixes.retain(|c| c.tokens != state.tokens);
+        prefixes.insert(0, state);
+        prefixes.truncate(8);
         Ok(())
     }
 
-    /// Generates after `prompt` under `constraint`; `emit` receives text as it is written
-    /// and returns false to stop.
+    /// The log-likelihood of `continuation` after `prefix`.
+    pub(crate) fn likelihood(&self, prefix: &[u32], continuation: &[u32]) -> Result<f32, LocalError> {
+        let (state, _) = self.prefill(prefix)?;
+        let mut weights = state.weights;
+        let mut logits = state.logits;
+        let mut position = state.tokens.len();
+        let mut total = 0.0;
+        for (i, &token) in continuation.iter().enumerate() {
+            total += log_prob(&logits, token);
+            if i + 1 < continuation.len() {
+                logits = Self::forward(&mut weights, &[token], position)?;
+                position += 1;
+            }
+        }
+        Ok(total)
+    }
+
+    /// Generates after `prompt` under `constraint`, at most `max_answer` tokens for an answer
+    /// and `max_call` for a call; `emit` receives text as it is written and returns false to
+    /// stop.
     pub(crate) fn generate(
         &self,
         prompt: &[u32],
         constraint: &Constraint,
-        max_tokens: usize,
+        (max_answer, max_call): (usize, usize),
         emit: &mut dyn FnMut(&str) -> bool,
     ) -> Result<Generated, LocalError> {
         if prompt.len() + 1 >= self.context_length {
@@ -210,7 +244,7 @@ impl Engine {
                 self.context_length
             )));
         }
-        let max_tokens = max_tokens.min(self.context_length - prompt.len() - 1);
+        let room = self.context_length - prompt.len() - 1;
         let started = Instant::now();
         let (mut state, cached_tokens) = self.prefill(prompt)?;
         let prefill = started.elapsed();
@@ -220,6 +254,9 @@ impl Engine {
         // The decision, and the matcher for what follows.
         let mut matcher = match constraint {
             Constraint::None => None,
+            Constraint::Route { .. } => {
+                return Err(LocalError::Generation("the router must decide before generation".to_owned()));
+            }
             Constraint::Only(grammar) => {
                 out.call = grammar.starts_with("start: call");
                 Some(self.matcher(grammar)?)
@@ -238,8 +275,10 @@ impl Engine {
             }
         };
 
+        let max_tokens = if out.call { max_call } else { max_answer }.min(room);
         let decode_started = Instant::now();
-        let penalise = !out.call;
+        // Calls get a milder penalty: their structure repeats by nature.
+        let penalty = if out.call { CALL_REPEAT_PENALTY } else { REPEAT_PENALTY };
         let mut generated_tokens: Vec<u32> = Vec::new();
         let mut pending: Vec<u8> = Vec::new();
         let mut position = state.tokens.len();
@@ -249,10 +288,8 @@ impl Engine {
                 out.truncated = true;
                 break;
             }
-            if penalise {
-                let from = generated_tokens.len().saturating_sub(REPEAT_WINDOW);
-                penalise_repeats(&mut state.logits, &generated_tokens[from..]);
-            }
+            let from = generated_tokens.len().saturating_sub(REPEAT_WINDOW);
+            penalise_repeats(&mut state.logits, &generated_tokens[from..], penalty);
             let next = match &mut matcher {
                 Some(matcher) => {
                     if matcher.is_stopped() {

@@ -29,5 +29,5 @@ mod pull;
 mod tokenizer;
 
 pub use error::LocalError;
-pub use model::{DEFAULT_CALL_BIAS, LocalModel, Router, Stats, StatsHandle};
+pub use model::{DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, Router, Stats, StatsHandle};
 pub use pull::{Progress, Release, SMOLLM2_135M, installed, pull, sha256_of};

@@ -19,26 +19,41 @@ use crate::error::LocalError;
 use crate::gguf;
 use crate::tokenizer::Vocabulary;
 
-/// How the model decides between a plain answer and a tool call.
+/// How the model decides between a plain answer and a tool call (with `ToolChoice::Auto`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Router {
-    /// Added to the call's log-likelihood at the first token before comparing it with the
-    /// answer's. A small model rarely starts a call on its own; a positive bias makes up
-    /// for that. Calibrated on prompts that need a tool and prompts that do not.
-    pub call_bias: f32,
+pub enum Router {
+    /// Compare the likelihood of starting a call with that of starting an answer at the
+    /// first token, with `call_bias` added for the call (a small model rarely starts a
+    /// call on its own); the model then writes whichever call it likes.
+    FirstToken {
+        /// Added to the call's log-likelihood.
+        call_bias: f32,
+    },
+    /// A noisy-channel classification: for each tool (and for "no tool"), how likely is the
+    /// request as an example of what that tool is for? The request's log-likelihood after
+    /// each option's static description is compared, `none_bias` added to "no tool", and
+    /// the best option decides — a call is then constrained to that tool. Small models
+    /// judge "which text fits this description" far better than "which label fits this text".
+    Classify {
+        /// Added to the calibrated score of answering without a tool.
+        none_bias: f32,
+    },
 }
 
 impl Default for Router {
     fn default() -> Self {
-        Router { call_bias: DEFAULT_CALL_BIAS }
+        Router::Classify { none_bias: DEFAULT_NONE_BIAS }
     }
 }
 
-/// The bias measured best for SmolLM2-135M-Instruct (see the crate docs).
+/// The bias on "no tool" of the classifying router, measured best for SmolLM2-135M.
+pub const DEFAULT_NONE_BIAS: f32 = 0.0;
+
+/// The first-token router's call bias measured best for SmolLM2-135M-Instruct.
 pub const DEFAULT_CALL_BIAS: f32 = 4.0;
 
 /// What the last generation measured.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stats {
     /// Prompt tokens, and of those the ones served from the prefilled state.
     pub prompt_tokens: usize,
@@ -46,12 +61,14 @@ pub struct Stats {
     pub cached_tokens: usize,
     /// Generated tokens.
     pub output_tokens: usize,
-    /// Time to process the prompt (until the first token could be chosen).
+    /// Time until the first token could be chosen: routing, then the prompt.
     pub prefill: Duration,
     /// Time to generate.
     pub decode: Duration,
-    /// The router's margin (call minus answer), when the model chose.
+    /// The first-token router's margin (call minus answer), when it decided.
     pub router_margin: Option<f32>,
+    /// The classifying router's choice (a tool name, or `none`), when it decided.
+    pub router_choice: Option<String>,
 }
 
 impl Stats {
@@ -74,7 +91,7 @@ pub struct StatsHandle(Arc<Mutex<Stats>>);
 impl StatsHandle {
     /// What the last generation measured.
     pub fn get(&self) -> Stats {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 
@@ -157,7 +174,7 @@ impl LocalModel {
 
     /// What the last generation measured.
     pub fn stats(&self) -> Stats {
-        *self.stats.lock().unwrap_or_else(|p| p.into_inner())
+        self.stats.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Processes the static part of prompts — the system text with these tools — once, so
@@ -167,7 +184,42 @@ impl LocalModel {
         let system = chat::system_text(instructions, &tools);
         let prefix = self.template.render(&[("system", system)], false)?;
         let tokens = self.engine.vocabulary.encode(&prefix)?;
-        self.engine.warm(&tokens)
+        self.engine.warm(&tokens)?;
+        if !tools.is_empty() && matches!(self.router, Router::Classify { .. }) {
+            for prefix in chat::channel_prefixes(&tools) {
+                let tokens = self.engine.vocabulary.encode(&prefix)?;
+                self.engine.warm(&tokens)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The classifying router's choice for `request`: a tool's index, or `None`.
+    fn route(
+        &self,
+        tools: &[Arc<ToolDefinition>],
+        request: &str,
+        none_bias: f32,
+    ) -> Result<Option<usize>, LocalError> {
+        let vocabulary = &self.engine.vocabulary;
+        let mut best: Option<(usize, f32)> = None;
+        for (i, prefix) in chat::channel_prefixes(tools).iter().enumerate() {
+            let prefix_tokens = vocabulary.encode(prefix)?;
+            let full = vocabulary.encode(&format!("{prefix}{}", request.trim()))?;
+            if !full.starts_with(&prefix_tokens) {
+                return Err(LocalError::Tokenizer("the router's prefix does not tokenize apart".to_owned()));
+            }
+            let request_tokens = &full[prefix_tokens.len()..];
+            let request_tokens = &request_tokens[..request_tokens.len().min(ROUTER_TOKENS)];
+            let mut score = self.engine.likelihood(&prefix_tokens, request_tokens)?;
+            if i == tools.len() {
+                score += none_bias;
+            }
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((i, score));
+            }
+        }
+        Ok(best.map(|(i, _)| i).filter(|&i| i < tools.len()))
     }
 
     /// The tools whose calls can be constrained (a schema the grammar engine cannot compile
@@ -195,7 +247,21 @@ impl LocalModel {
         request: Plan,
         emit: &mut dyn FnMut(ModelEvent) -> bool,
     ) -> Result<(AssistantTurn, Generated), LocalError> {
-        let Plan { prompt, constraint, max_tokens, tools } = request;
+        let Plan { prompt, constraint, max_tokens, call_tokens, tools } = request;
+        let started = Instant::now();
+        let (constraint, router_choice) = match constraint {
+            Constraint::Route { request, none_bias, tools } => {
+                let choice = self.route(&tools, &request, none_bias)?;
+                let name = choice.map_or(chat::NO_TOOL.to_owned(), |i| tools[i].name.clone());
+                let constraint = match choice {
+                    Some(i) => Constraint::Only(chat::grammar(&[tools[i].as_ref()], false)),
+                    None => Constraint::Only(chat::grammar(&[], true)),
+                };
+                (constraint, Some(name))
+            }
+            other => (other, None),
+        };
+        let routing = started.elapsed();
         let tokens = self.engine.vocabulary.encode(&prompt)?;
         let mut text_mode_emit = |text: &str| emit(ModelEvent::TextDelta(text.to_owned()));
         let mut buffered = String::new();
@@ -207,7 +273,7 @@ impl LocalModel {
         let streams_text = match &constraint {
             Constraint::None => true,
             Constraint::Only(grammar) => !grammar.starts_with("start: call"),
-            Constraint::Choose { .. } => true,
+            Constraint::Choose { .. } | Constraint::Route { .. } => true,
         };
         let mut first = true;
         let mut is_call = !streams_text;
@@ -220,7 +286,8 @@ impl LocalModel {
             }
             if is_call { call_mode_emit(text) } else { text_mode_emit(text) }
         };
-        let generated = self.engine.generate(&tokens, &constraint, max_tokens, &mut forward)?;
+        let generated =
+            self.engine.generate(&tokens, &constraint, (max_tokens, call_tokens), &mut forward)?;
         let mut turn = AssistantTurn { model_name: Some(self.name.clone()), ..AssistantTurn::default() };
         turn.usage = Usage {
             requests: 1,
@@ -254,6 +321,9 @@ impl LocalModel {
             turn.finish_reason =
                 Some(if generated.truncated { FinishReason::Length } else { FinishReason::Stop });
         }
+        let mut generated = generated;
+        generated.prefill += routing;
+        generated.router_choice = router_choice;
         Ok((turn, generated))
     }
 
@@ -268,6 +338,8 @@ impl LocalModel {
         let prompt = self.template.render(&messages, true)?;
         let max_tokens =
             request.settings.max_output_tokens.map_or(self.max_tokens, |n| n as usize).min(self.max_tokens);
+        // A call must complete to be valid: it gets at least the call budget.
+        let call_tokens = max_tokens.max(CALL_BUDGET);
         let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
         let refs: Vec<&ToolDefinition> = offered.iter().map(|t| t.as_ref()).collect();
         // One call per user message: once the model has a tool result to answer from, it
@@ -288,21 +360,57 @@ impl LocalModel {
                 };
                 Constraint::Only(chat::grammar(&[tool], false))
             }
-            ToolChoice::Auto => Constraint::Choose {
-                answer: chat::grammar(&[], true),
-                call: chat::grammar(&refs, false),
-                bias: self.router.call_bias,
+            ToolChoice::Auto => match self.router {
+                Router::FirstToken { call_bias } => Constraint::Choose {
+                    answer: chat::grammar(&[], true),
+                    call: chat::grammar(&refs, false),
+                    bias: call_bias,
+                },
+                // Decided on the generation thread, before the first token.
+                Router::Classify { none_bias } => Constraint::Route {
+                    request: last_user_text(request.messages),
+                    none_bias,
+                    tools: offered.clone(),
+                },
             },
         };
-        Ok(Plan { prompt, constraint, max_tokens, tools: names })
+        Ok(Plan { prompt, constraint, max_tokens, call_tokens, tools: names })
     }
 }
+
+/// The text of the conversation's last user message.
+fn last_user_text(messages: &[Message]) -> String {
+    messages
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            Message::User { parts } => Some(
+                parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        UserPart::Text(t) => Some(t.as_str()),
+                        UserPart::ToolReturn(_) => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Request tokens the router reads (the start of a request carries what it is about).
+const ROUTER_TOKENS: usize = 16;
+
+/// Tokens a call may take (its strings are bounded, so it completes within this).
+const CALL_BUDGET: usize = 400;
 
 /// One request, ready to generate.
 struct Plan {
     prompt: String,
     constraint: Constraint,
     max_tokens: usize,
+    call_tokens: usize,
     tools: Vec<String>,
 }
 
@@ -338,6 +446,7 @@ impl Model for LocalModel {
             match this.run(plan, &mut emit) {
                 Ok((turn, generated)) => {
                     *this.stats.lock().unwrap_or_else(|p| p.into_inner()) = Stats {
+                        router_choice: generated.router_choice.clone(),
                         prompt_tokens: generated.prompt_tokens,
                         cached_tokens: generated.cached_tokens,
                         output_tokens: generated.output_tokens,

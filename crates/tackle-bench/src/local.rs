@@ -1,0 +1,293 @@
+//! The embedded model: speed (prompt and generation tokens/s, time to first token with the
+//! static prompt prefilled), peak memory, and the quality of its tool decisions on 50
+//! prompts — the share of schema-valid calls and of right decisions (the right tool, or
+//! rightly no tool).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures_util::StreamExt as _;
+use serde_json::{Value, json};
+use tackle_core::{
+    AssistantPart, JsonSchema, Message, Model, ModelEvent, ModelRequest, ModelSettings, ToolChoice,
+    ToolDefinition,
+};
+use tackle_local::LocalModel;
+
+fn tool(name: &str, description: &str, parameters: Value) -> Arc<ToolDefinition> {
+    Arc::new(ToolDefinition::new(name, description, JsonSchema::new(parameters).expect("an object schema")))
+}
+
+fn tools() -> Vec<Arc<ToolDefinition>> {
+    vec![
+        tool(
+            "get_weather",
+            "Get the current weather for a city.",
+            json!({"type": "object", "properties": {"city": {"type": "string"}, "unit": {"enum": ["celsius", "fahrenheit"]}}, "required": ["city", "unit"]}),
+        ),
+        tool(
+            "calculate",
+            "Calculate the result of an arithmetic expression.",
+            json!({"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}),
+        ),
+        tool(
+            "web_search",
+            "Search the web for current information, news and facts.",
+            json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
+        ),
+    ]
+}
+
+/// 50 prompts and the tool each should use (`None`: answer without one).
+const PROMPTS: &[(&str, Option<&str>)] = &[
+    ("What's the weather in Paris right now?", Some("get_weather")),
+    ("Is it raining in London today?", Some("get_weather")),
+    ("How cold is it in Oslo in fahrenheit?", Some("get_weather")),
+    ("Will I need an umbrella in Seattle this afternoon?", Some("get_weather")),
+    ("Tell me the temperature in Tokyo in celsius.", Some("get_weather")),
+    ("What is the weather like in Berlin?", Some("get_weather")),
+    ("Is it sunny in Madrid at the moment?", Some("get_weather")),
+    ("Current weather conditions in Sydney, please.", Some("get_weather")),
+    ("How hot is it in Cairo today?", Some("get_weather")),
+    ("Is it snowing in Toronto?", Some("get_weather")),
+    ("Weather forecast for Rome?", Some("get_weather")),
+    ("Should I wear a coat in Chicago today, given the weather?", Some("get_weather")),
+    ("What is 17 plus 25?", Some("calculate")),
+    ("Calculate 345 times 12.", Some("calculate")),
+    ("What is 1024 divided by 16?", Some("calculate")),
+    ("How much is 99 minus 47?", Some("calculate")),
+    ("What's 15% of 240?", Some("calculate")),
+    ("Compute 7 to the power of 5.", Some("calculate")),
+    ("Add 3.5 and 4.25.", Some("calculate")),
+    ("What is the square root of 729?", Some("calculate")),
+    ("Multiply 123 by 456.", Some("calculate")),
+    ("If I have 3 boxes of 24 apples, how many apples do I have?", Some("calculate")),
+    ("What is (12 + 8) * 3?", Some("calculate")),
+    ("Divide 1000 by 8.", Some("calculate")),
+    ("Search the web for the latest Rust release notes.", Some("web_search")),
+    ("Who won the most recent Nobel Prize in Physics?", Some("web_search")),
+    ("Find news about the Mars rover.", Some("web_search")),
+    ("Look up the population of Brazil.", Some("web_search")),
+    ("What are today's top headlines?", Some("web_search")),
+    ("Search for reviews of the new electric bikes.", Some("web_search")),
+    ("Find the opening hours of the Louvre museum.", Some("web_search")),
+    ("What is the current price of Bitcoin?", Some("web_search")),
+    ("Look up the latest SpaceX launch.", Some("web_search")),
+    ("Search online for a recipe for sourdough bread.", Some("web_search")),
+    ("Find information about the 2026 World Cup schedule.", Some("web_search")),
+    ("Who is the current CEO of Microsoft? Please search.", Some("web_search")),
+    ("Search for the best hiking trails in Colorado.", Some("web_search")),
+    ("Hello, who are you?", None),
+    ("Good morning!", None),
+    ("Write a haiku about the sea.", None),
+    ("Tell me a joke.", None),
+    ("Thank you for your help.", None),
+    ("How are you today?", None),
+    ("What's your name?", None),
+    ("Can you write a short poem about autumn?", None),
+    ("Say hello in French.", None),
+    ("Give me a motivational quote.", None),
+    ("Describe a cat in one sentence.", None),
+    ("Nice to meet you.", None),
+    ("Write a friendly greeting for a birthday card.", None),
+];
+
+struct Outcome {
+    margin: f32,
+    forced: Option<(String, Value)>,
+}
+
+async fn ask(
+    model: &LocalModel,
+    prompt: &str,
+    choice: ToolChoice,
+    max: u32,
+) -> (String, Vec<(String, Value)>) {
+    let tools = tools();
+    let messages = vec![Message::user(prompt)];
+    let settings =
+        ModelSettings { tool_choice: choice, max_output_tokens: Some(max), ..ModelSettings::default() };
+    let request = ModelRequest { instructions: "", messages: &messages, tools: &tools, settings: &settings };
+    let mut stream = model.stream(request);
+    let (mut text, mut calls) = (String::new(), Vec::new());
+    while let Some(event) = stream.next().await {
+        match event {
+            Ok(ModelEvent::TextDelta(t)) => text.push_str(&t),
+            Ok(ModelEvent::Completed(response)) => {
+                for part in response.turn.parts {
+                    if let AssistantPart::ToolCall(call) = part
+                        && let tackle_core::ToolArguments::Json(arguments) = call.arguments
+                    {
+                        calls.push((call.name, arguments));
+                    }
+                }
+            }
+            Ok(_) => {}
+            Err(error) => {
+                eprintln!("error on {prompt:?}: {error}");
+                break;
+            }
+        }
+    }
+    (text, calls)
+}
+
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn round(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
+/// `tackle-bench local MODEL.gguf`.
+pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let started = Instant::now();
+        let model = LocalModel::load(std::path::Path::new(path))?;
+        let load_s = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        model.prefill("", &tools())?;
+        let prefill_s = started.elapsed().as_secs_f64();
+        let static_tokens = model.stats().prompt_tokens;
+
+        // Speed: a longer plain answer, three times.
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            let (_, _) =
+                ask(&model, "Tell me a story about a lighthouse keeper.", ToolChoice::None, 128).await;
+            runs.push(model.stats());
+        }
+        let best = |f: &dyn Fn(&tackle_local::Stats) -> f64| {
+            let mut v: Vec<f64> = runs.iter().map(f).collect();
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let gen_tps = best(&|s| s.output_tokens_per_second());
+        let ttft_ms = best(&|s| s.prefill.as_secs_f64() * 1000.0);
+        // Prompt speed: instructions no prefilled state starts with.
+        let messages =
+            vec![Message::user("Tell me a story about a lighthouse keeper who finds a message in a bottle.")];
+        let settings = ModelSettings {
+            tool_choice: ToolChoice::None,
+            max_output_tokens: Some(1),
+            ..ModelSettings::default()
+        };
+        let instructions =
+            "You are a storyteller. Write vivid, short stories with a clear beginning, middle and end.";
+        let request = ModelRequest { instructions, messages: &messages, tools: &[], settings: &settings };
+        let mut stream = model.stream(request);
+        while stream.next().await.is_some() {}
+        let prompt_tps = model.stats().prompt_tokens_per_second();
+        let cold_prompt_tokens = model.stats().prompt_tokens - model.stats().cached_tokens;
+        // Decisions.
+        let schemas: Vec<(String, Value)> =
+            tools().iter().map(|t| (t.name.clone(), t.parameters.to_value())).collect();
+        let mut outcomes = Vec::new();
+        let (mut calls, mut valid) = (0usize, 0usize);
+        let first_token = model
+            .clone()
+            .router(tackle_local::Router::FirstToken { call_bias: tackle_local::DEFAULT_CALL_BIAS });
+        for (prompt, _) in PROMPTS {
+            let _ = ask(&first_token, prompt, ToolChoice::Auto, 1).await;
+            let margin = first_token.stats().router_margin.unwrap_or(f32::NEG_INFINITY);
+            let (_, forced) = ask(&model, prompt, ToolChoice::Required, 64).await;
+            for (name, arguments) in &forced {
+                calls += 1;
+                let ok = schemas
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .and_then(|(_, schema)| jsonschema::validator_for(schema).ok())
+                    .is_some_and(|v| v.is_valid(arguments));
+                valid += usize::from(ok);
+            }
+            outcomes.push(Outcome { margin, forced: forced.into_iter().next() });
+        }
+        // The classifying router (the default): its choice, decided per prompt.
+        let mut classify_right = 0;
+        let mut classify_valid = 0;
+        let mut classify_calls = 0;
+        let mut choices = Vec::new();
+        let mut auto_ttft = Vec::new();
+        for (prompt, expected) in PROMPTS {
+            let (_, calls) = ask(&model, prompt, ToolChoice::Auto, 48).await;
+            auto_ttft.push(model.stats().prefill.as_secs_f64() * 1000.0);
+            let chosen = calls.first().map(|(n, _)| n.clone());
+            for (name, arguments) in &calls {
+                classify_calls += 1;
+                let ok = schemas
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .and_then(|(_, schema)| jsonschema::validator_for(schema).ok())
+                    .is_some_and(|v| v.is_valid(arguments));
+                classify_valid += usize::from(ok);
+            }
+            classify_right += usize::from(chosen.as_deref() == *expected);
+            choices.push(chosen.unwrap_or_else(|| "-".to_owned()));
+        }
+        let right = |bias: f32, range: std::ops::Range<usize>| -> usize {
+            range
+                .filter(|&i| {
+                    let (_, expected) = PROMPTS[i];
+                    let o = &outcomes[i];
+                    let decided =
+                        if o.margin + bias > 0.0 { o.forced.as_ref().map(|(n, _)| n.as_str()) } else { None };
+                    decided == expected
+                })
+                .count()
+        };
+        // The bias is chosen on the even prompts and judged on the odd ones, then on all.
+        let biases: Vec<f32> = (0..=40).map(|i| i as f32 * 0.5).collect();
+        let even: Vec<usize> = (0..PROMPTS.len()).step_by(2).collect();
+        let score_on = |bias: f32, idx: &[usize]| idx.iter().filter(|&&i| right(bias, i..i + 1) == 1).count();
+        let tuned =
+            biases.iter().copied().max_by_key(|&b| (score_on(b, &even), -(b * 2.0) as i32)).unwrap_or(0.0);
+        let odd: Vec<usize> = (1..PROMPTS.len()).step_by(2).collect();
+        let at_default = right(tackle_local::DEFAULT_CALL_BIAS, 0..PROMPTS.len());
+        let forced_right = outcomes
+            .iter()
+            .zip(PROMPTS)
+            .filter(|(o, (_, expected))| {
+                expected.is_some() && o.forced.as_ref().map(|(n, _)| n.as_str()) == *expected
+            })
+            .count();
+        let needing = PROMPTS.iter().filter(|(_, e)| e.is_some()).count();
+        let margins: Vec<f64> = outcomes.iter().map(|o| round(o.margin as f64)).collect();
+        auto_ttft.sort_by(f64::total_cmp);
+        let auto_median = auto_ttft[auto_ttft.len() / 2];
+        let auto_max = auto_ttft.iter().copied().fold(0.0, f64::max);
+        let line = json!({
+            "bench": "local",
+            "model": path,
+            "load_s": round(load_s),
+            "static_prompt_tokens": static_tokens,
+            "static_prefill_s": round(prefill_s),
+            "prompt_tokens_per_s": round(prompt_tps),
+            "cold_prompt_tokens": cold_prompt_tokens,
+            "generation_tokens_per_s": round(gen_tps),
+            "ttft_prefilled_ms": round(ttft_ms),
+            "peak_rss_mb": peak_rss_mb().map(round),
+            "prompts": PROMPTS.len(),
+            "forced_calls": calls,
+            "schema_valid_calls": valid,
+            "forced_right_tool_of_needing": format!("{forced_right}/{needing}"),
+            "right_decisions_at_default_bias": format!("{at_default}/{}", PROMPTS.len()),
+            "tuned_bias_on_even": tuned,
+            "right_decisions_odd_at_tuned": format!("{}/{}", score_on(tuned, &odd), odd.len()),
+            "right_decisions_all_at_tuned": format!("{}/{}", right(tuned, 0..PROMPTS.len()), PROMPTS.len()),
+            "first_token_margins": margins,
+            "classify_right_decisions": format!("{classify_right}/{}", PROMPTS.len()),
+            "ttft_auto_routed_ms_median": round(auto_median),
+            "ttft_auto_routed_ms_max": round(auto_max),
+            "classify_calls": classify_calls,
+            "classify_schema_valid": classify_valid,
+            "classify_choices": choices,
+        });
+        println!("{line}");
+        Ok::<(), Box<dyn std::error::Error>>(())
+    })
+}
