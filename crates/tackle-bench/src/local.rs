@@ -168,7 +168,7 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
             v[v.len() / 2]
         };
         let gen_tps = best(&|s| s.output_tokens_per_second());
-        let ttft_ms = best(&|s| s.prefill.as_secs_f64() * 1000.0);
+        let ttft_ms = best(&|s| s.first_token().as_secs_f64() * 1000.0);
         // Prompt speed: instructions no prefilled state starts with.
         let messages =
             vec![Message::user("Tell me a story about a lighthouse keeper who finds a message in a bottle.")];
@@ -215,7 +215,7 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         let mut auto_ttft = Vec::new();
         for (prompt, expected) in PROMPTS {
             let (_, calls) = ask(&model, prompt, ToolChoice::Auto, 48).await;
-            auto_ttft.push(model.stats().prefill.as_secs_f64() * 1000.0);
+            auto_ttft.push(model.stats().first_token().as_secs_f64() * 1000.0);
             let chosen = calls.first().map(|(n, _)| n.clone());
             for (name, arguments) in &calls {
                 classify_calls += 1;

@@ -126,7 +126,7 @@ impl Runner {
             stats.prompt_tokens,
             stats.cached_tokens,
             stats.prompt_tokens_per_second(),
-            stats.prefill.as_millis(),
+            stats.first_token().as_millis(),
             stats.output_tokens,
             stats.output_tokens_per_second()
         ));

