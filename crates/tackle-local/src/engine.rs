@@ -210,8 +210,14 @@ impl Engine {
         Ok(())
     }
 
-    /// The log-likelihood of `continuation` after `prefix`.
-    pub(crate) fn likelihood(&self, prefix: &[u32], continuation: &[u32]) -> Result<f32, LocalError> {
+    /// The log-likelihood of `continuation` after `prefix`; `None` as soon as it falls below
+    /// `floor` (a log-likelihood only falls as tokens are added, so the rest cannot lift it).
+    pub(crate) fn likelihood(
+        &self,
+        prefix: &[u32],
+        continuation: &[u32],
+        floor: f32,
+    ) -> Result<Option<f32>, LocalError> {
         let (state, _) = self.prefill(prefix)?;
         let mut weights = state.weights;
         let mut logits = state.logits;
@@ -219,12 +225,15 @@ impl Engine {
         let mut total = 0.0;
         for (i, &token) in continuation.iter().enumerate() {
             total += log_prob(&logits, token);
+            if total < floor {
+                return Ok(None);
+            }
             if i + 1 < continuation.len() {
                 logits = Self::forward(&mut weights, &[token], position)?;
                 position += 1;
             }
         }
-        Ok(total)
+        Ok(Some(total))
     }
 
     /// Generates after `prompt` under `constraint`, at most `max_answer` tokens for an answer

@@ -218,10 +218,13 @@ impl LocalModel {
             }
             let request_tokens = &full[prefix_tokens.len()..];
             let request_tokens = &request_tokens[..request_tokens.len().min(ROUTER_TOKENS)];
-            let mut score = self.engine.likelihood(&prefix_tokens, request_tokens)?;
-            if i == tools.len() {
-                score += none_bias;
-            }
+            // Options that cannot beat the best so far stop early; the choice is the same.
+            let bias = if i == tools.len() { none_bias } else { 0.0 };
+            let floor = best.map_or(f32::NEG_INFINITY, |(_, b)| b - bias);
+            let Some(likelihood) = self.engine.likelihood(&prefix_tokens, request_tokens, floor)? else {
+                continue;
+            };
+            let score = likelihood + bias;
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
             }
@@ -406,7 +409,7 @@ fn last_user_text(messages: &[Message]) -> String {
 }
 
 /// Request tokens the router reads (the start of a request carries what it is about).
-const ROUTER_TOKENS: usize = 16;
+const ROUTER_TOKENS: usize = 12;
 
 /// Tokens a call may take (its strings are bounded, so it completes within this).
 const CALL_BUDGET: usize = 400;
