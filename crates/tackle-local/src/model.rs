@@ -114,6 +114,8 @@ pub struct LocalModel {
     router: Router,
     max_tokens: usize,
     stats: Arc<Mutex<Stats>>,
+    /// Whether each call grammar compiles, by grammar.
+    checked: Arc<Mutex<std::collections::HashMap<String, bool>>>,
 }
 
 impl std::fmt::Debug for LocalModel {
@@ -149,6 +151,7 @@ impl LocalModel {
             router: Router::default(),
             max_tokens: 512,
             stats: Arc::new(Mutex::new(Stats::default())),
+            checked: Arc::new(Mutex::new(std::collections::HashMap::new())),
         })
     }
 
@@ -239,13 +242,15 @@ impl LocalModel {
             .iter()
             .filter(|tool| {
                 let grammar = chat::grammar(&[tool.as_ref()], false);
-                match self.engine.check_grammar(&grammar) {
+                let mut checked = self.checked.lock().unwrap_or_else(|p| p.into_inner());
+                // Each grammar is compiled once: tools repeat on every round.
+                *checked.entry(grammar.clone()).or_insert_with(|| match self.engine.check_grammar(&grammar) {
                     Ok(()) => true,
                     Err(error) => {
                         tracing::warn!(tool = %tool.name, %error, "the local model cannot constrain this tool's calls; not offering it");
                         false
                     }
-                }
+                })
             })
             .cloned()
             .collect()
@@ -273,13 +278,8 @@ impl LocalModel {
         };
         let routing = started.elapsed();
         let tokens = self.engine.vocabulary.encode(&prompt)?;
-        let mut text_mode_emit = |text: &str| emit(ModelEvent::TextDelta(text.to_owned()));
-        let mut buffered = String::new();
-        let mut call_mode_emit = |text: &str| {
-            buffered.push_str(text);
-            true
-        };
-        // Text streams as it comes; a call is sent whole once it is complete.
+        // Text streams as it comes; a call is sent whole once it is complete (the engine keeps
+        // its text).
         let streams_text = match &constraint {
             Constraint::None => true,
             Constraint::Only(grammar) => !grammar.starts_with("start: call"),
@@ -294,7 +294,7 @@ impl LocalModel {
                 is_call |=
                     matches!(constraint, Constraint::Choose { .. }) && text.trim_start().starts_with('{');
             }
-            if is_call { call_mode_emit(text) } else { text_mode_emit(text) }
+            is_call || emit(ModelEvent::TextDelta(text.to_owned()))
         };
         let generated =
             self.engine.generate(&tokens, &constraint, (max_tokens, call_tokens), &mut forward)?;
