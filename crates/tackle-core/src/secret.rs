@@ -30,6 +30,32 @@ impl Secret {
     pub fn expose(&self) -> &str {
         &self.0
     }
+
+    /// Replaces every occurrence of this secret in `text` with `[redacted]`. An empty
+    /// secret matches nothing. Returns whether anything was replaced.
+    ///
+    /// ```
+    /// use tackle_core::Secret;
+    /// let mut text = String::from("bad key sk-live-123 (sk-live-123)");
+    /// assert!(Secret::new("sk-live-123").scrub(&mut text));
+    /// assert_eq!(text, "bad key [redacted] ([redacted])");
+    /// ```
+    pub fn scrub(&self, text: &mut String) -> bool {
+        let value = self.expose();
+        if value.is_empty() || !text.contains(value) {
+            return false;
+        }
+        *text = text.replace(value, "[redacted]");
+        true
+    }
+
+    /// [`Secret::scrub`] for each of `secrets`, longest first (so a secret that contains
+    /// another is replaced whole). Returns whether anything was replaced.
+    pub fn scrub_all<'s>(secrets: impl IntoIterator<Item = &'s Secret>, text: &mut String) -> bool {
+        let mut secrets: Vec<&Secret> = secrets.into_iter().collect();
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.expose().len()));
+        secrets.into_iter().fold(false, |any, secret| secret.scrub(text) | any)
+    }
 }
 
 impl fmt::Debug for Secret {

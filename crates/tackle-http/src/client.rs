@@ -4,9 +4,9 @@ use std::net::IpAddr;
 use std::time::{Duration, SystemTime};
 
 use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
-use tackle_core::{ModelError, ModelErrorKind};
-
 use tackle_core::Secret;
+
+use crate::error::{HttpError, TransportKind};
 
 /// How failed requests are retried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,89 +38,6 @@ impl RetryConfig {
         let ceiling = exp.min(self.max_backoff);
         let half = ceiling / 2;
         half + half.mul_f64(fastrand::f64())
-    }
-}
-
-/// A failed HTTP exchange. Messages never contain credentials or URL queries.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum HttpError {
-    /// The URL is not usable.
-    #[error("invalid URL: {0}")]
-    InvalidUrl(String),
-    /// The loopback-only guard refused a request to another host.
-    #[error("refused a request to {host}: only loopback hosts may be reached here (TACKLE_LOOPBACK_ONLY)")]
-    NotLoopback {
-        /// The host that was refused.
-        host: String,
-    },
-    /// The server answered with an error status.
-    #[error("the server answered {status}")]
-    Status {
-        /// The status code.
-        status: u16,
-        /// The response body (at most 64 KiB), for the adapter to read the provider's error.
-        body: String,
-        /// How long the server asked to wait.
-        retry_after: Option<Duration>,
-    },
-    /// No response headers arrived in time.
-    #[error("no response within {0:?}")]
-    Timeout(Duration),
-    /// The connection failed.
-    #[error("connection failed: {0}")]
-    Transport(String),
-    /// The body is larger than allowed (counted after decompression).
-    #[error("the response is larger than {limit} bytes")]
-    TooLarge {
-        /// The limit.
-        limit: u64,
-    },
-    /// The response was refused before its body was read (for example its content type).
-    #[error("{0}")]
-    Unacceptable(String),
-}
-
-/// The kind of failure an HTTP status stands for.
-pub fn kind_for_status(status: u16) -> ModelErrorKind {
-    match status {
-        401 | 403 => ModelErrorKind::Authentication,
-        408 | 429 => ModelErrorKind::RateLimited,
-        413 => ModelErrorKind::ContextTooLong,
-        503 | 529 => ModelErrorKind::Overloaded,
-        500..=599 => ModelErrorKind::Server,
-        _ => ModelErrorKind::InvalidRequest,
-    }
-}
-
-impl HttpError {
-    /// The kind of failure.
-    pub fn kind(&self) -> ModelErrorKind {
-        match self {
-            HttpError::Status { status, .. } => kind_for_status(*status),
-            HttpError::Timeout(_) | HttpError::Transport(_) => ModelErrorKind::Transport,
-            HttpError::InvalidUrl(_) | HttpError::NotLoopback { .. } => ModelErrorKind::InvalidRequest,
-            HttpError::TooLarge { .. } | HttpError::Unacceptable(_) => ModelErrorKind::InvalidResponse,
-        }
-    }
-
-    fn retryable(&self) -> bool {
-        match self {
-            HttpError::Status { status, .. } => {
-                matches!(status, 408 | 409 | 429 | 500 | 502 | 503 | 504 | 529)
-            }
-            HttpError::Timeout(_) | HttpError::Transport(_) => true,
-            _ => false,
-        }
-    }
-
-    /// A model error with this failure's kind, the given message and the retry hint.
-    pub fn into_model_error(self, message: impl Into<String>) -> ModelError {
-        let retry_after = match &self {
-            HttpError::Status { retry_after, .. } => *retry_after,
-            _ => None,
-        };
-        ModelError { kind: self.kind(), message: message.into(), retry_after }
     }
 }
 
@@ -156,18 +73,31 @@ impl Sent {
         self.response.content_length()
     }
 
-    /// The body as a stream of byte chunks as they arrive.
+    /// The body as a stream of byte chunks as they arrive. Once more than `max_bytes`
+    /// have arrived the stream yields [`HttpError::TooLarge`] and ends.
     pub fn into_byte_stream(
         self,
+        max_bytes: u64,
     ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, HttpError>> {
         use futures_util::StreamExt;
-        self.response
-            .bytes_stream()
-            .map(|chunk| {
-                chunk
-                    .map_err(|e| HttpError::Transport(format!("the response broke off: {}", e.without_url())))
-            })
-            .boxed()
+        let chunks = self.response.bytes_stream();
+        futures_util::stream::unfold((chunks, 0u64, false), move |(mut chunks, seen, over)| async move {
+            if over {
+                return None;
+            }
+            let item = match chunks.next().await? {
+                Err(e) => Err(broke_off(e)),
+                Ok(chunk) => {
+                    let seen = seen + chunk.len() as u64;
+                    if seen > max_bytes {
+                        return Some((Err(HttpError::TooLarge { limit: max_bytes }), (chunks, seen, true)));
+                    }
+                    return Some((Ok(chunk), (chunks, seen, false)));
+                }
+            };
+            Some((item, (chunks, seen, true)))
+        })
+        .boxed()
     }
 
     /// The whole body, refusing more than `cap` bytes.
@@ -177,14 +107,12 @@ impl Sent {
             match self.response.chunk().await {
                 Ok(Some(chunk)) => {
                     if body.len() + chunk.len() > cap {
-                        return Err(HttpError::Transport(format!("the response is larger than {cap} bytes")));
+                        return Err(HttpError::TooLarge { limit: cap as u64 });
                     }
                     body.extend_from_slice(&chunk);
                 }
                 Ok(None) => return Ok(body),
-                Err(e) => {
-                    return Err(HttpError::Transport(format!("the response broke off: {}", e.without_url())));
-                }
+                Err(e) => return Err(broke_off(e)),
             }
         }
     }
@@ -201,17 +129,68 @@ pub struct HttpClient {
 
 const MAX_ERROR_BODY: usize = 64 * 1024;
 
+/// A body that failed after the headers arrived: a reset unless reqwest says otherwise.
+fn broke_off(error: reqwest::Error) -> HttpError {
+    match HttpError::from_reqwest(error, Duration::ZERO) {
+        HttpError::Transport { kind: TransportKind::Other, message, source } => {
+            HttpError::Transport { kind: TransportKind::Reset, message, source }
+        }
+        other => other,
+    }
+}
+
+/// The origin (scheme, host, port) of a URL: what may be shown of a redirect target.
+fn origin(url: &reqwest::Url) -> String {
+    url.origin().ascii_serialization()
+}
+
+/// The loopback-only guard's test for one URL.
+fn is_loopback_target(url: &reqwest::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(name)) => {
+            name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+                || name == "localhost"
+                || name.ends_with(".localhost")
+        }
+        None => false,
+    }
+}
+
+/// Follows a redirect only within the origin it started from (at most 5 hops), and only to
+/// a target the loopback guard allows; anything else is handed back as the 3xx response.
+fn same_origin_redirects(loopback_only: bool) -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(move |attempt| {
+        let Some(first) = attempt.previous().first() else { return attempt.stop() };
+        let same_origin = attempt.url().origin() == first.origin();
+        let guarded = !loopback_only || is_loopback_target(attempt.url());
+        if same_origin && guarded && attempt.previous().len() <= 5 {
+            attempt.follow()
+        } else {
+            attempt.stop()
+        }
+    })
+}
+
 impl HttpClient {
     /// A client with the default retry policy, a 10 s connect timeout and a 120 s wait for
     /// the first byte. The loopback-only guard is on when `TACKLE_LOOPBACK_ONLY` is set.
+    ///
+    /// Redirects are followed only within the origin of the request (each hop checked by
+    /// the loopback guard too); a redirect elsewhere fails with [`HttpError::Redirected`],
+    /// so that key headers never reach another host.
     pub fn new() -> Result<Self, HttpError> {
+        Self::build(loopback_only_from_env())
+    }
+
+    fn build(loopback_only: bool) -> Result<Self, HttpError> {
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .user_agent(concat!("tackle/", env!("CARGO_PKG_VERSION")))
+            .redirect(same_origin_redirects(loopback_only))
             .build()
-            .map_err(|e| HttpError::Transport(e.without_url().to_string()))?;
-        let loopback_only =
-            std::env::var_os("TACKLE_LOOPBACK_ONLY").is_some_and(|v| !v.is_empty() && v != "0");
+            .map_err(|e| HttpError::from_reqwest(e, Duration::ZERO))?;
         Ok(HttpClient {
             client,
             retry: RetryConfig::default(),
@@ -227,8 +206,17 @@ impl HttpClient {
     }
 
     /// Refuses every request to a host that is not loopback.
-    pub fn loopback_only(mut self, on: bool) -> Self {
-        self.loopback_only = on || self.loopback_only;
+    pub fn loopback_only(self, on: bool) -> Self {
+        if on && !self.loopback_only {
+            // The redirect policy enforces the guard too, so the client is rebuilt with it.
+            if let Ok(guarded) = Self::build(true) {
+                return HttpClient {
+                    retry: self.retry,
+                    first_byte_timeout: self.first_byte_timeout,
+                    ..guarded
+                };
+            }
+        }
         self
     }
 
@@ -253,21 +241,15 @@ impl HttpClient {
     }
 
     fn check_target(&self, url: &str) -> Result<reqwest::Url, HttpError> {
-        let parsed = reqwest::Url::parse(url).map_err(|e| HttpError::InvalidUrl(format!("{e}")))?;
-        if self.loopback_only {
+        let parsed = reqwest::Url::parse(url).map_err(|source| HttpError::InvalidUrl { source })?;
+        if self.loopback_only && !is_loopback_target(&parsed) {
             let host = parsed
                 .host_str()
                 .unwrap_or_default()
                 .trim_start_matches('[')
                 .trim_end_matches(']')
                 .to_owned();
-            let loopback = match host.parse::<IpAddr>() {
-                Ok(ip) => ip.is_loopback(),
-                Err(_) => host == "localhost" || host.ends_with(".localhost"),
-            };
-            if !loopback {
-                return Err(HttpError::NotLoopback { host });
-            }
+            return Err(HttpError::NotLoopback { host });
         }
         Ok(parsed)
     }
@@ -307,9 +289,20 @@ impl HttpClient {
             let request = build(&self.client, target.clone());
             let error = match tokio::time::timeout(self.first_byte_timeout, request.send()).await {
                 Err(_) => HttpError::Timeout(self.first_byte_timeout),
-                Ok(Err(e)) => HttpError::Transport(e.without_url().to_string()),
+                Ok(Err(e)) => HttpError::from_reqwest(e, self.first_byte_timeout),
                 Ok(Ok(response)) if response.status().is_success() => {
                     return Ok(Sent { response, attempts: attempt });
+                }
+                Ok(Ok(response)) if response.status().is_redirection() => {
+                    let status = response.status().as_u16();
+                    let to = response
+                        .headers()
+                        .get(reqwest::header::LOCATION)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|location| response.url().join(location).ok())
+                        .map_or_else(|| "an unreadable location".to_owned(), |url| origin(&url));
+                    tracing::warn!(status, to = %to, "refused a redirect to another origin");
+                    return Err(HttpError::Redirected { status, to });
                 }
                 Ok(Ok(response)) => error_status(response).await,
             };
@@ -361,15 +354,6 @@ mod tests {
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::ZERO));
         assert_eq!(parse_retry_after("soon"), None);
         assert_eq!(parse_retry_after("-3"), None);
-    }
-
-    #[test]
-    fn statuses_map_to_kinds() {
-        assert_eq!(kind_for_status(401), ModelErrorKind::Authentication);
-        assert_eq!(kind_for_status(429), ModelErrorKind::RateLimited);
-        assert_eq!(kind_for_status(529), ModelErrorKind::Overloaded);
-        assert_eq!(kind_for_status(502), ModelErrorKind::Server);
-        assert_eq!(kind_for_status(400), ModelErrorKind::InvalidRequest);
     }
 
     #[test]

@@ -9,15 +9,18 @@
 //!   lookup of its own, no redirects followed, no proxy unless given), with the body capped
 //!   after decompression — the primitive under tackle's SSRF-safe page retrieval.
 //!
-//! The one decision that shaped this crate: it knows HTTP and nothing about any provider;
-//! statuses become [`tackle_core::ModelErrorKind`]s here, provider error bodies are read by
-//! the adapters.
+//! The one decision that shaped this crate: it knows HTTP and nothing about any provider.
+//! Failures are [`HttpError`]s with an [`HttpErrorKind`] (DNS, TLS, refused, reset, timeout,
+//! too large, redirected, status); what a status means for a model — and the provider's
+//! error body — is read by the adapters.
 
 mod client;
+mod error;
 mod pinned;
 mod sse;
 
-pub use client::{HttpClient, HttpError, RetryConfig, Sent, kind_for_status, parse_retry_after};
+pub use client::{HttpClient, RetryConfig, Sent, parse_retry_after};
+pub use error::{HttpError, HttpErrorKind, TransportKind};
 pub use pinned::{Hop, PinnedGet};
 pub use sse::{SseDecoder, SseEvent};
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
 
-use crate::client::HttpError;
+use crate::error::{HttpError, TransportKind};
 
 /// A resolver that answers nothing: every name must come with pinned addresses.
 struct NoResolver;
@@ -86,25 +86,20 @@ impl PinnedGet<'_> {
             builder = builder.resolve_to_addrs(host, self.addrs);
         }
         builder = match self.proxy {
-            Some(proxy) => {
-                builder.proxy(reqwest::Proxy::all(proxy).map_err(|e| HttpError::InvalidUrl(e.to_string()))?)
-            }
+            Some(proxy) => builder.proxy(
+                reqwest::Proxy::all(proxy)
+                    .map_err(|e| HttpError::InvalidProxy { message: e.without_url().to_string() })?,
+            ),
             None => builder.no_proxy(),
         };
-        let client = builder.build().map_err(|e| HttpError::Transport(e.without_url().to_string()))?;
+        let client = builder.build().map_err(|e| HttpError::from_reqwest(e, self.timeout))?;
         let response = client
             .get(self.url.as_str())
             .header(reqwest::header::ACCEPT, self.accept)
             .header(reqwest::header::ACCEPT_LANGUAGE, "en-US,en;q=0.9")
             .send()
             .await
-            .map_err(|e| {
-                if e.is_timeout() {
-                    HttpError::Timeout(self.timeout)
-                } else {
-                    HttpError::Transport(e.without_url().to_string())
-                }
-            })?;
+            .map_err(|e| HttpError::from_reqwest(e, self.timeout))?;
         let status = response.status().as_u16();
         let header = |name| {
             response
@@ -130,12 +125,11 @@ impl PinnedGet<'_> {
         }
         let mut body = response.bytes_stream();
         while let Some(chunk) = body.next().await {
-            let chunk = chunk.map_err(|e| {
-                if e.is_timeout() {
-                    HttpError::Timeout(self.timeout)
-                } else {
-                    HttpError::Transport(format!("the response broke off: {}", e.without_url()))
+            let chunk = chunk.map_err(|e| match HttpError::from_reqwest(e, self.timeout) {
+                HttpError::Transport { kind: TransportKind::Other, message, source } => {
+                    HttpError::Transport { kind: TransportKind::Reset, message, source }
                 }
+                other => other,
             })?;
             if hop.body.len() as u64 + chunk.len() as u64 > self.max_bytes {
                 return Err(HttpError::TooLarge { limit: self.max_bytes });

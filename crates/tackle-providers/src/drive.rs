@@ -10,7 +10,7 @@ use bytes::Bytes;
 use futures_util::stream::BoxStream;
 use futures_util::{StreamExt, stream};
 use tackle_core::{ModelError, ModelErrorKind, ModelEvent, ModelResponse, ModelStream};
-use tackle_http::{HttpError, Sent, SseDecoder, SseEvent};
+use tackle_http::{HttpError, HttpErrorKind, Sent, SseDecoder, SseEvent};
 
 /// Whether an accumulator has seen the end of the response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +55,45 @@ struct State<'a, A> {
 /// The longest a non-streamed body may be.
 const MAX_BODY: usize = 32 * 1024 * 1024;
 
+/// The most bytes one streamed response may bring. A streamed round repeats its content
+/// (deltas, then each finished item, then the whole response), so this is twice the
+/// whole-body cap.
+const MAX_STREAMED: u64 = 64 * 1024 * 1024;
+
 fn cut(message: impl Into<String>) -> ModelError {
     ModelError::new(ModelErrorKind::Transport, message)
+}
+
+/// What an HTTP status means for a model request, when the provider's body says nothing
+/// more precise.
+pub(crate) fn kind_for_status(status: u16) -> ModelErrorKind {
+    match status {
+        401 | 403 => ModelErrorKind::Authentication,
+        408 | 429 => ModelErrorKind::RateLimited,
+        413 => ModelErrorKind::ContextTooLong,
+        503 | 529 => ModelErrorKind::Overloaded,
+        500..=599 => ModelErrorKind::Server,
+        _ => ModelErrorKind::InvalidRequest,
+    }
+}
+
+/// The model-error kind of an HTTP failure other than an error status.
+fn kind_for_failure(error: &HttpError) -> ModelErrorKind {
+    match error.kind() {
+        HttpErrorKind::Status => match error {
+            HttpError::Status { status, .. } => kind_for_status(*status),
+            _ => ModelErrorKind::Server,
+        },
+        HttpErrorKind::Timeout | HttpErrorKind::Transport(_) => ModelErrorKind::Transport,
+        HttpErrorKind::TooLarge | HttpErrorKind::Unacceptable => ModelErrorKind::InvalidResponse,
+        // A redirect, a refused host or a bad URL is a setup mistake, not a passing failure.
+        _ => ModelErrorKind::InvalidRequest,
+    }
+}
+
+/// A model error for an HTTP failure that is not an error status.
+fn failure(error: &HttpError) -> ModelError {
+    ModelError::new(kind_for_failure(error), error.to_string())
 }
 
 /// Turns an HTTP failure into a model error: `read_body` reads the provider's error body
@@ -70,19 +107,13 @@ pub(crate) fn http_model_error(
         HttpError::Status { status, body, retry_after } => {
             let status = *status;
             let mut model_error = read_body(status, body).unwrap_or_else(|| {
-                ModelError::new(
-                    tackle_http::kind_for_status(status),
-                    format!("the provider answered HTTP {status}"),
-                )
+                ModelError::new(kind_for_status(status), format!("the provider answered HTTP {status}"))
             });
             model_error.message = format!("HTTP {status}: {}", model_error.message);
             model_error.retry_after = *retry_after;
             model_error
         }
-        other => {
-            let message = other.to_string();
-            error.into_model_error(message)
-        }
+        other => failure(other),
     }
 }
 
@@ -122,20 +153,22 @@ pub(crate) fn drive<'a, A: Accumulate + 'a>(
                     Phase::Sending(send) => match send.await {
                         Err(error) => Err(st.acc.http_error(error)),
                         Ok(sent) if st.streaming => {
-                            st.phase =
-                                Phase::Reading { body: sent.into_byte_stream(), decoder: SseDecoder::new() };
+                            st.phase = Phase::Reading {
+                                body: sent.into_byte_stream(MAX_STREAMED),
+                                decoder: SseDecoder::new(),
+                            };
                             Ok(None)
                         }
                         Ok(sent) => match sent.read_all(MAX_BODY).await {
                             Ok(body) => whole_body(&mut st.acc, &body, &mut st.queue).map(Some),
-                            Err(error) => Err(cut(error.to_string())),
+                            Err(error) => Err(failure(&error)),
                         },
                     },
                     Phase::Reading { mut body, mut decoder } => {
                         match tokio::time::timeout(st.idle_timeout, body.next()).await {
                             Err(_) => Err(cut(format!("the response stalled for {:?}", st.idle_timeout))),
                             Ok(None) => end_of_body(&mut st.acc, &mut decoder, &mut st.queue).map(Some),
-                            Ok(Some(Err(error))) => Err(cut(error.to_string())),
+                            Ok(Some(Err(error))) => Err(failure(&error)),
                             Ok(Some(Ok(chunk))) => {
                                 match feed_chunk(&mut st.acc, &mut decoder, &chunk, &mut st.queue) {
                                     Err(error) => Err(error),
@@ -165,7 +198,7 @@ fn feed_chunk<A: Accumulate>(
     chunk: &[u8],
     queue: &mut VecDeque<ModelEvent>,
 ) -> Result<Flow, ModelError> {
-    for event in decoder.feed(chunk) {
+    for event in decoder.feed(chunk).map_err(|e| failure(&e))? {
         if acc.event(&event, queue)? == Flow::Done {
             return Ok(Flow::Done);
         }

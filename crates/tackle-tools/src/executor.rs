@@ -511,17 +511,10 @@ fn error_return(error: ToolError, tool: &str) -> ToolReturn {
     ret
 }
 
-const REDACTED: &str = "[redacted]";
-
 /// Removes every secret value from what the model will see.
 fn scrub(ret: &mut ToolReturn, secrets: &[Secret]) {
     fn scrub_str(text: &mut String, secrets: &[Secret]) {
-        for secret in secrets {
-            let value = secret.expose();
-            if !value.is_empty() && text.contains(value) {
-                *text = text.replace(value, REDACTED);
-            }
-        }
+        Secret::scrub_all(secrets, text);
     }
     fn scrub_value(value: &mut Value, secrets: &[Secret]) {
         match value {

@@ -144,7 +144,7 @@ impl Model for Anthropic {
     }
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        let secret = Some(self.api_key.expose().to_owned());
+        let secret = Some(self.api_key.clone());
         self.endpoint.round(self.headers(), self.body(&request), MessagesAccumulator::new(secret))
     }
 }

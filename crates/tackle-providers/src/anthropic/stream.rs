@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::{Value, json};
+use tackle_core::Secret;
 use tackle_core::{
     AssistantPart, AssistantTurn, FinishReason, ModelError, ModelErrorKind, ModelEvent, ModelResponse,
     ProviderData, Thinking, ToolArguments, ToolCall, Usage,
@@ -31,10 +32,10 @@ pub(crate) struct MessagesAccumulator {
     usage: WireUsage,
     model: Option<String>,
     stopped: bool,
-    secret: Option<String>,
+    secret: Option<Secret>,
 }
 
-pub(crate) fn model_error(error: &WireError, status: Option<u16>, secret: Option<&str>) -> ModelError {
+pub(crate) fn model_error(error: &WireError, status: Option<u16>, secret: Option<&Secret>) -> ModelError {
     let kind = match error.kind.as_str() {
         "authentication_error" | "permission_error" => ModelErrorKind::Authentication,
         "rate_limit_error" => ModelErrorKind::RateLimited,
@@ -42,15 +43,15 @@ pub(crate) fn model_error(error: &WireError, status: Option<u16>, secret: Option
         "api_error" | "timeout_error" => ModelErrorKind::Server,
         _ if error.message.contains("prompt is too long") => ModelErrorKind::ContextTooLong,
         "request_too_large" => ModelErrorKind::ContextTooLong,
-        _ => status.map_or(ModelErrorKind::InvalidRequest, tackle_http::kind_for_status),
+        _ => status.map_or(ModelErrorKind::InvalidRequest, crate::drive::kind_for_status),
     };
     let mut message = if error.message.is_empty() {
         format!("the provider reported {}", error.kind)
     } else {
         error.message.clone()
     };
-    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
-        message = message.replace(secret, "[redacted]");
+    if let Some(secret) = secret {
+        secret.scrub(&mut message);
     }
     ModelError::new(kind, message)
 }
@@ -67,7 +68,7 @@ fn text_of(value: &Value, key: &str) -> String {
 }
 
 impl MessagesAccumulator {
-    pub(crate) fn new(secret: Option<String>) -> Self {
+    pub(crate) fn new(secret: Option<Secret>) -> Self {
         MessagesAccumulator { secret, ..MessagesAccumulator::default() }
     }
 
@@ -143,7 +144,7 @@ impl MessagesAccumulator {
                 self.stopped = true;
                 return Ok(Flow::Done);
             }
-            Event::Error { error } => return Err(model_error(&error, None, self.secret.as_deref())),
+            Event::Error { error } => return Err(model_error(&error, None, self.secret.as_ref())),
         }
         Ok(Flow::Continue)
     }
@@ -282,7 +283,7 @@ impl Accumulate for MessagesAccumulator {
     }
 
     fn http_error(&self, error: HttpError) -> ModelError {
-        let secret = self.secret.as_deref();
+        let secret = self.secret.as_ref();
         crate::drive::http_model_error(error, |status, body| {
             serde_json::from_str::<ErrorBody>(body).ok().map(|b| model_error(&b.error, Some(status), secret))
         })

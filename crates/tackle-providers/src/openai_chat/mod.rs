@@ -129,7 +129,7 @@ impl Model for OpenAiChat {
             Err(message) => (Err(message), Default::default()),
         };
         let headers = self.preset.key_header.headers(self.api_key.as_ref());
-        let secret = self.api_key.as_ref().map(|k| k.expose().to_owned());
+        let secret = self.api_key.clone();
         self.endpoint.round(headers, body, ChatAccumulator::new(strict_tools, secret))
     }
 }

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde_json::{Map, Value, json};
+use tackle_core::Secret;
 use tackle_core::{
     AssistantPart, AssistantTurn, FinishReason, ModelError, ModelErrorKind, ModelEvent, ModelResponse,
     ProviderData, Thinking, ToolArguments, ToolCall, Usage,
@@ -35,16 +36,16 @@ pub(crate) struct ChatAccumulator {
     usage: Usage,
     model: Option<String>,
     strict_tools: HashMap<String, Map<String, Value>>,
-    secret: Option<String>,
+    secret: Option<Secret>,
 }
 
-pub(crate) fn model_error(status: Option<u16>, error: &WireError, secret: Option<&str>) -> ModelError {
+pub(crate) fn model_error(status: Option<u16>, error: &WireError, secret: Option<&Secret>) -> ModelError {
     let code = error.code.as_ref().and_then(Value::as_str).unwrap_or_default();
     let kind = match (status, error.kind.as_deref(), code) {
         (_, _, "context_length_exceeded") => ModelErrorKind::ContextTooLong,
         (_, _, "rate_limit_exceeded") | (_, Some("rate_limit_exceeded"), _) => ModelErrorKind::RateLimited,
         (_, _, "invalid_api_key") | (_, Some("authentication_error"), _) => ModelErrorKind::Authentication,
-        (Some(status), _, _) => tackle_http::kind_for_status(status),
+        (Some(status), _, _) => crate::drive::kind_for_status(status),
         (None, Some("server_error"), _) => ModelErrorKind::Server,
         (None, _, _) => ModelErrorKind::InvalidRequest,
     };
@@ -53,8 +54,8 @@ pub(crate) fn model_error(status: Option<u16>, error: &WireError, secret: Option
     } else {
         error.message.clone()
     };
-    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
-        message = message.replace(secret, "[redacted]");
+    if let Some(secret) = secret {
+        secret.scrub(&mut message);
     }
     ModelError::new(kind, message)
 }
@@ -88,13 +89,13 @@ fn fastrand_alnum() -> char {
 }
 
 impl ChatAccumulator {
-    pub(crate) fn new(strict_tools: HashMap<String, Map<String, Value>>, secret: Option<String>) -> Self {
+    pub(crate) fn new(strict_tools: HashMap<String, Map<String, Value>>, secret: Option<Secret>) -> Self {
         ChatAccumulator { strict_tools, secret, ..ChatAccumulator::default() }
     }
 
     fn chunk(&mut self, chunk: Chunk, out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
         if let Some(error) = chunk.error {
-            return Err(model_error(None, &error, self.secret.as_deref()));
+            return Err(model_error(None, &error, self.secret.as_ref()));
         }
         if chunk.model.is_some() {
             self.model = chunk.model;
@@ -284,13 +285,13 @@ impl Accumulate for ChatAccumulator {
     }
 
     fn http_error(&self, error: HttpError) -> ModelError {
-        error_from_body(error, self.secret.as_deref())
+        error_from_body(error, self.secret.as_ref())
     }
 }
 
 /// Turns an HTTP failure of an OpenAI-style API into a model error, reading the
 /// `{"error": {...}}` body.
-pub(crate) fn error_from_body(error: HttpError, secret: Option<&str>) -> ModelError {
+pub(crate) fn error_from_body(error: HttpError, secret: Option<&Secret>) -> ModelError {
     crate::drive::http_model_error(error, |status, body| {
         serde_json::from_str::<ErrorBody>(body).ok().map(|b| model_error(Some(status), &b.error, secret))
     })

@@ -144,7 +144,7 @@ impl Model for OpenAiResponses {
             Err(message) => (Err(message), Default::default()),
         };
         let headers = self.preset.key_header.headers(self.api_key.as_ref());
-        let secret = self.api_key.as_ref().map(|k| k.expose().to_owned());
+        let secret = self.api_key.clone();
         self.endpoint.round(headers, body, ResponsesAccumulator::new(strict_tools, secret))
     }
 }

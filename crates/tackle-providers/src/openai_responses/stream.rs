@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde_json::{Map, Value, json};
+use tackle_core::Secret;
 use tackle_core::{
     AssistantPart, AssistantTurn, FinishReason, ModelError, ModelErrorKind, ModelEvent, ModelResponse,
     ProviderData, Thinking, ToolArguments, ToolCall, Usage,
@@ -25,7 +26,7 @@ pub(crate) struct ResponsesAccumulator {
     model: Option<String>,
     finish: Option<FinishReason>,
     strict_tools: HashMap<String, Map<String, Value>>,
-    secret: Option<String>,
+    secret: Option<Secret>,
 }
 
 fn str_of<'v>(value: &'v Value, key: &str) -> &'v str {
@@ -44,7 +45,7 @@ fn usage(value: &Value) -> Usage {
     }
 }
 
-fn stream_error(value: &Value, secret: Option<&str>) -> ModelError {
+fn stream_error(value: &Value, secret: Option<&Secret>) -> ModelError {
     // Two shapes exist: nested under `error`, or flat.
     let error = value.get("error").filter(|e| e.is_object()).unwrap_or(value);
     let code =
@@ -59,14 +60,14 @@ fn stream_error(value: &Value, secret: Option<&str>) -> ModelError {
     if message.is_empty() {
         message = "the provider reported an error".into();
     }
-    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
-        message = message.replace(secret, "[redacted]");
+    if let Some(secret) = secret {
+        secret.scrub(&mut message);
     }
     ModelError::new(kind, message)
 }
 
 impl ResponsesAccumulator {
-    pub(crate) fn new(strict_tools: HashMap<String, Map<String, Value>>, secret: Option<String>) -> Self {
+    pub(crate) fn new(strict_tools: HashMap<String, Map<String, Value>>, secret: Option<Secret>) -> Self {
         ResponsesAccumulator { strict_tools, secret, ..ResponsesAccumulator::default() }
     }
 
@@ -150,9 +151,9 @@ impl ResponsesAccumulator {
             }
             "response.failed" => {
                 let response = event.get("response").unwrap_or(&Value::Null);
-                return Err(stream_error(response.get("error").unwrap_or(response), self.secret.as_deref()));
+                return Err(stream_error(response.get("error").unwrap_or(response), self.secret.as_ref()));
             }
-            "error" => return Err(stream_error(event, self.secret.as_deref())),
+            "error" => return Err(stream_error(event, self.secret.as_ref())),
             _ => {}
         }
         Ok(Flow::Continue)
@@ -269,6 +270,6 @@ impl Accumulate for ResponsesAccumulator {
     }
 
     fn http_error(&self, error: HttpError) -> ModelError {
-        error_from_body(error, self.secret.as_deref())
+        error_from_body(error, self.secret.as_ref())
     }
 }

@@ -6,6 +6,7 @@
 mod anthropic;
 mod openai_chat;
 mod openai_responses;
+mod redirects;
 
 use std::sync::Arc;
 use std::time::Duration;
