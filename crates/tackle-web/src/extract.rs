@@ -4,9 +4,34 @@
 //! boilerplate marking, readability-style scoring and a Markdown renderer; plain text is
 //! kept as it is.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use url::Url;
 
 use crate::retrieve::ContentKind;
+
+/// Stops an extraction running on another thread: once raised, the extraction gives up at
+/// its next check (every 1,024 tags while parsing, and between its passes).
+#[derive(Debug, Clone, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag that is not raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Raises the flag.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag was raised.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
 
 /// A page's readable content and metadata. Every field is untrusted outside content.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -32,14 +57,21 @@ fn some(text: String) -> Option<String> {
     (!text.is_empty()).then(|| text.chars().take(1000).collect())
 }
 
-/// Extracts the readable content of a document read from `url`.
+/// Extracts the readable content of a document read from `url`. At most 16 MiB of HTML
+/// are read.
 pub fn extract(text: &str, kind: ContentKind, url: &Url) -> Page {
+    extract_until(text, kind, url, &StopFlag::new()).unwrap_or_default()
+}
+
+/// [`extract`], giving up (`None`) once `stop` is raised — for extraction on a blocking
+/// thread that a timeout or a cancellation must be able to end.
+pub fn extract_until(text: &str, kind: ContentKind, url: &Url, stop: &StopFlag) -> Option<Page> {
     let mut page = Page { url: url.to_string(), ..Page::default() };
     if kind != ContentKind::Html {
         page.markdown = text.replace("\r\n", "\n").replace('\r', "\n").trim().to_owned();
-        return page;
+        return Some(page);
     }
-    let extracted = crate::html::extract(text, url);
+    let extracted = crate::html::extract(text, url, stop)?;
     let meta = extracted.meta;
     page.title = meta.title.and_then(some);
     page.description = meta.description.and_then(some);
@@ -47,7 +79,7 @@ pub fn extract(text: &str, kind: ContentKind, url: &Url) -> Page {
     page.published = meta.published;
     page.site_name = meta.site_name.and_then(some);
     page.markdown = tidy(&extracted.markdown);
-    page
+    Some(page)
 }
 
 /// Trims lines and folds runs of blank lines into one.

@@ -38,7 +38,7 @@ mod search;
 mod tools;
 
 pub use budget::allocate;
-pub use extract::{Page, extract, truncate};
+pub use extract::{Page, StopFlag, extract, extract_until, truncate};
 pub use filter::{FilterFuture, Filtered, PassThrough, UntrustedFilter, UntrustedText};
 pub use policy::{HostPattern, TargetPolicy};
 pub use resolve::{Resolve, SystemResolver};

@@ -10,7 +10,7 @@ use tackle_core::{Confidence, SettingField, Source, ToolReturn};
 use tackle_tools::{FunctionTool, ToolBuildError, ToolContext, ToolError, typed_tool};
 
 use crate::budget::allocate;
-use crate::extract::{Page, extract, truncate};
+use crate::extract::{Page, StopFlag, extract_until, truncate};
 use crate::filter::{PassThrough, UntrustedFilter, UntrustedText};
 use crate::policy::{HostPattern, TargetPolicy};
 use crate::retrieve::{RetrieveError, Retriever};
@@ -109,12 +109,31 @@ pub mod limits {
     pub const COMPLETE_PAGE_CHARS: usize = 500;
 }
 
+/// Raises its flag when dropped: when the future awaiting an extraction is dropped (the
+/// tool timed out, the run was cancelled), the extraction on the blocking thread stops.
+struct StopOnDrop(StopFlag);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 /// Extracts on a blocking thread: extraction is CPU work that must not hold up the
-/// runtime (or the timeouts running on it).
+/// runtime (or the timeouts running on it). Dropping the returned future stops it.
 async fn extract_off_thread(retrieved: crate::retrieve::Retrieved) -> Result<Page, ToolError> {
-    tokio::task::spawn_blocking(move || extract(&retrieved.text, retrieved.kind, &retrieved.final_url))
-        .await
-        .map_err(|_| ToolError::failed("the page could not be processed"))
+    let stop = StopFlag::new();
+    let guard = StopOnDrop(stop.clone());
+    let page = tokio::task::spawn_blocking(move || {
+        extract_until(&retrieved.text, retrieved.kind, &retrieved.final_url, &stop)
+    })
+    .await;
+    drop(guard);
+    match page {
+        Ok(Some(page)) => Ok(page),
+        Ok(None) => Err(ToolError::failed("processing the page was stopped")),
+        Err(_) => Err(ToolError::failed("the page could not be processed")),
+    }
 }
 
 fn header(page: &Page) -> String {
@@ -439,5 +458,34 @@ impl WebTools {
             ret = ret.with_private_metadata(serde_json::json!({"filter_warning": warning}));
         }
         Ok(ret)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_abandoned_extraction_is_stopped() {
+        // A page big enough that extraction is still running when the caller gives up.
+        let retrieved = crate::retrieve::Retrieved {
+            final_url: url::Url::parse("https://example.com/").unwrap(),
+            kind: crate::retrieve::ContentKind::Html,
+            text: "<div><p>Some words, and more words.</p></div>".repeat(200_000),
+            private_target: false,
+        };
+        // Started (polled once), then dropped, as a timeout or a cancellation drops it.
+        let mut started = Box::pin(extract_off_thread(retrieved.clone()));
+        std::future::poll_fn(|cx| {
+            let _ = started.as_mut().poll(cx);
+            std::task::Poll::Ready(())
+        })
+        .await;
+        drop(started);
+        let stop = StopFlag::new();
+        drop(StopOnDrop(stop.clone()));
+        assert!(stop.is_stopped(), "dropping the guard raises the flag");
+        let stopped = extract_until(&retrieved.text, retrieved.kind, &retrieved.final_url, &stop);
+        assert!(stopped.is_none());
     }
 }

@@ -239,10 +239,16 @@ impl Document {
     pub(crate) const ROOT: u32 = 0;
 
     /// Parses `html`; never fails.
+    #[cfg(test)]
     pub(crate) fn parse(html: &str) -> Document {
+        Self::parse_until(html, &crate::extract::StopFlag::new()).unwrap_or_default()
+    }
+
+    /// Parses `html`, giving up (`None`) once `stop` is raised.
+    pub(crate) fn parse_until(html: &str, stop: &crate::extract::StopFlag) -> Option<Document> {
         let mut builder = Builder::new(html.len());
-        tokenize(html, &mut builder);
-        builder.doc
+        tokenize(html, &mut builder, stop)?;
+        Some(builder.doc)
     }
 
     fn slice(&self, range: &Range<u32>) -> &str {
@@ -558,12 +564,23 @@ impl Builder {
     }
 }
 
-/// Splits `html` into tokens and feeds them to `builder`.
-fn tokenize(html: &str, builder: &mut Builder) {
+/// Tags read between two looks at the stop flag.
+const STOP_CHECK_EVERY: u32 = 1024;
+
+/// Splits `html` into tokens and feeds them to `builder`; `None` when `stop` was raised.
+fn tokenize(html: &str, builder: &mut Builder, stop: &crate::extract::StopFlag) -> Option<()> {
     let bytes = html.as_bytes();
     let mut pos = 0;
     let mut text_start = 0;
+    let mut since_check = 0u32;
     while let Some(offset) = memchr(b'<', &bytes[pos..]) {
+        since_check += 1;
+        if since_check == STOP_CHECK_EVERY {
+            since_check = 0;
+            if stop.is_stopped() {
+                return None;
+            }
+        }
         let lt = pos + offset;
         let next = bytes.get(lt + 1).copied();
         match next {
@@ -650,6 +667,7 @@ fn tokenize(html: &str, builder: &mut Builder) {
         }
     }
     builder.text(&html[text_start..]);
+    Some(())
 }
 
 /// Reads a tag name starting at `at`; returns the tag and the index after the name.
@@ -671,9 +689,13 @@ fn read_name(bytes: &[u8], at: usize) -> (Tag, usize) {
     (tag, end)
 }
 
+/// Attributes kept of one element; the rest are read past. This also bounds the search
+/// for repeated names, which would otherwise be quadratic in a tag's attributes.
+pub(crate) const MAX_ATTRIBUTES: usize = 64;
+
 /// Reads attributes up to the end of a start tag into `doc` (names in lower case, values
-/// decoded, the first of repeated names kept); returns whether the tag closed itself and
-/// the index after the `>`.
+/// decoded, the first of repeated names kept, at most [`MAX_ATTRIBUTES`]); returns whether
+/// the tag closed itself and the index after the `>`.
 fn read_attributes(html: &str, mut at: usize, doc: &mut Document) -> (bool, usize) {
     let bytes = html.as_bytes();
     let first = doc.attrs.len();
@@ -733,7 +755,9 @@ fn read_attributes(html: &str, mut at: usize, doc: &mut Document) -> (bool, usiz
         }
         let attr = Attr { name: n0 as u32..v0 as u32, value: v0 as u32..doc.text.len() as u32 };
         let name = &doc.text[n0..v0];
-        if doc.attrs[first..].iter().any(|a| doc.slice(&a.name) == name) {
+        if doc.attrs.len() - first >= MAX_ATTRIBUTES
+            || doc.attrs[first..].iter().any(|a| doc.slice(&a.name) == name)
+        {
             doc.text.truncate(n0);
         } else {
             doc.attrs.push(attr);
@@ -892,6 +916,35 @@ mod tests {
         assert_eq!(tree("a<svg><g><text>icon</text></g></svg>b<button>OK</button>c"), "abc");
         assert_eq!(tree("<noscript><p>enable js</p></noscript>x<template><p>t</p></template>"), "x");
         assert_eq!(tree("a<!-- <p>c</p> -->b<!--->c<![CDATA[x]]>d"), "abcd");
+    }
+
+    #[test]
+    fn attributes_per_element_are_bounded() {
+        let mut html = String::from("<p ");
+        for i in 0..50_000 {
+            html.push_str(&format!("a{i}=1 "));
+        }
+        html.push_str("class=late>text</p><p id=x>after</p>");
+        let doc = Document::parse(&html);
+        let p = doc.find(Tag::P).unwrap();
+        let Kind::Element { attrs, .. } = &doc.node(p).kind else { panic!() };
+        assert_eq!(attrs.len(), MAX_ATTRIBUTES);
+        assert_eq!(doc.attr(p, "a0"), Some("1"));
+        assert_eq!(doc.attr(p, "class"), None);
+        assert_eq!(doc.text_content(p), "text");
+        let second = doc.children(Document::ROOT).count();
+        assert!(second >= 1);
+        assert!(html.len() > 400_000 && doc.text.len() < 2_000, "attributes past the cap are not kept");
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_parsing() {
+        let html = "<div><p>x</p></div>".repeat(10_000);
+        let stop = crate::extract::StopFlag::new();
+        assert!(Document::parse_until(&html, &stop).is_some());
+        stop.stop();
+        assert!(Document::parse_until(&html, &stop).is_none());
+        assert!(Document::parse_until("<p>short</p>", &stop).is_some(), "checked every 1024 tags");
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub(crate) mod readable;
 
 use url::Url;
 
+use crate::extract::StopFlag;
 use dom::{Document, Tag};
 use readable::Strictness;
 
@@ -21,12 +22,29 @@ pub(crate) struct Extracted {
 /// by their names (a page may call its story something a sidebar would be called).
 const RETRY_BELOW: usize = 250;
 
-/// Extracts the main content of `html`, read from `url`, as Markdown with its metadata.
-pub(crate) fn extract(html: &str, url: &Url) -> Extracted {
-    let doc = Document::parse(html);
+/// The most HTML read of one document; the rest is left out. Every pass of the extractor
+/// is linear in the document (or in it times the capped nesting depth), so this bounds
+/// the work a page can cause.
+pub(crate) const MAX_HTML_BYTES: usize = 16 * 1024 * 1024;
+
+/// Extracts the main content of `html`, read from `url`, as Markdown with its metadata;
+/// `None` once `stop` is raised.
+pub(crate) fn extract(html: &str, url: &Url, stop: &StopFlag) -> Option<Extracted> {
+    let mut end = html.len().min(MAX_HTML_BYTES);
+    while !html.is_char_boundary(end) {
+        end -= 1;
+    }
+    let html = &html[..end];
+    let doc = Document::parse_until(html, stop)?;
     let meta = meta::read(&doc);
     let base = meta.base.as_deref().and_then(|b| url.join(b).ok()).unwrap_or_else(|| url.clone());
+    if stop.is_stopped() {
+        return None;
+    }
     let mut markdown = attempt(&doc, Strictness { by_name: true }, &base);
+    if stop.is_stopped() {
+        return None;
+    }
     if markdown.chars().count() < RETRY_BELOW {
         let lenient = attempt(&doc, Strictness { by_name: false }, &base);
         if lenient.chars().count() > 2 * markdown.chars().count().max(1) {
@@ -42,7 +60,7 @@ pub(crate) fn extract(html: &str, url: &Url) -> Extracted {
         markdown =
             if markdown.is_empty() { format!("# {title}") } else { format!("# {title}\n\n{markdown}") };
     }
-    Extracted { meta, markdown }
+    Some(Extracted { meta, markdown })
 }
 
 /// The start of a text, in lower case, where a headline would be.
