@@ -2,11 +2,30 @@
 //!
 //! Every address is one of three classes: public; private (reachable only for an
 //! allowlisted host and a trusted provider); never (loopback, link-local and cloud
-//! metadata, multicast, broadcast, unspecified, reserved, IPv4 tunnelled in IPv6 forms
-//! that hide its real target). IPv6 forms that embed an IPv4 address (NAT64, 6to4,
-//! Teredo) are judged by the embedded address.
+//! metadata, multicast, broadcast, unspecified, reserved, IPv4 in IPv6 forms that hide
+//! its real target, anything outside IPv6 global unicast). Public is decided by an
+//! allowlist, not a list of refusals: an IPv4 address outside every IANA special-purpose
+//! block ([`crate::iana`]); an IPv6 address inside `2000::/3` and outside every
+//! special-purpose block, or under the NAT64 prefix with a public IPv4 address embedded.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use crate::iana::{IPV4_SPECIAL, IPV6_SPECIAL, Parsed, SpecialBlock};
+
+/// Why an address is not public: what the block is, and the block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// What the block is for (`loopback`, `private use`, …).
+    pub name: &'static str,
+    /// The block (`127.0.0.0/8`).
+    pub block: &'static str,
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.name, self.block)
+    }
+}
 
 /// The class of an address, with the rule that put it there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,9 +33,9 @@ pub enum AddressClass {
     /// Reachable for every policy.
     Public,
     /// A private or non-global address: only for allowlisted hosts.
-    Private(&'static str),
+    Private(Rule),
     /// Never reachable for a model-chosen target.
-    Never(&'static str),
+    Never(Rule),
 }
 
 impl AddressClass {
@@ -29,98 +48,74 @@ impl AddressClass {
     }
 }
 
-fn in_v4(ip: Ipv4Addr, net: [u8; 4], bits: u32) -> bool {
-    let mask = if bits == 0 { 0 } else { u32::MAX << (32 - bits) };
-    (u32::from(ip) & mask) == (u32::from(Ipv4Addr::from(net)) & mask)
+/// Special-purpose blocks that are never reachable for a model-chosen target (with the
+/// rule named); every other special-purpose block is private.
+fn never_rule(name: &str) -> bool {
+    matches!(
+        name,
+        "this network"
+            | "this host on this network"
+            | "loopback"
+            | "link local, where cloud metadata services answer"
+            | "link-local unicast"
+            | "multicast"
+            | "reserved"
+            | "limited broadcast"
+            | "unspecified"
+            | "IPv4-compatible (deprecated)"
+            | "IPv4-mapped"
+            | "IPv4-translated"
+            | "discard-only"
+            | "dummy IPv6 prefix"
+    )
 }
 
-fn in_v6(ip: Ipv6Addr, net: [u16; 8], bits: u32) -> bool {
-    let mask = if bits == 0 { 0 } else { u128::MAX << (128 - bits) };
-    (u128::from(ip) & mask) == (u128::from(Ipv6Addr::from(net)) & mask)
+/// The most specific special-purpose block holding an address, by a containment test.
+fn special(table: &'static [SpecialBlock], inside: impl Fn(Parsed) -> bool) -> Option<&'static SpecialBlock> {
+    table.iter().filter(|b| inside(b.parsed())).max_by_key(|b| b.parsed().bits)
 }
 
-/// Classifies an IPv4 address.
+fn class_of(block: &'static SpecialBlock) -> AddressClass {
+    let rule = Rule { name: block.name, block: block.cidr };
+    if never_rule(block.name) { AddressClass::Never(rule) } else { AddressClass::Private(rule) }
+}
+
+/// Classifies an IPv4 address: public only outside every IANA special-purpose block.
 pub fn classify_v4(ip: Ipv4Addr) -> AddressClass {
-    use AddressClass::{Never, Private, Public};
-    const NEVER: &[([u8; 4], u32, &str)] = &[
-        ([0, 0, 0, 0], 8, "unspecified (0.0.0.0/8)"),
-        ([127, 0, 0, 0], 8, "loopback (127.0.0.0/8)"),
-        ([169, 254, 0, 0], 16, "link-local and cloud metadata (169.254.0.0/16)"),
-        ([224, 0, 0, 0], 4, "multicast (224.0.0.0/4)"),
-        ([255, 255, 255, 255], 32, "broadcast"),
-        ([240, 0, 0, 0], 4, "reserved (240.0.0.0/4)"),
-    ];
-    const PRIVATE: &[([u8; 4], u32, &str)] = &[
-        ([10, 0, 0, 0], 8, "private (10.0.0.0/8)"),
-        ([172, 16, 0, 0], 12, "private (172.16.0.0/12)"),
-        ([192, 168, 0, 0], 16, "private (192.168.0.0/16)"),
-        ([100, 64, 0, 0], 10, "shared address space (100.64.0.0/10)"),
-        ([192, 0, 0, 0], 24, "IETF protocol assignments (192.0.0.0/24)"),
-        ([192, 0, 2, 0], 24, "documentation (192.0.2.0/24)"),
-        ([198, 51, 100, 0], 24, "documentation (198.51.100.0/24)"),
-        ([203, 0, 113, 0], 24, "documentation (203.0.113.0/24)"),
-        ([198, 18, 0, 0], 15, "benchmarking (198.18.0.0/15)"),
-        ([192, 88, 99, 0], 24, "6to4 relay anycast (192.88.99.0/24)"),
-    ];
-    if let Some((_, _, rule)) = NEVER.iter().find(|(net, bits, _)| in_v4(ip, *net, *bits)) {
-        return Never(rule);
+    match special(IPV4_SPECIAL, |b| b.contains_v4(ip)) {
+        Some(block) => class_of(block),
+        None => AddressClass::Public,
     }
-    if let Some((_, _, rule)) = PRIVATE.iter().find(|(net, bits, _)| in_v4(ip, *net, *bits)) {
-        return Private(rule);
-    }
-    Public
 }
 
-/// Classifies an IPv6 address, judging embedded IPv4 addresses by what they embed.
+/// Classifies an IPv6 address: public only inside global unicast (`2000::/3`) and outside
+/// every IANA special-purpose block. The NAT64 well-known prefix is judged by the IPv4
+/// address it embeds; 6to4 and Teredo are never public, and never better than the IPv4
+/// addresses they embed.
 pub fn classify_v6(ip: Ipv6Addr) -> AddressClass {
     use AddressClass::{Never, Private, Public};
     let bits = u128::from(ip);
-    let low32 = Ipv4Addr::from((bits & 0xffff_ffff) as u32);
-    if ip.is_unspecified() {
-        return Never("unspecified (::)");
+    let block = special(IPV6_SPECIAL, |b| b.contains_v6(ip));
+    match block.map(|b| b.cidr) {
+        Some("64:ff9b::/96") => return classify_v4(Ipv4Addr::from((bits & 0xffff_ffff) as u32)),
+        Some("2002::/16") => {
+            let embedded = Ipv4Addr::from(((bits >> 80) & 0xffff_ffff) as u32);
+            return classify_v4(embedded).worse(Private(Rule { name: "6to4", block: "2002::/16" }));
+        }
+        Some("2001::/32") => {
+            // Teredo: the server address in bits 32..64, the client's inverted in the last 32.
+            let server = Ipv4Addr::from(((bits >> 64) & 0xffff_ffff) as u32);
+            let client = Ipv4Addr::from(!((bits & 0xffff_ffff) as u32));
+            let teredo = Private(Rule { name: "Teredo", block: "2001::/32" });
+            return classify_v4(server).worse(classify_v4(client)).worse(teredo);
+        }
+        _ => {}
     }
-    if ip.is_loopback() {
-        return Never("loopback (::1)");
+    if let Some(block) = block {
+        return class_of(block);
     }
-    if in_v6(ip, [0, 0, 0, 0, 0, 0xffff, 0, 0], 96) {
-        return Never("IPv4-mapped IPv6 (::ffff:0:0/96)");
-    }
-    if in_v6(ip, [0; 8], 96) {
-        return Never("IPv4-compatible IPv6 (::/96)");
-    }
-    if in_v6(ip, [0xfe80, 0, 0, 0, 0, 0, 0, 0], 10) {
-        return Never("link-local (fe80::/10)");
-    }
-    if in_v6(ip, [0xff00, 0, 0, 0, 0, 0, 0, 0], 8) {
-        return Never("multicast (ff00::/8)");
-    }
-    if in_v6(ip, [0x64, 0xff9b, 1, 0, 0, 0, 0, 0], 48) {
-        return Private("local-use NAT64 (64:ff9b:1::/48)");
-    }
-    if in_v6(ip, [0x64, 0xff9b, 0, 0, 0, 0, 0, 0], 96) {
-        return classify_v4(low32).worse(Public);
-    }
-    if in_v6(ip, [0x2002, 0, 0, 0, 0, 0, 0, 0], 16) {
-        let embedded = Ipv4Addr::from(((bits >> 80) & 0xffff_ffff) as u32);
-        return classify_v4(embedded);
-    }
-    if in_v6(ip, [0x2001, 0, 0, 0, 0, 0, 0, 0], 32) {
-        // Teredo: the server address in bits 32..64, the client's inverted in the last 32.
-        let server = Ipv4Addr::from(((bits >> 64) & 0xffff_ffff) as u32);
-        let client = Ipv4Addr::from(!((bits & 0xffff_ffff) as u32));
-        return classify_v4(server).worse(classify_v4(client));
-    }
-    const PRIVATE: &[([u16; 8], u32, &str)] = &[
-        ([0xfc00, 0, 0, 0, 0, 0, 0, 0], 7, "unique local (fc00::/7)"),
-        ([0xfec0, 0, 0, 0, 0, 0, 0, 0], 10, "site-local (fec0::/10)"),
-        ([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0], 32, "documentation (2001:db8::/32)"),
-        ([0x100, 0, 0, 0, 0, 0, 0, 0], 64, "discard-only (100::/64)"),
-        ([0x2001, 0x2, 0, 0, 0, 0, 0, 0], 48, "benchmarking (2001:2::/48)"),
-        ([0x2001, 0x10, 0, 0, 0, 0, 0, 0], 28, "ORCHID (2001:10::/28)"),
-        ([0x2001, 0x20, 0, 0, 0, 0, 0, 0], 28, "ORCHIDv2 (2001:20::/28)"),
-    ];
-    if let Some((_, _, rule)) = PRIVATE.iter().find(|(net, b, _)| in_v6(ip, *net, *b)) {
-        return Private(rule);
+    if bits >> 125 != 0b001 {
+        return Never(Rule { name: "outside global unicast", block: "2000::/3" });
     }
     Public
 }
@@ -186,6 +181,13 @@ mod tests {
             "2002:7f00:1::",
             "2002:a9fe:a9fe::1",
             "2001:0:4136:e378:8000:63bf:80ff:fffe",
+            "::ffff:0:7f00:1",
+            "::ffff:0:808:808",
+            "4000::1",
+            "1::1",
+            "e000::1",
+            "100:0:0:1::1",
+            "100::1",
         ];
         for address in never {
             assert!(matches!(v4(address), AddressClass::Never(_)), "{address}: {:?}", v4(address));
@@ -208,12 +210,18 @@ mod tests {
             "fd12:3456::1",
             "fec0::1",
             "2001:db8::1",
-            "100::1",
             "64:ff9b:1::a00:1",
             "64:ff9b::a00:1",
             "2002:c0a8:101::1",
             "2001:2::1",
             "2001:10::1",
+            "2002:808:808::1",
+            "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
+            "3fff::1",
+            "5f00::1",
+            "2620:4f:8000::1",
+            "192.0.0.9",
+            "192.31.196.1",
         ];
         for address in private {
             assert!(matches!(v4(address), AddressClass::Private(_)), "{address}: {:?}", v4(address));
@@ -226,8 +234,7 @@ mod tests {
             "192.169.0.1",
             "2606:4700::1111",
             "64:ff9b::808:808",
-            "2002:808:808::1",
-            "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
+            "2a00:1450:4001::200e",
         ];
         for address in public {
             assert_eq!(v4(address), AddressClass::Public, "{address}");
@@ -248,6 +255,94 @@ mod tests {
         }
         for name in ["example.com", "localhost.example.com", "internal.example.org"] {
             assert!(local_name_rule(name).is_none(), "{name}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod registry {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::iana::{IPV4_SPECIAL, IPV6_SPECIAL};
+
+    #[test]
+    fn every_entry_is_well_formed() {
+        for block in IPV4_SPECIAL.iter().chain(IPV6_SPECIAL) {
+            let (net, bits) = block.cidr.split_once('/').unwrap();
+            let bits: u32 = bits.parse().unwrap();
+            let ip: IpAddr = net.parse().unwrap();
+            let width = if ip.is_ipv4() { 32 } else { 128 };
+            assert!(bits <= width, "{}", block.cidr);
+            let parsed = block.parsed();
+            let host_bits = if bits == width { 0 } else { (1u128 << (width - bits)) - 1 };
+            assert_eq!(parsed.net & host_bits, 0, "{} has host bits set", block.cidr);
+            assert!(block.rfc.starts_with("RFC"), "{}", block.cidr);
+        }
+    }
+
+    /// An address inside `block`, its host bits from `noise`.
+    fn inside(block: &SpecialBlock, noise: u128) -> IpAddr {
+        let parsed = block.parsed();
+        if block.cidr.contains(':') {
+            let host = if parsed.bits == 128 { 0 } else { noise & ((1u128 << (128 - parsed.bits)) - 1) };
+            IpAddr::V6(Ipv6Addr::from(parsed.net | host))
+        } else {
+            let host =
+                if parsed.bits == 32 { 0 } else { (noise as u32) & ((1u32 << (32 - parsed.bits)) - 1) };
+            IpAddr::V4(Ipv4Addr::from(parsed.net as u32 | host))
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+        /// Inside any IANA special-purpose block, no address is public — but for the NAT64
+        /// well-known prefix, which is as public as the IPv4 address it embeds.
+        #[test]
+        fn special_purpose_addresses_are_never_public(index in 0..IPV4_SPECIAL.len() + IPV6_SPECIAL.len(), noise in any::<u128>()) {
+            let block = IPV4_SPECIAL.iter().chain(IPV6_SPECIAL).nth(index).unwrap();
+            let ip = inside(block, noise);
+            let class = classify(ip);
+            if block.cidr == "64:ff9b::/96" {
+                let IpAddr::V6(v6) = ip else { unreachable!() };
+                let embedded = Ipv4Addr::from((u128::from(v6) & 0xffff_ffff) as u32);
+                prop_assert_eq!(class, classify_v4(embedded), "{} in {}", ip, block.cidr);
+            } else {
+                prop_assert_ne!(class, AddressClass::Public, "{} in {} ({})", ip, block.cidr, block.name);
+            }
+        }
+
+        /// Outside global unicast, no IPv6 address is public (whatever it embeds), except
+        /// under the NAT64 prefix.
+        #[test]
+        fn only_global_unicast_is_public(bits in any::<u128>()) {
+            let ip = Ipv6Addr::from(bits);
+            let nat64 = bits >> 32 == 0x0064_ff9b_0000_0000_0000_0000;
+            if bits >> 125 != 0b001 && !nat64 {
+                prop_assert_ne!(classify_v6(ip), AddressClass::Public, "{}", ip);
+            }
+        }
+
+        /// Every IPv4 address that the tunnelling forms embed is judged no better than
+        /// the embedded address itself.
+        #[test]
+        fn embedded_addresses_are_judged_by_what_they_embed(v4 in any::<u32>(), high in any::<u32>()) {
+            let inner = classify_v4(Ipv4Addr::from(v4));
+            let nat64 = Ipv6Addr::from((0x0064_ff9b_u128 << 96) | u128::from(v4));
+            let six_to_four = Ipv6Addr::from((0x2002_u128 << 112) | (u128::from(v4) << 80));
+            let mapped = Ipv6Addr::from((0xffff_u128 << 32) | u128::from(v4));
+            let translated = Ipv6Addr::from((0xffff_u128 << 48) | u128::from(v4));
+            let teredo = Ipv6Addr::from((0x2001_0000_u128 << 96) | (u128::from(high) << 64) | u128::from(!v4));
+            prop_assert_eq!(classify_v6(nat64), inner);
+            prop_assert_ne!(classify_v6(six_to_four), AddressClass::Public);
+            prop_assert!(matches!(classify_v6(mapped), AddressClass::Never(_)));
+            prop_assert!(matches!(classify_v6(translated), AddressClass::Never(_)));
+            prop_assert_ne!(classify_v6(teredo), AddressClass::Public);
+            if matches!(inner, AddressClass::Never(_)) {
+                prop_assert!(matches!(classify_v6(six_to_four), AddressClass::Never(_)));
+                prop_assert!(matches!(classify_v6(teredo), AddressClass::Never(_)));
+            }
         }
     }
 }

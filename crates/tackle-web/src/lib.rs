@@ -18,7 +18,7 @@
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! // A model-chosen URL that points at the cloud metadata service, spelled in hex.
 //! let outcome = Retriever::new().retrieve("http://0xa9fea9fe/latest/", &TargetPolicy::PublicOnly).await;
-//! assert!(matches!(outcome, Err(RetrieveError::Blocked(rule)) if rule.contains("metadata")));
+//! assert!(matches!(outcome, Err(RetrieveError::Blocked { rule }) if rule.contains("metadata")));
 //! # });
 //! ```
 //!
@@ -28,9 +28,11 @@
 
 pub mod address;
 mod budget;
+mod error;
 mod extract;
 mod filter;
 mod html;
+pub mod iana;
 mod policy;
 mod resolve;
 mod retrieve;
@@ -38,6 +40,7 @@ mod search;
 mod tools;
 
 pub use budget::allocate;
+pub use error::{ResolveError, RetrieveErrorKind, SearchError};
 pub use extract::{Page, StopFlag, extract, extract_until, truncate};
 pub use filter::{FilterFuture, Filtered, PassThrough, UntrustedFilter, UntrustedText};
 pub use policy::{HostPattern, TargetPolicy};

@@ -85,7 +85,7 @@ impl TargetPolicy {
             return Verdict::Allowed { private };
         }
         let mut private = false;
-        let refuse = |address: &IpAddr, rule: &str| {
+        let refuse = |address: &IpAddr, rule: crate::address::Rule| {
             if host == address.to_string() {
                 Verdict::Refused(format!("{address} is {rule}"))
             } else {
@@ -96,9 +96,7 @@ impl TargetPolicy {
             match classify(*address) {
                 AddressClass::Public => {}
                 AddressClass::Never(_) if allow_loopback && address.is_loopback() => {}
-                AddressClass::Never(rule) => {
-                    return Verdict::Refused(format!("{host} resolves to {address}: {rule}"));
-                }
+                AddressClass::Never(rule) => return refuse(address, rule),
                 AddressClass::Private(rule) => match self.allowlisted(host) {
                     Some(true) => private = true,
                     Some(false) => {

@@ -3,6 +3,9 @@
 use std::future::Future;
 use std::net::IpAddr;
 use std::pin::Pin;
+use std::sync::Arc;
+
+use crate::error::ResolveError;
 
 /// Resolves host names. The system resolver is the default; tests inject their own.
 pub trait Resolve: Send + Sync {
@@ -10,7 +13,7 @@ pub trait Resolve: Send + Sync {
     fn resolve<'a>(
         &'a self,
         host: &'a str,
-    ) -> Pin<Box<dyn Future<Output = Result<Vec<IpAddr>, String>> + Send + 'a>>;
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<IpAddr>, ResolveError>> + Send + 'a>>;
 }
 
 /// The operating system's resolver.
@@ -21,11 +24,11 @@ impl Resolve for SystemResolver {
     fn resolve<'a>(
         &'a self,
         host: &'a str,
-    ) -> Pin<Box<dyn Future<Output = Result<Vec<IpAddr>, String>> + Send + 'a>> {
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<IpAddr>, ResolveError>> + Send + 'a>> {
         Box::pin(async move {
             let addresses = tokio::net::lookup_host((host, 0))
                 .await
-                .map_err(|e| format!("cannot resolve {host}: {e}"))?;
+                .map_err(|e| ResolveError::Lookup { host: host.to_owned(), source: Arc::new(e) })?;
             Ok(addresses.map(|a| a.ip()).collect())
         })
     }

@@ -7,6 +7,8 @@ use std::time::Duration;
 use tackle_http::{HttpError, PinnedGet};
 use url::{Host, Url};
 
+use crate::error::ResolveError;
+pub use crate::error::RetrieveError;
 use crate::policy::{TargetPolicy, Verdict};
 use crate::resolve::{Resolve, SystemResolver};
 
@@ -33,18 +35,6 @@ pub struct Retrieved {
     /// A private (allowlisted) address was involved: the conversation must from now on
     /// require a high-confidence provider.
     pub private_target: bool,
-}
-
-/// Why a page was not read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum RetrieveError {
-    /// A policy refused the target; the message names the rule.
-    #[error("{0}")]
-    Blocked(String),
-    /// The page could not be read.
-    #[error("{0}")]
-    Failed(String),
 }
 
 /// Reads pages: every URL and every redirect hop is checked against the target policy,
@@ -131,21 +121,25 @@ impl Retriever {
         self
     }
 
-    /// Checks a URL's form: http or https, a host, no user info.
+    /// Checks a URL's form: http or https, a valid host, no user info.
     fn check_url(url: &Url) -> Result<(), RetrieveError> {
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(RetrieveError::Blocked(format!(
+            return Err(RetrieveError::blocked(format!(
                 "the scheme {:?} is not allowed (only http and https)",
                 url.scheme()
             )));
         }
         if !url.username().is_empty() || url.password().is_some() {
-            return Err(RetrieveError::Blocked("URLs with user names or passwords are not allowed".into()));
+            return Err(RetrieveError::blocked("URLs with user names or passwords are not allowed"));
         }
-        if url.host().is_none() {
-            return Err(RetrieveError::Blocked("the URL has no host".into()));
+        match url.host() {
+            None => Err(RetrieveError::invalid_url(url.as_str(), "it has no host")),
+            Some(Host::Domain(name)) => match host_name_problem(name) {
+                Some(problem) => Err(RetrieveError::invalid_url(&display_url(url), problem)),
+                None => Ok(()),
+            },
+            Some(_) => Ok(()),
         }
-        Ok(())
     }
 
     /// Resolves (or reads) the host's addresses and checks them against the policy.
@@ -161,19 +155,19 @@ impl Retriever {
                 if let Some(rule) = policy.check_name(name)
                     && !(self.allow_loopback && crate::address::is_localhost_name(name))
                 {
-                    return Err(RetrieveError::Blocked(rule));
+                    return Err(RetrieveError::blocked(rule));
                 }
-                let addresses = self.resolver.resolve(name).await.map_err(RetrieveError::Failed)?;
+                let addresses = self.resolver.resolve(name).await?;
                 if addresses.is_empty() {
-                    return Err(RetrieveError::Failed(format!("{name} has no addresses")));
+                    return Err(ResolveError::NoAddresses { host: name.to_owned() }.into());
                 }
                 (name.to_owned(), addresses)
             }
-            None => return Err(RetrieveError::Blocked("the URL has no host".into())),
+            None => return Err(RetrieveError::invalid_url(url.as_str(), "it has no host")),
         };
         match policy.check_addresses(&host_text, &addresses, self.allow_loopback) {
             Verdict::Allowed { private } => Ok((addresses, private)),
-            Verdict::Refused(rule) => Err(RetrieveError::Blocked(rule)),
+            Verdict::Refused(rule) => Err(RetrieveError::blocked(rule)),
         }
     }
 
@@ -190,7 +184,7 @@ impl Retriever {
     ) -> Result<serde_json::Value, RetrieveError> {
         let retrieved = self.retrieve_as(url, policy, json_kind).await?;
         serde_json::from_str(&retrieved.text)
-            .map_err(|e| RetrieveError::Failed(format!("the answer is not valid JSON: {e}")))
+            .map_err(|e| RetrieveError::Malformed(format!("the answer is not valid JSON: {e}")))
     }
 
     async fn retrieve_as(
@@ -199,14 +193,10 @@ impl Retriever {
         policy: &TargetPolicy,
         accept: fn(Option<&str>) -> Result<ContentKind, String>,
     ) -> Result<Retrieved, RetrieveError> {
-        let url = Url::parse(url.trim())
-            .map_err(|e| RetrieveError::Failed(format!("{url:?} is not a valid URL: {e}")))?;
+        let url = Url::parse(url.trim()).map_err(|e| RetrieveError::invalid_url(url, e.to_string()))?;
         match tokio::time::timeout(self.timeout, self.follow(url, policy, accept)).await {
             Ok(outcome) => outcome,
-            Err(_) => Err(RetrieveError::Failed(format!(
-                "reading the page timed out after {} s",
-                self.timeout.as_secs()
-            ))),
+            Err(_) => Err(RetrieveError::TimedOut { after: self.timeout }),
         }
     }
 
@@ -238,42 +228,55 @@ impl Retriever {
             };
             let hop =
                 request.send(|content_type| accept(content_type).map(|_| ())).await.map_err(|e| match e {
-                    HttpError::Unacceptable(message) => RetrieveError::Blocked(message),
-                    HttpError::TooLarge { limit } => RetrieveError::Failed(format!(
-                        "the page is larger than {} MiB",
-                        limit / (1024 * 1024)
-                    )),
-                    HttpError::Timeout(_) => {
-                        RetrieveError::Failed("the server did not answer in time".into())
-                    }
-                    other => RetrieveError::Failed(format!("could not read {}: {other}", display_url(&url))),
+                    HttpError::Unacceptable(message) => RetrieveError::Unsupported(message),
+                    HttpError::TooLarge { limit } => RetrieveError::TooLarge { limit },
+                    source => RetrieveError::Http { url: display_url(&url), source },
                 })?;
             if (300..400).contains(&hop.status) {
                 let location = hop.location.ok_or_else(|| {
-                    RetrieveError::Failed(format!(
+                    RetrieveError::Redirect(format!(
                         "the server answered HTTP {} without a Location",
                         hop.status
                     ))
                 })?;
                 url = url.join(&location).map_err(|e| {
-                    RetrieveError::Failed(format!("a redirect to {location:?} is not a valid URL: {e}"))
+                    let shown: String = location.chars().take(200).collect();
+                    RetrieveError::Redirect(format!("a redirect to {shown:?} is not a valid URL: {e}"))
                 })?;
                 continue;
             }
             if !(200..300).contains(&hop.status) {
-                return Err(RetrieveError::Failed(format!(
-                    "the server answered HTTP {} for {}",
-                    hop.status,
-                    display_url(&url)
-                )));
+                return Err(RetrieveError::Status { status: hop.status, url: display_url(&url) });
             }
-            let kind = accept(hop.content_type.as_deref()).map_err(RetrieveError::Blocked)?;
+            let kind = accept(hop.content_type.as_deref()).map_err(RetrieveError::Unsupported)?;
             let text = decode(&hop.body, hop.content_type.as_deref(), kind);
             url.set_fragment(None);
             return Ok(Retrieved { final_url: url, kind, text, private_target });
         }
-        Err(RetrieveError::Failed(format!("more than {} redirects", self.max_redirects)))
+        Err(RetrieveError::Redirect(format!("more than {} redirects", self.max_redirects)))
     }
+}
+
+/// What is wrong with a host name, if anything: DNS names are at most 253 characters in
+/// labels of 1 to 63 letters, digits, hyphens (not at either end) and underscores.
+/// (The URL parser has already turned international names into their ASCII form.)
+fn host_name_problem(name: &str) -> Option<String> {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    if name.is_empty() || name.len() > 253 {
+        return Some("the host name is empty or longer than 253 characters".into());
+    }
+    for label in name.split('.') {
+        let valid = !label.is_empty()
+            && label.len() <= 63
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+            && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !valid {
+            let shown: String = label.chars().take(64).collect();
+            return Some(format!("{shown:?} is not a valid part of a host name"));
+        }
+    }
+    None
 }
 
 /// A URL for messages: without query and fragment, which may carry tokens.

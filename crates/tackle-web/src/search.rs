@@ -6,6 +6,7 @@ use std::pin::Pin;
 use serde_json::Value;
 use url::Url;
 
+use crate::error::SearchError;
 use crate::policy::TargetPolicy;
 use crate::retrieve::Retriever;
 
@@ -37,7 +38,7 @@ pub trait SearchBackend: Send + Sync {
     fn search<'a>(
         &'a self,
         query: &'a SearchQuery,
-    ) -> Pin<Box<dyn Future<Output = Result<Vec<SearchHit>, String>> + Send + 'a>>;
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<SearchHit>, SearchError>> + Send + 'a>>;
 }
 
 /// A SearXNG instance, through its JSON API (`/search?format=json`).
@@ -53,11 +54,14 @@ impl SearxNg {
 
     /// The instance at `base` (for example `http://localhost:8888`). The user configured
     /// it, so it may be a local address.
-    pub fn new(base: &str, retriever: Retriever) -> Result<Self, String> {
-        let base =
-            Url::parse(base.trim()).map_err(|e| format!("the SearXNG URL {base:?} is not valid: {e}"))?;
+    pub fn new(base: &str, retriever: Retriever) -> Result<Self, SearchError> {
+        let base = Url::parse(base.trim())
+            .map_err(|e| SearchError::Config(format!("the SearXNG URL {base:?} is not valid: {e}")))?;
         if !matches!(base.scheme(), "http" | "https") {
-            return Err(format!("the SearXNG URL must be http or https, not {}", base.scheme()));
+            return Err(SearchError::Config(format!(
+                "the SearXNG URL must be http or https, not {}",
+                base.scheme()
+            )));
         }
         Ok(SearxNg { base, retriever: retriever.max_bytes(Self::MAX_RESPONSE_BYTES) })
     }
@@ -84,18 +88,14 @@ impl SearchBackend for SearxNg {
     fn search<'a>(
         &'a self,
         query: &'a SearchQuery,
-    ) -> Pin<Box<dyn Future<Output = Result<Vec<SearchHit>, String>> + Send + 'a>> {
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<SearchHit>, SearchError>> + Send + 'a>> {
         Box::pin(async move {
             let url = self.url(query);
-            let body = self
-                .retriever
-                .retrieve_json(url.as_str(), &TargetPolicy::UserChosen)
-                .await
-                .map_err(|e| format!("the search service failed: {e}"))?;
+            let body = self.retriever.retrieve_json(url.as_str(), &TargetPolicy::UserChosen).await?;
             let results = body
                 .get("results")
                 .and_then(Value::as_array)
-                .ok_or("the search service sent no results list")?;
+                .ok_or_else(|| SearchError::Malformed("it has no results list".into()))?;
             Ok(results
                 .iter()
                 .filter_map(|r| {

@@ -109,6 +109,18 @@ pub mod limits {
     pub const COMPLETE_PAGE_CHARS: usize = 500;
 }
 
+/// The tool outcome of a retrieval failure: a URL the model got wrong is an argument to
+/// correct, a policy refusal is blocked, anything else failed (with the cause kept for the
+/// host).
+fn tool_error(error: RetrieveError) -> ToolError {
+    match error {
+        RetrieveError::InvalidUrl { .. } => ToolError::InvalidArguments(error.to_string()),
+        RetrieveError::Blocked { rule } => ToolError::blocked(rule),
+        RetrieveError::Unsupported(message) => ToolError::blocked(message),
+        other => ToolError::Failed { message: other.to_string(), source: Some(Box::new(other)) },
+    }
+}
+
 /// Raises its flag when dropped: when the future awaiting an extraction is dropped (the
 /// tool timed out, the run was cancelled), the extraction on the blocking thread stops.
 struct StopOnDrop(StopFlag);
@@ -255,10 +267,7 @@ impl WebTools {
     async fn read(&self, ctx: ToolContext, args: ReadArgs) -> Result<ToolReturn, ToolError> {
         let max = args.max_characters.unwrap_or(limits::READ_DEFAULT_CHARS).clamp(1, limits::READ_MAX_CHARS);
         let policy = Self::read_policy(&ctx)?;
-        let retrieved = self.retriever.retrieve(&args.url, &policy).await.map_err(|e| match e {
-            RetrieveError::Blocked(rule) => ToolError::blocked(rule),
-            RetrieveError::Failed(message) => ToolError::failed(message),
-        })?;
+        let retrieved = self.retriever.retrieve(&args.url, &policy).await.map_err(tool_error)?;
         let private_target = retrieved.private_target;
         let mut page = extract_off_thread(retrieved).await?;
         let (content, truncated) = truncate(&page.markdown, max);
@@ -329,7 +338,9 @@ impl WebTools {
                 let base = ctx
                     .setting("searxng_url")
                     .ok_or_else(|| ToolError::User("web_search.searxng_url is not set".into()))?;
-                Arc::new(SearxNg::new(base, self.retriever.clone()).map_err(ToolError::User)?)
+                Arc::new(
+                    SearxNg::new(base, self.retriever.clone()).map_err(|e| ToolError::User(e.to_string()))?,
+                )
             }
         };
         let search = SearchQuery {
@@ -340,7 +351,10 @@ impl WebTools {
                 .filter(|l| !l.is_empty() && l != "all"),
             time_range: args.time_range.map(|t| t.as_str().to_owned()),
         };
-        let hits = backend.search(&search).await.map_err(ToolError::failed)?;
+        let hits = backend
+            .search(&search)
+            .await
+            .map_err(|e| ToolError::Failed { message: e.to_string(), source: Some(Box::new(e)) })?;
         let mut seen = std::collections::HashSet::new();
         let hits: Vec<SearchHit> = hits
             .into_iter()
@@ -374,7 +388,8 @@ impl WebTools {
                             Ok(page) => Ok(page),
                             Err(error) => Err(error.to_string()),
                         },
-                        Err(RetrieveError::Blocked(rule)) => Err(format!("blocked: {rule}")),
+                        Err(RetrieveError::Blocked { rule }) => Err(format!("blocked: {rule}")),
+                        Err(RetrieveError::Unsupported(message)) => Err(format!("blocked: {message}")),
                         Err(other) => Err(other.to_string()),
                     };
                     (i, outcome)

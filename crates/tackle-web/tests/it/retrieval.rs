@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use tackle_web::address::{AddressClass, classify};
-use tackle_web::{HostPattern, Resolve, RetrieveError, Retriever, TargetPolicy};
+use tackle_web::{HostPattern, Resolve, RetrieveError, RetrieveErrorKind, Retriever, TargetPolicy};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -33,13 +33,14 @@ impl Resolve for Scripted {
     fn resolve<'a>(
         &'a self,
         host: &'a str,
-    ) -> Pin<Box<dyn std::future::Future<Output = Result<Vec<IpAddr>, String>> + Send + 'a>> {
+    ) -> Pin<Box<dyn std::future::Future<Output = Result<Vec<IpAddr>, tackle_web::ResolveError>> + Send + 'a>>
+    {
         self.lookups.fetch_add(1, Ordering::SeqCst);
         let mut answers = self.answers.lock().unwrap();
         let answer = match answers.get_mut(host) {
             Some(list) if list.len() > 1 => Ok(list.remove(0)),
             Some(list) => Ok(list[0].clone()),
-            None => Err(format!("cannot resolve {host}")),
+            None => Err(tackle_web::ResolveError::NoAddresses { host: host.to_owned() }),
         };
         Box::pin(async move { answer })
     }
@@ -94,7 +95,7 @@ proptest! {
             let parsed = url::Url::parse(&url).unwrap();
             prop_assert_eq!(parsed.host(), Some(url::Host::Ipv4(ip)), "{}", spelling);
             let outcome = runtime.block_on(retriever.retrieve(&url, &TargetPolicy::PublicOnly));
-            prop_assert!(matches!(outcome, Err(RetrieveError::Blocked(_))), "{} → {:?}", spelling, outcome);
+            prop_assert!(matches!(outcome, Err(RetrieveError::Blocked { .. })), "{} → {:?}", spelling, outcome);
         }
     }
 
@@ -104,6 +105,7 @@ proptest! {
         let n = u32::from(ip);
         let forms = [
             format!("::ffff:{ip}"),
+            format!("::ffff:0:{:x}:{:x}", n >> 16, n & 0xffff),
             format!("64:ff9b::{:x}:{:x}", n >> 16, n & 0xffff),
             format!("2002:{:x}:{:x}::1", n >> 16, n & 0xffff),
             format!("2001:0:4136:e378:8000:63bf:{:x}:{:x}", (!n) >> 16, (!n) & 0xffff),
@@ -121,7 +123,7 @@ async fn loopback_is_refused_unless_a_test_opts_in() {
     Mock::given(method("GET")).respond_with(page("<p>hi</p>")).mount(&server).await;
     let url = format!("{}/", server.uri());
     let err = Retriever::new().retrieve(&url, &TargetPolicy::PublicOnly).await.unwrap_err();
-    assert!(matches!(&err, RetrieveError::Blocked(rule) if rule.contains("loopback")), "{err:?}");
+    assert!(matches!(&err, RetrieveError::Blocked { rule } if rule.contains("loopback")), "{err:?}");
     let page = Retriever::new().allow_loopback(true).retrieve(&url, &TargetPolicy::PublicOnly).await.unwrap();
     assert_eq!(page.text, "<p>hi</p>");
     // The user typed it: no restriction.
@@ -157,12 +159,12 @@ async fn every_redirect_hop_is_checked() {
     let err =
         retriever.retrieve(&format!("{}/start", server.uri()), &TargetPolicy::PublicOnly).await.unwrap_err();
     assert!(
-        matches!(&err, RetrieveError::Blocked(rule) if rule.contains("10.20.30.40") && rule.contains("private")),
+        matches!(&err, RetrieveError::Blocked { rule } if rule.contains("10.20.30.40") && rule.contains("private")),
         "{err:?}"
     );
     let err =
         retriever.retrieve(&format!("{}/meta", server.uri()), &TargetPolicy::PublicOnly).await.unwrap_err();
-    assert!(matches!(err, RetrieveError::Blocked(_)), "{err:?}");
+    assert!(matches!(err, RetrieveError::Blocked { .. }), "{err:?}");
     let page = retriever.retrieve(&format!("{}/hop", server.uri()), &TargetPolicy::PublicOnly).await.unwrap();
     assert_eq!(page.final_url.path(), "/final");
     let err =
@@ -175,10 +177,10 @@ async fn names_are_resolved_here_and_every_answer_checked() {
     let resolver = Scripted::with("intranet.example", &[&["93.184.215.14", "10.0.0.7"]]);
     let retriever = Retriever::new().resolver(resolver);
     let err = retriever.retrieve("http://intranet.example/", &TargetPolicy::PublicOnly).await.unwrap_err();
-    assert!(matches!(&err, RetrieveError::Blocked(rule) if rule.contains("10.0.0.7")), "{err:?}");
+    assert!(matches!(&err, RetrieveError::Blocked { rule } if rule.contains("10.0.0.7")), "{err:?}");
     for name in ["http://db.internal/", "http://printer.local/", "https://localhost/"] {
         let err = retriever.retrieve(name, &TargetPolicy::PublicOnly).await.unwrap_err();
-        assert!(matches!(err, RetrieveError::Blocked(_)), "{name}: {err:?}");
+        assert!(matches!(err, RetrieveError::Blocked { .. }), "{name}: {err:?}");
     }
     // Allowlisted hosts: a private address needs a trusted provider, and loopback (a
     // never-address) stays refused even for an allowlisted name. Both are refused before
@@ -189,10 +191,10 @@ async fn names_are_resolved_here_and_every_answer_checked() {
     };
     let private = Retriever::new().resolver(Scripted::with("wiki.corp", &[&["10.1.1.1"]]));
     let err = private.retrieve("http://wiki.corp/", &allow(false)).await.unwrap_err();
-    assert!(matches!(&err, RetrieveError::Blocked(rule) if rule.contains("high confidence")), "{err:?}");
+    assert!(matches!(&err, RetrieveError::Blocked { rule } if rule.contains("high confidence")), "{err:?}");
     let loopback = Retriever::new().resolver(Scripted::with("wiki.corp", &[&["127.0.0.1"]]));
     let err = loopback.retrieve("http://wiki.corp/", &allow(true)).await.unwrap_err();
-    assert!(matches!(&err, RetrieveError::Blocked(rule) if rule.contains("loopback")), "{err:?}");
+    assert!(matches!(&err, RetrieveError::Blocked { rule } if rule.contains("loopback")), "{err:?}");
 }
 
 #[tokio::test]
@@ -222,7 +224,7 @@ async fn connections_are_pinned_so_rebinding_cannot_redirect_them() {
         .retrieve(&format!("http://rebind.test:{port}/first"), &TargetPolicy::PublicOnly)
         .await
         .unwrap_err();
-    assert!(matches!(&err, RetrieveError::Blocked(rule) if rule.contains("10.9.9.9")), "{err:?}");
+    assert!(matches!(&err, RetrieveError::Blocked { rule } if rule.contains("10.9.9.9")), "{err:?}");
 }
 
 #[tokio::test]
@@ -276,16 +278,21 @@ async fn size_caps_count_decompressed_bytes_and_types_are_checked() {
         let retriever = retriever.clone();
         async move { retriever.retrieve(&url, &TargetPolicy::PublicOnly).await }
     };
-    let err = get("/bomb").await.unwrap_err();
-    assert_eq!(err, RetrieveError::Failed("the page is larger than 5 MiB".into()));
-    assert_eq!(get("/big").await.unwrap_err(), RetrieveError::Failed("the page is larger than 5 MiB".into()));
+    for big in ["/bomb", "/big"] {
+        let err = get(big).await.unwrap_err();
+        assert_eq!(err.kind(), RetrieveErrorKind::TooLarge, "{err}");
+        assert_eq!(err.to_string(), "the page is larger than 5 MiB");
+    }
     let err = get("/pdf").await.unwrap_err();
-    assert!(matches!(&err, RetrieveError::Blocked(m) if m.contains("application/pdf")), "{err:?}");
+    assert!(matches!(&err, RetrieveError::Unsupported(m) if m.contains("application/pdf")), "{err:?}");
     assert_eq!(get("/latin1").await.unwrap().text, "café");
-    assert!(get("/missing").await.unwrap_err().to_string().contains("HTTP 404"));
+    let missing = get("/missing").await.unwrap_err();
+    assert!(missing.to_string().contains("HTTP 404"));
+    assert_eq!(missing.kind(), RetrieveErrorKind::Status);
     let quick = Retriever::new().allow_loopback(true).timeout(Duration::from_millis(300));
     let err = quick.retrieve(&format!("{}/slow", server.uri()), &TargetPolicy::PublicOnly).await.unwrap_err();
     assert!(err.to_string().contains("timed out"), "{err}");
+    assert_eq!(err.kind(), RetrieveErrorKind::Timeout);
 }
 
 #[tokio::test]
@@ -293,10 +300,33 @@ async fn urls_must_be_http_without_user_info() {
     let retriever = Retriever::new();
     for url in ["file:///etc/passwd", "ftp://example.com/", "http://user:pw@example.com/", "gopher://x/"] {
         let err = retriever.retrieve(url, &TargetPolicy::UserChosen).await.unwrap_err();
-        assert!(matches!(err, RetrieveError::Blocked(_)), "{url}: {err:?}");
+        assert!(matches!(err, RetrieveError::Blocked { .. }), "{url}: {err:?}");
     }
-    assert!(matches!(
-        retriever.retrieve("not a url", &TargetPolicy::PublicOnly).await,
-        Err(RetrieveError::Failed(_))
-    ));
+    // URLs and hosts that are not valid are the caller's mistake, not a failure.
+    for url in [
+        "not a url",
+        "http://exa mple.com/",
+        "http://-leading.example/",
+        "http://trailing-.example/",
+        "http://a..b/",
+        "http://[::1/",
+        "http://1.2.3.4.5/",
+        "http://xn--/",
+    ] {
+        let err = retriever.retrieve(url, &TargetPolicy::PublicOnly).await.unwrap_err();
+        assert_eq!(err.kind(), RetrieveErrorKind::InvalidUrl, "{url}: {err}");
+    }
+    let long_label = format!("http://{}.example/", "a".repeat(64));
+    let err = retriever.retrieve(&long_label, &TargetPolicy::PublicOnly).await.unwrap_err();
+    assert_eq!(err.kind(), RetrieveErrorKind::InvalidUrl, "{err}");
+}
+
+#[tokio::test]
+async fn an_ipv4_translated_address_is_refused() {
+    // `::ffff:0:0:0/96` (IPv4-translated) sits outside global unicast.
+    let retriever = Retriever::new();
+    for url in ["http://[::ffff:0:7f00:1]/", "http://[::ffff:0:a9fe:a9fe]/latest/", "http://[4000::1]/"] {
+        let err = retriever.retrieve(url, &TargetPolicy::PublicOnly).await.unwrap_err();
+        assert!(matches!(err, RetrieveError::Blocked { .. }), "{url}: {err:?}");
+    }
 }

@@ -122,7 +122,7 @@ async fn web_search_needs_its_instance_and_reads_the_top_results() {
     assert!(text.find("Rivers A").unwrap() < text.find("Gone").unwrap());
     assert!(text.contains("Not read: the server answered HTTP 404"), "{text}");
     assert!(text.contains("Snippet: a snippet of the missing page"), "{text}");
-    assert!(text.contains("Not read: blocked: 10.0.0.5 is private (10.0.0.0/8)"), "{text}");
+    assert!(text.contains("Not read: blocked: 10.0.0.5 is private use (10.0.0.0/8)"), "{text}");
     assert!(text.contains("Not read: blocked: the page is application/pdf"), "{text}");
     assert!(text.contains("Paragraph 0 of Rivers B"), "{text}");
     assert!(!text.contains("Copyright footer"), "{text}");
@@ -212,6 +212,10 @@ async fn read_web_page_reads_blocks_and_marks_private_reads() {
     assert_eq!(blocked.status, ToolStatus::Blocked);
     assert!(blocked.model_text().contains("metadata"), "{}", blocked.model_text());
     assert!(blocked.sources.is_empty());
+    for url in ["http://exa mple.com/", "http://a..b/", "notaurl"] {
+        let invalid = call(&registry, RunContext::new("r"), "read_web_page", json!({ "url": url })).await;
+        assert_eq!(invalid.status, ToolStatus::InvalidArguments, "{url}: {}", invalid.model_text());
+    }
 
     let bad_list = RunContext::new("r")
         .confidence(Confidence::High)
