@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::failure::Failure;
 use crate::provider::{self, Chosen};
 use crate::render::{JsonLines, Terminal};
-use crate::sessions::{Status, Store, title_of};
+use crate::sessions::{Endpoint, Session, Status, Store, title_of};
 use crate::tools;
 
 /// Exit code of a run that waits for approvals.
@@ -56,24 +56,43 @@ pub(crate) struct Runner {
 }
 
 impl Runner {
-    /// The runner for `flags`, falling back to `session`'s provider and model when the flags
-    /// name none.
+    /// The runner for `flags`. A resumed `session` goes on against the endpoint it was
+    /// started on — its provider, model and base URL — unless the flags name another
+    /// provider or base URL, which is then used with a warning.
     pub(crate) async fn new(
         flags: &ProviderArgs,
         config: &Config,
         json: bool,
-        session: Option<(&str, &str)>,
+        session: Option<&Session>,
     ) -> Result<Self, Failure> {
         let mut flags = flags.clone();
-        if let (None, Some((provider, model))) = (&flags.provider, session) {
-            flags.provider = Some(provider.to_owned());
-            flags.model = flags.model.or_else(|| Some(model.to_owned()));
+        let asked_for_another = flags.provider.is_some() || flags.base_url.is_some();
+        if let Some(session) = session {
+            let stored = session.endpoint.as_ref();
+            let provider = stored.map_or(&session.provider, |e| &e.provider);
+            if flags.provider.as_ref().is_none_or(|p| p == provider) {
+                flags.model = flags.model.or_else(|| Some(session.model.clone()));
+            }
+            if !asked_for_another {
+                flags.provider = Some(provider.clone());
+                flags.base_url = stored.and_then(|e| e.base_url.clone());
+            }
         }
         // With nothing configured, the embedded model answers.
         let chosen = match provider::choose(&flags, config)? {
             Some(chosen) => chosen,
             None => provider::local(flags.model.clone(), "nothing configured: the embedded model".to_owned()),
         };
+        if let Some(stored) = session.and_then(|s| s.endpoint.as_ref()) {
+            let now = endpoint_of(&chosen);
+            if (&now.provider, &now.api, &now.base_url) != (&stored.provider, &stored.api, &stored.base_url) {
+                crate::eprint_line(&format!(
+                    "warning: this session was started against {}; it goes on against {}, as asked",
+                    stored.describe(),
+                    now.describe()
+                ));
+            }
+        }
         let harness = Harness::new(tools::registry(config)?).limits(config.limits());
         let (model, local): (Box<dyn Model>, _) = match provider::build(&chosen).await? {
             provider::Built::Remote(model) => (model, None),
@@ -206,8 +225,25 @@ impl Runner {
                 (Status::Failed, Err(Failure::run(error.to_string())))
             }
         };
-        store.save(state, &self.chosen.name, &self.chosen.model, title, status)?;
+        store.save(state, &endpoint_of(&self.chosen), &self.chosen.model, title, status)?;
         result
+    }
+}
+
+/// Where runs with `chosen` go, as a session keeps it.
+pub(crate) fn endpoint_of(chosen: &Chosen) -> Endpoint {
+    let api = match chosen.api {
+        crate::config::Api::Chat => "chat",
+        crate::config::Api::Responses => "responses",
+        crate::config::Api::Anthropic => "anthropic",
+        crate::config::Api::Local => "local",
+    };
+    Endpoint {
+        provider: chosen.name.clone(),
+        api: api.to_owned(),
+        preset: chosen.preset.name.to_owned(),
+        base_url: chosen.base_url.clone(),
+        key_source: chosen.key_origin.clone(),
     }
 }
 
@@ -246,9 +282,7 @@ pub(crate) async fn run(args: RunArgs, config: &Config) -> Result<ExitCode, Fail
                 return Err(Failure::usage(format!("session {id} waits for approval"))
                     .hint(format!("decide first: `tackle approve {id}` (or `--deny REASON`)")));
             }
-            let runner =
-                Runner::new(&args.provider, config, args.json, Some((&session.provider, &session.model)))
-                    .await?;
+            let runner = Runner::new(&args.provider, config, args.json, Some(&session)).await?;
             (runner, session.state, session.title)
         }
         None => {
@@ -273,7 +307,7 @@ pub(crate) async fn run(args: RunArgs, config: &Config) -> Result<ExitCode, Fail
 pub(crate) async fn approve(args: ApproveArgs, config: &Config) -> Result<ExitCode, Failure> {
     let store = Store::open()?;
     let session = store.load(&args.id)?;
-    let mut state = session.state;
+    let mut state = session.state.clone();
     let Some(pending) = &state.pending else {
         return Err(Failure::usage(format!("session {} does not wait for approval", args.id)));
     };
@@ -301,8 +335,7 @@ pub(crate) async fn approve(args: ApproveArgs, config: &Config) -> Result<ExitCo
     };
     let unique: HashSet<&String> = waiting.iter().collect();
     let decisions = unique.into_iter().map(|id| (id.clone(), decision.clone())).collect();
-    let runner =
-        Runner::new(&args.provider, config, args.json, Some((&session.provider, &session.model))).await?;
+    let runner = Runner::new(&args.provider, config, args.json, Some(&session)).await?;
     let ended = runner.step(&mut state, Step::Resume(decisions), &store, &session.title).await?;
     Ok(exit(ended))
 }

@@ -30,6 +30,32 @@ impl Status {
     }
 }
 
+/// Where a session's runs go: enough to resume against the same server with a key from
+/// the same place. Never the key itself.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Endpoint {
+    /// The provider's name (`openai`, a preset, one from the settings file, `local`).
+    pub(crate) provider: String,
+    /// The wire API (`chat`, `responses`, `anthropic`, `local`).
+    pub(crate) api: String,
+    /// The preset the host was set up with.
+    pub(crate) preset: String,
+    /// The base URL, when one was set; `None` is the preset's own host.
+    pub(crate) base_url: Option<String>,
+    /// Where the key came from (a variable's or a secret's name), never its value.
+    pub(crate) key_source: String,
+}
+
+impl Endpoint {
+    /// Where the runs go, for messages.
+    pub(crate) fn describe(&self) -> String {
+        match &self.base_url {
+            Some(url) => format!("{} at {url}", self.provider),
+            None => format!("{} at its default host", self.provider),
+        }
+    }
+}
+
 /// One saved session.
 #[derive(Debug, Clone)]
 pub(crate) struct Session {
@@ -41,6 +67,8 @@ pub(crate) struct Session {
     pub(crate) title: String,
     pub(crate) status: String,
     pub(crate) state: RunState,
+    /// Where its runs went; `None` for sessions saved before endpoints were kept.
+    pub(crate) endpoint: Option<Endpoint>,
 }
 
 /// A session in a listing: id, last saved, provider, model, title, status.
@@ -107,6 +135,20 @@ impl Store {
         let connection = Connection::open(path).map_err(|e| storage(e, path))?;
         connection.busy_timeout(Duration::from_secs(5)).map_err(|e| storage(e, path))?;
         connection.execute_batch(SCHEMA).map_err(|e| storage(e, path))?;
+        // Stores written before endpoints were kept get the column.
+        let has_endpoint: bool = connection
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('sessions') WHERE name = 'endpoint'",
+                [],
+                |row| row.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+            .map_err(|e| storage(e, path))?;
+        if !has_endpoint {
+            connection
+                .execute_batch("ALTER TABLE sessions ADD COLUMN endpoint TEXT")
+                .map_err(|e| storage(e, path))?;
+        }
         Ok(Store { connection, path: path.to_path_buf() })
     }
 
@@ -114,21 +156,23 @@ impl Store {
     pub(crate) fn save(
         &self,
         state: &RunState,
-        provider: &str,
+        endpoint: &Endpoint,
         model: &str,
         title: &str,
         status: Status,
     ) -> Result<(), Failure> {
         let json = serde_json::to_string(state)
             .map_err(|e| Failure::run(format!("cannot save the session: {e}")))?;
+        let endpoint_json = serde_json::to_string(endpoint)
+            .map_err(|e| Failure::run(format!("cannot save the session: {e}")))?;
         let now = seconds(SystemTime::now());
         self.connection
             .execute(
-                "INSERT INTO sessions (id, created_at, updated_at, provider, model, title, status, state, revision)
-                 VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(revision), 0) + 1 FROM sessions))
+                "INSERT INTO sessions (id, created_at, updated_at, provider, model, title, status, state, revision, endpoint)
+                 VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(revision), 0) + 1 FROM sessions), ?8)
                  ON CONFLICT (id) DO UPDATE SET updated_at = ?2, provider = ?3, model = ?4, status = ?6, state = ?7,
-                     revision = (SELECT COALESCE(MAX(revision), 0) + 1 FROM sessions)",
-                params![state.run_id, now, provider, model, title, status.as_str(), json],
+                     revision = (SELECT COALESCE(MAX(revision), 0) + 1 FROM sessions), endpoint = ?8",
+                params![state.run_id, now, endpoint.provider, model, title, status.as_str(), json, endpoint_json],
             )
             .map_err(|e| storage(e, &self.path))?;
         Ok(())
@@ -139,7 +183,7 @@ impl Store {
         let row = self
             .connection
             .query_row(
-                "SELECT id, created_at, updated_at, provider, model, title, status, state FROM sessions WHERE id = ?1",
+                "SELECT id, created_at, updated_at, provider, model, title, status, state, endpoint FROM sessions WHERE id = ?1",
                 params![id],
                 |row| {
                     Ok((
@@ -151,18 +195,27 @@ impl Store {
                         row.get::<_, String>(5)?,
                         row.get::<_, String>(6)?,
                         row.get::<_, String>(7)?,
+                        row.get::<_, Option<String>>(8)?,
                     ))
                 },
             )
             .optional()
             .map_err(|e| storage(e, &self.path))?;
-        let Some((id, created, updated, provider, model, title, status, state)) = row else {
+        let Some((id, created, updated, provider, model, title, status, state, endpoint)) = row else {
             return Err(Failure::usage(format!("no session {id:?}"))
                 .hint("`tackle sessions list` shows the saved ones"));
         };
         let state: RunState = serde_json::from_str(&state).map_err(|e| {
             Failure::run(format!("session {id} cannot be read (saved by another version?): {e}"))
         })?;
+        let endpoint = match endpoint {
+            Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+                Failure::run(format!(
+                    "session {id} names its endpoint in a form this version cannot read: {e}"
+                ))
+            })?),
+            None => None,
+        };
         Ok(Session {
             id,
             created: time(created),
@@ -172,6 +225,7 @@ impl Store {
             title,
             status,
             state,
+            endpoint,
         })
     }
 
@@ -216,20 +270,48 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open_at(&dir.path().join("s.db")).unwrap();
         let harness = tackle_harness::Harness::new(tackle_tools::ToolRegistry::builder().build().unwrap());
+        let endpoint = |provider: &str| Endpoint {
+            provider: provider.into(),
+            api: "chat".into(),
+            preset: provider.into(),
+            base_url: Some("http://127.0.0.1:9/v1".into()),
+            key_source: "environment variable K".into(),
+        };
         let mut one = harness.start("one", vec![tackle_core::Message::user("first question")]);
-        store.save(&one, "openai", "m", "first question", Status::Answered).unwrap();
+        store.save(&one, &endpoint("openai"), "m", "first question", Status::Answered).unwrap();
         let two = harness.start("two", vec![tackle_core::Message::user("second")]);
-        store.save(&two, "anthropic", "c", "second", Status::Suspended).unwrap();
+        store.save(&two, &endpoint("anthropic"), "c", "second", Status::Suspended).unwrap();
         one.push_user("and more");
-        store.save(&one, "openai", "m", "ignored on update", Status::Failed).unwrap();
+        store.save(&one, &endpoint("openai"), "m", "ignored on update", Status::Failed).unwrap();
 
         let loaded = store.load("one").unwrap();
+        assert_eq!(loaded.endpoint, Some(endpoint("openai")));
         assert_eq!(loaded.state, one);
         assert_eq!(loaded.title, "first question");
         assert_eq!(loaded.status, "failed");
         let ids: Vec<String> = store.list(10).unwrap().into_iter().map(|row| row.0).collect();
         assert_eq!(ids, ["one", "two"]);
         assert!(store.load("nope").unwrap_err().to_string().contains("no session"));
+    }
+
+    #[test]
+    fn stores_from_before_endpoints_are_migrated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        let old = Connection::open(&path).unwrap();
+        old.execute_batch(SCHEMA).unwrap();
+        let harness = tackle_harness::Harness::new(tackle_tools::ToolRegistry::builder().build().unwrap());
+        let state = serde_json::to_string(&harness.start("old", vec![])).unwrap();
+        old.execute(
+            "INSERT INTO sessions VALUES ('old', 1, 1, 'openai', 'm', 't', 'answered', ?1, 1)",
+            params![state],
+        )
+        .unwrap();
+        drop(old);
+        let store = Store::open_at(&path).unwrap();
+        let loaded = store.load("old").unwrap();
+        assert_eq!(loaded.endpoint, None);
+        assert_eq!(loaded.provider, "openai");
     }
 
     #[test]

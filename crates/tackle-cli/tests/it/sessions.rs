@@ -212,3 +212,79 @@ async fn chat_runs_prompts_asks_for_approval_and_resets() {
     let after_reset = sent[2]["messages"].as_array().unwrap();
     assert!(!sent[2].to_string().contains("How are valleys made?"), "/reset starts over: {after_reset:?}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn resumed_runs_go_to_the_endpoint_they_started_on() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    searxng(&server, json!([{"url": "http://127.0.0.1:9/a", "title": "A", "content": "Rivers."}])).await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("", &[("call_1", "web_search", json!({"query": "rivers"}))]),
+            wire.turn("Found it.", &[]),
+            wire.turn("More.", &[]),
+            wire.turn("Elsewhere.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    // The settings file names no base URL: only the command line points at the server.
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!("[tools.web_search]\nsearxng_url = \"{}\"\napproval = true\n", server.uri()),
+    )
+    .unwrap();
+    let base = format!("{}/v1", server.uri());
+    let with_key = |args: &[&str]| {
+        let mut command = tackle(&config);
+        command.env("OPENAI_API_KEY", "sk-from-env").args(args);
+        command
+    };
+
+    let (code, _, stderr) =
+        output(with_key(&["run", "--provider", "openai", "--base-url", &base, "-m", "m1", "Search."])).await;
+    assert_eq!(code, 3, "{stderr}");
+    let id = waiting_id(&stderr);
+
+    // Approved from another process with no flags: the same server answers.
+    let (code, stdout, stderr) = output(with_key(&["approve", &id])).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Found it.\n");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // Continued with no flags: the same server again.
+    let (code, stdout, stderr) = output(with_key(&["run", "--continue", &id, "And?"])).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "More.\n");
+    assert_eq!(requests(&server, wire).await.len(), 3);
+
+    // Another endpoint only when asked for, and with a warning.
+    let other = MockServer::start().await;
+    wire.mount(&other, vec![wire.turn("Other server.", &[])]).await;
+    let other_base = format!("{}/v1", other.uri());
+    let (code, stdout, stderr) = output(with_key(&[
+        "run",
+        "--continue",
+        &id,
+        "--base-url",
+        &other_base,
+        "--provider",
+        "openai",
+        "Hi",
+    ]))
+    .await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Other server.\n");
+    assert!(
+        stderr.contains(&format!("warning: this session was started against openai at {base}; it goes on against openai at {other_base}, as asked")),
+        "{stderr}"
+    );
+    assert_eq!(requests(&server, wire).await.len(), 3, "nothing more went to the first server");
+
+    // What the session keeps names where the key came from, never the key.
+    let db = std::fs::read(dir.path().join("data").join("sessions.db")).unwrap();
+    let db = String::from_utf8_lossy(&db);
+    assert!(db.contains("environment variable OPENAI_API_KEY"));
+    assert!(!db.contains("sk-from-env"));
+}
