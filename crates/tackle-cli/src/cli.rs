@@ -12,6 +12,12 @@ pub(crate) struct Cli {
     #[arg(long, global = true, env = "TACKLE_CONFIG", value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
 
+    /// More detail on stderr: -v logs what tools and requests do (and, for `run`, reports the
+    /// local model's speed), -vv debugging detail, -vvv everything. `RUST_LOG` takes
+    /// precedence.
+    #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
+    pub(crate) verbose: u8,
+
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -101,9 +107,6 @@ pub(crate) struct RunArgs {
     /// Makes the model call this tool first (the local model only).
     #[arg(long, value_name = "NAME")]
     pub(crate) tool: Option<String>,
-    /// Reports prompt and generation speed after the run (the local model).
-    #[arg(long, short = 'v')]
-    pub(crate) verbose: bool,
 }
 
 #[derive(Debug, Args)]

@@ -49,6 +49,10 @@ pub(crate) fn show(id: &str, json_out: bool) -> Result<ExitCode, Failure> {
     let mut out = vec![
         format!("session {}  {}", session.id, session.status),
         format!("provider {}:{}", session.provider, session.model),
+        format!(
+            "endpoint {}",
+            session.endpoint.as_ref().map_or_else(|| "(not recorded)".to_owned(), |e| e.describe())
+        ),
         format!("started {}, saved {}", format_time(session.created), format_time(session.updated)),
     ];
     if !state.system.is_empty() {
@@ -109,8 +113,13 @@ pub(crate) fn show(id: &str, json_out: bool) -> Result<ExitCode, Failure> {
         for trace in &state.traces {
             let status = serde_json::to_value(trace.status).ok();
             let status = status.as_ref().and_then(|s| s.as_str()).unwrap_or("?").to_owned();
+            let why = trace
+                .detail
+                .as_deref()
+                .map(|d| format!(": {}", crate::render::one_line(d, 1000)))
+                .unwrap_or_default();
             out.push(format!(
-                "{:>3}. {}({}) {status} in {} ms",
+                "{:>3}. {}({}) {status} in {} ms{why}",
                 trace.order,
                 trace.tool,
                 short_arguments(&trace.arguments),

@@ -54,7 +54,7 @@ pub(crate) fn eprint_line(text: &str) {
 async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
     let config = Config::load(cli.config.as_deref())?;
     match cli.command {
-        Command::Run(args) => run::run(args, &config).await,
+        Command::Run(args) => run::run(args, &config, cli.verbose > 0).await,
         Command::Approve(args) => run::approve(args, &config).await,
         Command::Chat(args) => chat::chat(args, &config).await,
         Command::Sessions(SessionsCommand::List { limit, json }) => history::list(limit, json),
@@ -84,8 +84,34 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
     }
 }
 
+/// Logs go to stderr through `tracing`: `RUST_LOG` when set, else warnings, and more with
+/// each `-v`.
+fn init_logging(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => {
+            "warn,tackle=info,tackle_core=info,tackle_tools=info,tackle_harness=info,tackle_http=info,tackle_providers=info,tackle_web=info,tackle_local=info"
+        }
+        2 => {
+            "info,tackle=debug,tackle_core=debug,tackle_tools=debug,tackle_harness=debug,tackle_http=debug,tackle_providers=debug,tackle_web=debug,tackle_local=debug"
+        }
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let color =
+        std::env::var_os("NO_COLOR").is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(color)
+        .with_target(true)
+        .try_init();
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logging(cli.verbose);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {

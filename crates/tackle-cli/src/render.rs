@@ -38,6 +38,16 @@ fn status_text(status: ToolStatus) -> String {
         .unwrap_or_else(|| format!("{status:?}"))
 }
 
+/// `text` on one line (whitespace runs folded) and at most `max` characters.
+pub(crate) fn one_line(text: &str, max: usize) -> String {
+    let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut short: String = folded.chars().take(max).collect();
+    if short.len() < folded.len() {
+        short.push('…');
+    }
+    short
+}
+
 /// The terminal view of a run.
 pub(crate) struct Terminal {
     spinner: Option<ProgressBar>,
@@ -120,11 +130,12 @@ impl EventSink for Terminal {
                 self.running.insert(call_id, label);
                 self.update_spinner();
             }
-            RunEvent::ToolCallFinished { call_id, name, status, duration } => {
+            RunEvent::ToolCallFinished { call_id, name, status, duration, detail } => {
                 let label = self.running.remove(&call_id).unwrap_or(name);
                 let mark = if status == ToolStatus::Ok { "✓" } else { "✗" };
                 let millis = duration.as_millis();
-                self.line(&format!("{mark} {label} {} in {millis} ms", status_text(status)));
+                let why = detail.map(|d| format!(": {}", one_line(&d, 1000))).unwrap_or_default();
+                self.line(&format!("{mark} {label} {} in {millis} ms{why}", status_text(status)));
                 self.update_spinner();
             }
             RunEvent::Suspended { .. } | RunEvent::Finished { .. } => {

@@ -273,7 +273,7 @@ fn exit(ended: Ended) -> ExitCode {
 }
 
 /// `tackle run`.
-pub(crate) async fn run(args: RunArgs, config: &Config) -> Result<ExitCode, Failure> {
+pub(crate) async fn run(args: RunArgs, config: &Config, verbose: bool) -> Result<ExitCode, Failure> {
     let store = Store::open()?;
     let (runner, mut state, title) = match &args.continue_id {
         Some(id) => {
@@ -297,7 +297,7 @@ pub(crate) async fn run(args: RunArgs, config: &Config) -> Result<ExitCode, Fail
     };
     state.push_user(args.prompt.clone());
     let ended = runner.step(&mut state, Step::Run, &store, &title).await;
-    if args.verbose {
+    if verbose {
         runner.report_speed();
     }
     Ok(exit(ended?))

@@ -104,18 +104,6 @@ pub(crate) fn show(name: &str, config: &Config) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The status words of `tools call --json`.
-fn status_word(status: ToolStatus) -> &'static str {
-    match status {
-        ToolStatus::Ok => "ok",
-        ToolStatus::Blocked => "blocked",
-        ToolStatus::NotAvailable => "not_available",
-        ToolStatus::InvalidArguments => "invalid_arguments",
-        ToolStatus::Timeout => "timeout",
-        _ => "error",
-    }
-}
-
 /// `tackle tools call NAME JSON`: one call through the executor, as a model's.
 pub(crate) async fn call(
     name: &str,
@@ -139,15 +127,16 @@ pub(crate) async fn call(
         return Err(Failure::run("the executor returned no result"));
     };
     print_return(&result, json);
-    Ok(if result.status == ToolStatus::Ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    // The error table decides: what is an error towards a model fails the command.
+    Ok(if result.status.rule().is_error { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn print_return(result: &ToolReturn, json: bool) {
     let content = result.content.model_text().into_owned();
     if json {
         let line = json!({
-            "status": status_word(result.status),
-            "detail": result.status,
+            "status": result.status.label(),
+            "detail": result.detail,
             "content": content,
             "sources": result.sources,
         });
@@ -163,7 +152,8 @@ fn print_return(result: &ToolReturn, json: bool) {
     }
     println_all(&[text]);
     if result.status != ToolStatus::Ok {
-        crate::eprint_line(&format!("status: {}", status_word(result.status)));
+        let why = result.detail.as_deref().map(|d| format!(" ({})", crate::render::one_line(d, 1000)));
+        crate::eprint_line(&format!("status: {}{}", result.status.label(), why.unwrap_or_default()));
     }
 }
 

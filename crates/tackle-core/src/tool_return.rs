@@ -91,6 +91,11 @@ pub struct ToolReturn {
     /// Data for the host only; it never reaches the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub private_metadata: Option<Value>,
+    /// Why the call did not succeed, in full, for the user and the logs — the cause chain
+    /// of a failure the model is told less about. Never reaches the model; secrets the
+    /// call read are removed from it as from the content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 impl ToolReturn {
@@ -105,6 +110,7 @@ impl ToolReturn {
             required_confidence: None,
             cost: None,
             private_metadata: None,
+            detail: None,
         }
     }
 

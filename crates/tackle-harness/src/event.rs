@@ -48,6 +48,10 @@ pub enum RunEvent {
         /// How long it took.
         #[serde(with = "millis")]
         duration: Duration,
+        /// Why it did not succeed, in full (for the user; the model is told what the error
+        /// table allows).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
     },
     /// Sources the run did not have before.
     Sources {

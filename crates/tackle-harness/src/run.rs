@@ -238,7 +238,10 @@ impl Harness {
                 Decision::Deny { reason } => {
                     ToolReturn::with_status(ToolStatus::Denied, wording::denied(reason.as_deref()))
                 }
-                Decision::Result { result } => result,
+                Decision::Result { result } => {
+                    let offer = self.registry.offer(ctx);
+                    self.executor.accept_result(&offer, ctx, call, *result)
+                }
             };
             batch.returns[index] =
                 ToolReturn { call_id: call.id.clone(), tool_name: call.name.clone(), ..ret };
@@ -462,12 +465,22 @@ impl Harness {
     }
 
     fn emit_finished(&self, sink: &mut dyn EventSink, ret: &ToolReturn, took: Duration) {
+        if !ret.is_ok() && ret.status.rule().reaches_model {
+            tracing::info!(
+                tool = %ret.tool_name,
+                call_id = %ret.call_id,
+                status = %ret.status,
+                detail = ret.detail.as_deref().unwrap_or(""),
+                "tool call did not succeed"
+            );
+        }
         if sink.is_listening() && ret.status.rule().reaches_model {
             sink.emit(RunEvent::ToolCallFinished {
                 call_id: ret.call_id.clone(),
                 name: ret.tool_name.clone(),
                 status: ret.status,
                 duration: took,
+                detail: ret.detail.clone(),
             });
         }
     }
@@ -590,6 +603,7 @@ impl Harness {
                     duration: took,
                     arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
                     result: self.keep_results_in_traces.then(|| shown.clone().into_owned()),
+                    detail: ret.detail.clone(),
                 });
             }
             if let Some(cost) = ret.cost {

@@ -49,6 +49,9 @@ pub struct CallTrace {
     /// What the model was shown, when the host keeps results in traces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// Why the call did not succeed, in full (kept whether or not results are).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// Why a call waits.
@@ -156,10 +159,11 @@ pub enum Decision {
         /// Why.
         reason: Option<String>,
     },
-    /// The result of a deferred call.
+    /// The result of a deferred call. It goes through the same redaction and size cap as
+    /// an executed call's.
     Result {
         /// The result; its status defaults to ok.
-        result: ToolReturn,
+        result: Box<ToolReturn>,
     },
 }
 

@@ -341,6 +341,32 @@ impl Executor {
         (ret, took)
     }
 
+    /// Takes a result that arrived from elsewhere (a deferred or external call) through
+    /// the same last steps as an executed one: the call's id and name, every secret the
+    /// run redacts and every secret setting of the tool removed, the size cap applied.
+    pub fn accept_result(
+        &self,
+        offer: &Offer,
+        run: &RunContext,
+        call: &ToolCall,
+        ret: ToolReturn,
+    ) -> ToolReturn {
+        let mut ret = finish_ids(ret, call);
+        let mut secrets = run.redact.clone();
+        if let Some(tool) = offer.get(&call.name) {
+            let definition = tool.definition();
+            let key = &*tool.registered.settings_key;
+            for field in definition.settings.fields.iter().filter(|f| f.secret) {
+                secrets.extend(run.settings.secret(key, &field.name));
+            }
+        }
+        if !secrets.is_empty() {
+            scrub(&mut ret, &secrets);
+        }
+        cap(&mut ret, self.max_result_chars);
+        ret
+    }
+
     async fn run_offered(&self, run: &Arc<RunContext>, plan: CallPlan<'_>) -> ToolReturn {
         let CallPlan { tool, call, prior_retries, approved } = plan;
         let definition = &*tool.definition;
@@ -496,19 +522,42 @@ fn finish_ids(mut ret: ToolReturn, call: &ToolCall) -> ToolReturn {
     ret
 }
 
-/// The return for an error: the model's text from the error table, the details for the
-/// host in private metadata.
+/// The return for an error: the model's text from the error table, the whole story for
+/// the host in `detail` (a failure's cause chain, an integration mistake's message).
 fn error_return(error: ToolError, tool: &str) -> ToolReturn {
     let mut ret = ToolReturn::with_status(error.kind(), error.model_text(tool));
-    let detail = match &error {
-        ToolError::Failed { source: Some(source), .. } => Some(source.to_string()),
-        ToolError::User(message) => Some(message.clone()),
-        _ => None,
+    ret.detail = match &error {
+        ToolError::Failed { message, source: Some(source) } => {
+            let chain = cause_chain(source.as_ref());
+            Some(if message == tackle_core::wording::UNEXPECTED_FAILURE || chain.contains(message.as_str()) {
+                chain
+            } else {
+                format!("{message}: {chain}")
+            })
+        }
+        ToolError::User(message)
+        | ToolError::Blocked(message)
+        | ToolError::InvalidArguments(message)
+        | ToolError::ModelRetry(message)
+        | ToolError::Failed { message, source: None } => Some(message.clone()),
+        ToolError::Feedback(_) | ToolError::ApprovalRequired | ToolError::Deferred => None,
+        other => Some(other.to_string()),
     };
-    if let Some(detail) = detail {
-        ret.private_metadata = Some(serde_json::json!({ "error": detail }));
-    }
     ret
+}
+
+/// An error and its causes, outermost first, each once, joined with `: `.
+fn cause_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = Some(error);
+    while let Some(e) = current {
+        let text = e.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        current = e.source();
+    }
+    parts.join(": ")
 }
 
 /// Removes every secret value from what the model will see.
@@ -541,6 +590,9 @@ fn scrub(ret: &mut ToolReturn, secrets: &[Secret]) {
     }
     if let Some(json) = &mut ret.content.json {
         scrub_value(json, secrets);
+    }
+    if let Some(detail) = &mut ret.detail {
+        scrub_str(detail, secrets);
     }
     for source in &mut ret.sources {
         scrub_str(&mut source.url, secrets);
@@ -596,6 +648,7 @@ mod tests {
         let mut ret = ToolReturn::json(serde_json::json!({"a": ["x hunter2 y"], "hunter2": 1}))
             .with_sources([tackle_core::Source::new("https://h/?k=hunter2", Some("hunter2".into()))]);
         ret.content.text = Some("hunter2".into());
+        ret.detail = Some("bad token hunter2".into());
         scrub(&mut ret, &secret);
         let all = serde_json::to_string(&ret).unwrap();
         assert!(!all.contains("hunter2"), "{all}");

@@ -103,6 +103,7 @@ async fn tools_list_show_and_call() {
     assert_eq!(code, 1);
     let result: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(result["status"], "blocked", "{result}");
+    assert!(result["detail"].as_str().unwrap().contains("loopback"), "{result}");
     assert_eq!(result["sources"], json!([]));
 
     // An unknown tool.
@@ -111,6 +112,17 @@ async fn tools_list_show_and_call() {
     let (code, stdout, _) = output(command).await;
     assert_eq!(code, 1);
     assert!(stdout.contains("\"status\":\"not_available\""), "{stdout}");
+
+    // Feedback is not an error in the table: the words are the table's, and it exits 0.
+    super::searxng(&server, json!([])).await;
+    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"\n", server.uri());
+    let config = settings(dir.path(), Wire::Chat, &server, &extra);
+    let mut command = tackle(&config);
+    command.args(["tools", "call", "web_search", "{\"query\": \"nothing at all\"}", "--json"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let result: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["status"], "feedback", "{result}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -98,7 +98,7 @@ async fn a_blocked_tool_call_is_shown_and_sent_back() {
     insta::with_settings!({filters => vec![(r" in \d+ ms", " in [DURATION]"), (r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]")]}, {
         insta::assert_snapshot!(stderr, @r#"
         tool read_web_page(url: "http://127.0.0.1:[PORT]/admin") started
-        ✗ read_web_page(url: "http://127.0.0.1:[PORT]/admin") blocked in [DURATION]
+        ✗ read_web_page(url: "http://127.0.0.1:[PORT]/admin") blocked in [DURATION]: 127.0.0.1 is loopback (127.0.0.0/8)
         "#);
     });
     let second = requests(&server, wire).await[1].to_string();
@@ -121,4 +121,99 @@ async fn a_provider_error_fails_the_run() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.starts_with("error: the model request failed"), "{stderr}");
     assert!(!stderr.contains("sk-test-key"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_tool_call_says_why_everywhere_but_to_the_model() {
+    let wire = Wire::Responses;
+    let server = MockServer::start().await;
+    // The search service breaks: the user must learn why, the model only what the table allows.
+    wiremock::Mock::given(wiremock::matchers::path("/search"))
+        .respond_with(wiremock::ResponseTemplate::new(502).set_body_string("upstream down"))
+        .mount(&server)
+        .await;
+    let turns = || {
+        vec![
+            wire.turn("", &[("call_1", "web_search", json!({"query": "rivers"}))]),
+            wire.turn("The search failed.", &[]),
+        ]
+    };
+    wire.mount(&server, [turns(), turns()].concat()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"\n", server.uri());
+    let config = settings(dir.path(), wire, &server, &extra);
+
+    let mut command = tackle(&config);
+    command.args(["run", "Search rivers."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "The search failed.\n");
+    let why = "the search service failed: the server answered HTTP 502 for http://127.0.0.1";
+    let line = stderr.lines().find(|l| l.starts_with("✗ web_search")).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(line.contains(" failed in ") && line.contains(why), "{line}");
+
+    // The model was told less.
+    let sent = requests(&server, wire).await[1].to_string();
+    assert!(sent.contains("the search service failed"), "{sent}");
+
+    // `--json` carries the detail.
+    let mut command = tackle(&config);
+    command.args(["run", "--json", "Search rivers."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let finished: serde_json::Value = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["event"] == "tool_call_finished")
+        .unwrap();
+    assert_eq!(finished["status"], "failed");
+    assert!(finished["detail"].as_str().unwrap().contains(why), "{finished}");
+
+    // So does the saved session, and -v logs it.
+    let mut command = tackle(&config);
+    command.args(["sessions", "list", "--json"]);
+    let (_, stdout, _) = output(command).await;
+    let id = serde_json::from_str::<serde_json::Value>(stdout.lines().next().unwrap()).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut command = tackle(&config);
+    command.args(["sessions", "show", &id]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 0);
+    assert!(stdout.contains(why), "{stdout}");
+
+    let mut command = tackle(&config);
+    command.args(["sessions", "show", &id, "-v"]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn verbose_runs_log_tool_failures_through_tracing() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::path("/search"))
+        .respond_with(wiremock::ResponseTemplate::new(503))
+        .mount(&server)
+        .await;
+    wire.mount(
+        &server,
+        vec![wire.turn("", &[("call_1", "web_search", json!({"query": "x"}))]), wire.turn("Done.", &[])],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"\n", server.uri());
+    let mut command = tackle(&settings(dir.path(), wire, &server, &extra));
+    command.env_remove("RUST_LOG").args(["-v", "run", "Search."]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let logged = stderr
+        .lines()
+        .find(|l| l.contains("tool call did not succeed"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        logged.contains("INFO") && logged.contains("web_search") && logged.contains("HTTP 503"),
+        "{logged}"
+    );
 }

@@ -134,7 +134,7 @@ async fn suspend_serialise_restart_and_resume_the_hard_way() {
 
     let decisions = [
         ("c2".to_owned(), Decision::ApproveWithArguments { arguments: json!({"path": "/tmp/a-edited"}) }),
-        ("c3".to_owned(), Decision::Result { result: ToolReturn::text("ticket #42 opened") }),
+        ("c3".to_owned(), Decision::Result { result: Box::new(ToolReturn::text("ticket #42 opened")) }),
         ("c4".to_owned(), Decision::Deny { reason: Some("keep b".into()) }),
     ];
     let outcome =
@@ -169,4 +169,29 @@ async fn resuming_a_run_that_is_not_suspended_is_an_error() {
     let mut state = start(&harness);
     let err = harness.resume(&model, &ctx(), &mut state, [], &mut tackle_harness::Discard).await.unwrap_err();
     assert_eq!(err, RunError::NotSuspended);
+}
+
+#[tokio::test]
+async fn a_deferred_result_is_redacted_and_capped_like_an_executed_one() {
+    let deleted = Arc::default();
+    let harness = Harness::new(guarded_registry(Arc::clone(&deleted)))
+        .executor(tackle_tools::Executor::new().max_result_chars(40));
+    let model = ScriptedModel::new([calls(&[("c1", "ticket", json!({}))]), AssistantTurn::text("ok")]);
+    let mut ctx = tackle_tools::RunContext::new("run-1");
+    ctx.redact.push(tackle_core::Secret::new("tok-9f2e"));
+    let ctx = Arc::new(ctx);
+    let mut state = start(&harness);
+    let outcome = harness.run(&model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Suspended(_)));
+    let leaky = format!("opened with tok-9f2e; {}", "x".repeat(200));
+    let decisions = [("c1".to_owned(), Decision::Result { result: Box::new(ToolReturn::text(leaky)) })];
+    let outcome =
+        harness.resume(&model, &ctx, &mut state, decisions, &mut tackle_harness::Discard).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)));
+    let requests = model.requests();
+    let shown = &last_returns(&requests.last().unwrap().messages)[0].content;
+    assert!(!shown.contains("tok-9f2e"), "{shown}");
+    assert!(shown.starts_with("opened with [redacted]"), "{shown}");
+    assert!(shown.contains("truncated"), "{shown}");
+    assert!(shown.chars().count() < 120, "{shown}");
 }

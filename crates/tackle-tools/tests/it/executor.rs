@@ -78,9 +78,7 @@ async fn a_pre_hook_that_breaks_the_schema_is_an_integration_error() {
     assert_eq!(out.returns[0].status, ToolStatus::UserError);
     assert!(out.returns[0].status.rule().surfaces_to_host);
     assert!(!out.returns[0].model_text().contains("pre-hook"), "details go to the host");
-    assert!(
-        out.returns[0].private_metadata.as_ref().unwrap()["error"].as_str().unwrap().contains("pre-hook")
-    );
+    assert!(out.returns[0].detail.as_deref().unwrap().contains("pre-hook"));
 }
 
 #[tokio::test]
@@ -357,11 +355,6 @@ async fn panicking_validators_and_hooks_fail_the_call_not_the_batch() {
     let statuses: Vec<_> = out.returns.iter().map(|r| r.status).collect();
     assert_eq!(statuses, [ToolStatus::Failed, ToolStatus::Ok, ToolStatus::Failed]);
     assert_eq!(out.returns[0].model_text(), "Tool execution failed: the tool crashed");
-    assert!(
-        out.returns[2].private_metadata.as_ref().unwrap()["error"]
-            .as_str()
-            .unwrap()
-            .contains("post-hook bug")
-    );
+    assert!(out.returns[2].detail.as_deref().unwrap().contains("post-hook bug"));
     assert_eq!(out.returns[2].call_id, "c3");
 }
