@@ -40,6 +40,8 @@ pub struct PinnedGet<'a> {
     pub accept: &'a str,
     /// The `User-Agent` header.
     pub user_agent: &'a str,
+    /// A token sent as `Authorization: Bearer …` (a sensitive header), or none.
+    pub bearer: Option<&'a tackle_core::Secret>,
 }
 
 /// What one hop answered.
@@ -93,13 +95,14 @@ impl PinnedGet<'_> {
             None => builder.no_proxy(),
         };
         let client = builder.build().map_err(|e| HttpError::from_reqwest(e, self.timeout))?;
-        let response = client
+        let mut request = client
             .get(self.url.as_str())
             .header(reqwest::header::ACCEPT, self.accept)
-            .header(reqwest::header::ACCEPT_LANGUAGE, "en-US,en;q=0.9")
-            .send()
-            .await
-            .map_err(|e| HttpError::from_reqwest(e, self.timeout))?;
+            .header(reqwest::header::ACCEPT_LANGUAGE, "en-US,en;q=0.9");
+        if let Some(value) = self.bearer.and_then(crate::HttpClient::bearer) {
+            request = request.header(reqwest::header::AUTHORIZATION, value);
+        }
+        let response = request.send().await.map_err(|e| HttpError::from_reqwest(e, self.timeout))?;
         let status = response.status().as_u16();
         let header = |name| {
             response

@@ -4,6 +4,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use tackle_core::Secret;
 use tackle_http::{HttpError, PinnedGet};
 use url::{Host, Url};
 
@@ -173,7 +174,7 @@ impl Retriever {
 
     /// Reads the page at `url` (HTML or text) under `policy`.
     pub async fn retrieve(&self, url: &str, policy: &TargetPolicy) -> Result<Retrieved, RetrieveError> {
-        self.retrieve_as(url, policy, kind_of).await
+        self.retrieve_as(url, policy, kind_of, None).await
     }
 
     /// Reads a JSON document (a search service's answer) at `url` under `policy`.
@@ -182,7 +183,18 @@ impl Retriever {
         url: &str,
         policy: &TargetPolicy,
     ) -> Result<serde_json::Value, RetrieveError> {
-        let retrieved = self.retrieve_as(url, policy, json_kind).await?;
+        self.retrieve_json_with(url, policy, None).await
+    }
+
+    /// [`Retriever::retrieve_json`] sending `bearer` as `Authorization: Bearer …` — to the
+    /// URL's own origin only: a redirect to another origin goes on without it.
+    pub async fn retrieve_json_with(
+        &self,
+        url: &str,
+        policy: &TargetPolicy,
+        bearer: Option<&Secret>,
+    ) -> Result<serde_json::Value, RetrieveError> {
+        let retrieved = self.retrieve_as(url, policy, json_kind, bearer).await?;
         serde_json::from_str(&retrieved.text)
             .map_err(|e| RetrieveError::Malformed(format!("the answer is not valid JSON: {e}")))
     }
@@ -192,9 +204,10 @@ impl Retriever {
         url: &str,
         policy: &TargetPolicy,
         accept: fn(Option<&str>) -> Result<ContentKind, String>,
+        bearer: Option<&Secret>,
     ) -> Result<Retrieved, RetrieveError> {
         let url = Url::parse(url.trim()).map_err(|e| RetrieveError::invalid_url(url, e.to_string()))?;
-        match tokio::time::timeout(self.timeout, self.follow(url, policy, accept)).await {
+        match tokio::time::timeout(self.timeout, self.follow(url, policy, accept, bearer)).await {
             Ok(outcome) => outcome,
             Err(_) => Err(RetrieveError::TimedOut { after: self.timeout }),
         }
@@ -205,8 +218,10 @@ impl Retriever {
         mut url: Url,
         policy: &TargetPolicy,
         accept: fn(Option<&str>) -> Result<ContentKind, String>,
+        bearer: Option<&Secret>,
     ) -> Result<Retrieved, RetrieveError> {
         let mut private_target = false;
+        let origin = url.origin();
         for _ in 0..=self.max_redirects {
             Self::check_url(&url)?;
             let (addresses, private) = self.addresses(&url, policy).await?;
@@ -225,6 +240,7 @@ impl Retriever {
                 proxy: self.proxy.as_deref(),
                 accept: ACCEPT,
                 user_agent: USER_AGENT,
+                bearer: bearer.filter(|_| url.origin() == origin),
             };
             let hop =
                 request.send(|content_type| accept(content_type).map(|_| ())).await.map_err(|e| match e {

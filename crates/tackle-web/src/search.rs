@@ -46,6 +46,7 @@ pub trait SearchBackend: Send + Sync {
 pub struct SearxNg {
     base: Url,
     retriever: Retriever,
+    token: Option<tackle_core::Secret>,
 }
 
 impl SearxNg {
@@ -63,7 +64,14 @@ impl SearxNg {
                 base.scheme()
             )));
         }
-        Ok(SearxNg { base, retriever: retriever.max_bytes(Self::MAX_RESPONSE_BYTES) })
+        Ok(SearxNg { base, retriever: retriever.max_bytes(Self::MAX_RESPONSE_BYTES), token: None })
+    }
+
+    /// Sends `token` as `Authorization: Bearer …` to the instance (for one behind an
+    /// authenticating proxy); never to another origin a redirect points at.
+    pub fn token(mut self, token: Option<tackle_core::Secret>) -> Self {
+        self.token = token;
+        self
     }
 
     fn url(&self, query: &SearchQuery) -> Url {
@@ -91,7 +99,10 @@ impl SearchBackend for SearxNg {
     ) -> Pin<Box<dyn Future<Output = Result<Vec<SearchHit>, SearchError>> + Send + 'a>> {
         Box::pin(async move {
             let url = self.url(query);
-            let body = self.retriever.retrieve_json(url.as_str(), &TargetPolicy::UserChosen).await?;
+            let body = self
+                .retriever
+                .retrieve_json_with(url.as_str(), &TargetPolicy::UserChosen, self.token.as_ref())
+                .await?;
             let results = body
                 .get("results")
                 .and_then(Value::as_array)

@@ -316,11 +316,15 @@ impl WebTools {
         .setting(SettingField::new("language").describe("The default language of results, such as en or de."))
         .timeout(Duration::from_secs(150));
         if self.backend.is_none() {
-            builder = builder.setting(
-                SettingField::new("searxng_url")
-                    .required()
-                    .describe("The address of the SearXNG instance, such as http://localhost:8888."),
-            );
+            builder = builder
+                .setting(
+                    SettingField::new("searxng_url")
+                        .required()
+                        .describe("The address of the SearXNG instance, such as http://localhost:8888."),
+                )
+                .setting(SettingField::new("token").secret().describe(
+                    "A token for an instance behind an authenticating proxy, sent as `Authorization: Bearer`.",
+                ));
         }
         builder.build()
     }
@@ -339,7 +343,9 @@ impl WebTools {
                     .setting("searxng_url")
                     .ok_or_else(|| ToolError::User("web_search.searxng_url is not set".into()))?;
                 Arc::new(
-                    SearxNg::new(base, self.retriever.clone()).map_err(|e| ToolError::User(e.to_string()))?,
+                    SearxNg::new(base, self.retriever.clone())
+                        .map_err(|e| ToolError::User(e.to_string()))?
+                        .token(ctx.secret("token")),
                 )
             }
         };

@@ -2,6 +2,7 @@
 //! one per wire API, and a fake SearXNG.
 #![allow(clippy::unwrap_used, missing_docs, unreachable_pub)]
 
+mod canary;
 mod commands;
 mod local;
 mod runs;

@@ -233,3 +233,46 @@ async fn read_web_page_reads_blocks_and_marks_private_reads() {
     assert_eq!(gone.status, ToolStatus::Failed);
     assert!(gone.model_text().contains("HTTP 404"), "{}", gone.model_text());
 }
+
+#[tokio::test]
+async fn the_search_token_goes_to_the_instance_and_nowhere_else() {
+    let instance = MockServer::start().await;
+    let elsewhere = MockServer::start().await;
+    // The instance answers the first search itself and redirects the second elsewhere.
+    Mock::given(path("/search"))
+        .and(query_param("q", "here"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"results": []})))
+        .mount(&instance)
+        .await;
+    Mock::given(path("/search"))
+        .and(query_param("q", "away"))
+        .respond_with(ResponseTemplate::new(302).insert_header(
+            "location",
+            format!("{}/search?q=away&format=json", elsewhere.uri().replace("127.0.0.1", "localhost")),
+        ))
+        .mount(&instance)
+        .await;
+    Mock::given(path("/search"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"results": []})))
+        .mount(&elsewhere)
+        .await;
+    let tools = WebTools::new(Retriever::new().allow_loopback(true));
+    let registry = ToolRegistry::builder().tool(tools.web_search().unwrap()).build().unwrap();
+    let store = Arc::new(tackle_tools::MemorySecretStore::new());
+    store.set("web_search", "token", "searx-token-77");
+    let settings = || Settings::new().user("web_search.searxng_url", instance.uri()).secrets(store.clone());
+    for query in ["here", "away"] {
+        let ret =
+            call(&registry, RunContext::new("r").settings(settings()), "web_search", json!({"query": query}))
+                .await;
+        assert_eq!(ret.status, ToolStatus::Feedback, "{}", ret.model_text());
+    }
+    let sent = instance.received_requests().await.unwrap();
+    assert_eq!(sent.len(), 2);
+    for request in &sent {
+        assert_eq!(request.headers.get("authorization").unwrap(), "Bearer searx-token-77");
+    }
+    let followed = elsewhere.received_requests().await.unwrap();
+    assert_eq!(followed.len(), 1, "the redirect was followed");
+    assert!(followed[0].headers.get("authorization").is_none(), "the token went to another origin");
+}
