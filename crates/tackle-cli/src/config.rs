@@ -63,6 +63,45 @@ pub(crate) struct ProviderEntry {
     /// A key written into the file; discouraged (use the environment or `tackle secret`).
     pub(crate) api_key: Option<String>,
     pub(crate) confidence: Option<Confidence>,
+    /// What the model and host can do, where the preset (or the default) is wrong.
+    #[serde(default)]
+    pub(crate) capabilities: Capabilities,
+}
+
+/// `[providers.NAME.capabilities]`: declared abilities; unset ones keep the adapter's.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Capabilities {
+    /// The model can call tools at all (false: runs offer it none).
+    pub(crate) tools: Option<bool>,
+    /// The model can make several calls in one round.
+    pub(crate) parallel_tool_calls: Option<bool>,
+    /// The host takes the flag that limits a round to one call.
+    pub(crate) parallel_tool_calls_flag: Option<bool>,
+    /// The host enforces strict tool schemas.
+    pub(crate) strict_schemas: Option<bool>,
+    /// The host accepts a required tool choice.
+    pub(crate) tool_choice_required: Option<bool>,
+    /// The host reports usage in streams.
+    pub(crate) stream_usage: Option<bool>,
+}
+
+impl Capabilities {
+    /// `profile` with the declared abilities applied.
+    pub(crate) fn apply(self, mut profile: tackle_core::ModelProfile) -> tackle_core::ModelProfile {
+        let set = |field: &mut bool, value: Option<bool>| {
+            if let Some(value) = value {
+                *field = value;
+            }
+        };
+        set(&mut profile.supports_tools, self.tools);
+        set(&mut profile.supports_parallel_tool_calls, self.parallel_tool_calls);
+        set(&mut profile.accepts_parallel_tool_calls_flag, self.parallel_tool_calls_flag);
+        set(&mut profile.supports_strict_schemas, self.strict_schemas);
+        set(&mut profile.supports_tool_choice_required, self.tool_choice_required);
+        set(&mut profile.reports_stream_usage, self.stream_usage);
+        profile
+    }
 }
 
 /// The `[limits]` table.

@@ -5,7 +5,7 @@ use tackle_core::{Confidence, Model, Secret};
 use tackle_providers::{Anthropic, OpenAiChat, OpenAiResponses, PRESETS, Preset, SetupError, preset_named};
 
 use crate::cli::ProviderArgs;
-use crate::config::{Api, Config, ProviderEntry};
+use crate::config::{Api, Capabilities, Config, ProviderEntry};
 use crate::failure::Failure;
 use crate::secrets::Backend;
 
@@ -23,6 +23,8 @@ pub(crate) struct Chosen {
     /// Where the key came from, or where it would be looked for.
     pub(crate) key_origin: String,
     pub(crate) confidence: Confidence,
+    /// Abilities the settings file declares for the model and host.
+    pub(crate) capabilities: Capabilities,
 }
 
 /// Hosts that run on the user's own machine or network: fully trusted by default.
@@ -97,6 +99,7 @@ pub(crate) fn choose(flags: &ProviderArgs, config: &Config) -> Result<Option<Cho
         key,
         key_origin,
         confidence,
+        capabilities: entry.capabilities,
     }))
 }
 
@@ -121,6 +124,7 @@ pub(crate) fn local(model: Option<String>, origin: String) -> Chosen {
         key_origin: "not needed".to_owned(),
         // In-process: nothing leaves the machine.
         confidence: Confidence::High,
+        capabilities: Capabilities::default(),
     }
 }
 
@@ -214,7 +218,8 @@ fn build_remote(chosen: &Chosen) -> Result<Box<dyn Model>, Failure> {
             } else if chosen.preset.base_url.contains('{') {
                 return Err(setup(SetupError::Placeholder(chosen.preset.base_url.to_owned())));
             }
-            Box::new(model)
+            let profile = chosen.capabilities.apply(model.profile().clone());
+            Box::new(model.with_profile(profile))
         }
         Api::Responses => {
             let mut model = OpenAiResponses::with_key(&chosen.preset, &chosen.model, chosen.key.clone())
@@ -222,7 +227,8 @@ fn build_remote(chosen: &Chosen) -> Result<Box<dyn Model>, Failure> {
             if let Some(base) = &chosen.base_url {
                 model = model.base_url(base).map_err(setup)?;
             }
-            Box::new(model)
+            let profile = chosen.capabilities.apply(model.profile().clone());
+            Box::new(model.with_profile(profile))
         }
         Api::Anthropic => {
             let key = chosen.key.clone().ok_or_else(|| {
@@ -232,7 +238,8 @@ fn build_remote(chosen: &Chosen) -> Result<Box<dyn Model>, Failure> {
             if let Some(base) = &chosen.base_url {
                 model = model.base_url(base).map_err(setup)?;
             }
-            Box::new(model)
+            let profile = chosen.capabilities.apply(model.profile().clone());
+            Box::new(model.with_profile(profile))
         }
         Api::Local => return Err(Failure::run("the local model is built by `build`")),
     };

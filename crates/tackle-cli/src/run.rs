@@ -175,7 +175,10 @@ impl Runner {
         store: &Store,
         title: &str,
     ) -> Result<Ended, Failure> {
-        let ctx = Arc::new(tools::run_context(&state.run_id, Some(self.chosen.confidence), &self.config)?);
+        let mut ctx = tools::run_context(&state.run_id, Some(self.chosen.confidence), &self.config)?;
+        // The registry's model-support gate reads what the model says it can do.
+        ctx.model_supports_tools = self.model.profile().supports_tools;
+        let ctx = Arc::new(ctx);
         let cancel = ctx.cancel.clone();
         let watcher = tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {

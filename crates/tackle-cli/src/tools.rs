@@ -55,14 +55,21 @@ pub(crate) fn run_context(
         .settings(config.tool_settings()?.secrets(secrets)))
 }
 
-fn confidence_for(flags: &ProviderArgs, config: &Config) -> Result<Option<Confidence>, Failure> {
-    Ok(provider::choose(flags, config)?.map(|c| c.confidence))
+/// The run context for listing and calling tools as the chosen provider's model would
+/// meet them: its confidence, and whether it declares tool support.
+fn context_for(run_id: &str, flags: &ProviderArgs, config: &Config) -> Result<RunContext, Failure> {
+    let chosen = provider::choose(flags, config)?;
+    let mut run = run_context(run_id, chosen.as_ref().map(|c| c.confidence), config)?;
+    if let Some(tools) = chosen.and_then(|c| c.capabilities.tools) {
+        run.model_supports_tools = tools;
+    }
+    Ok(run)
 }
 
 /// `tackle tools list`.
 pub(crate) fn list(flags: &ProviderArgs, json: bool, config: &Config) -> Result<ExitCode, Failure> {
     let registry = registry(config)?;
-    let run = run_context("tools-list", confidence_for(flags, config)?, config)?;
+    let run = context_for("tools-list", flags, config)?;
     let report = registry.availability(&run);
     let mut lines = Vec::new();
     for definition in registry.definitions() {
@@ -113,7 +120,7 @@ pub(crate) async fn call(
     config: &Config,
 ) -> Result<ExitCode, Failure> {
     let registry = registry(config)?;
-    let run = Arc::new(run_context("tools-call", confidence_for(flags, config)?, config)?);
+    let run = Arc::new(context_for("tools-call", flags, config)?);
     let offer = registry.offer(&run);
     let arguments = ToolArguments::parse(arguments);
     let call = ToolCall { id: "call-1".into(), name: name.to_owned(), arguments, provider_data: None };

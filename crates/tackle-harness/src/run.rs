@@ -10,7 +10,7 @@ use futures_util::StreamExt;
 use serde_json::{Map, Value};
 use tackle_core::{
     AssistantPart, AssistantTurn, Message, Model, ModelEvent, ModelRequest, ModelSettings, ToolArguments,
-    ToolCall, ToolContent, ToolKind, ToolReturn, ToolStatus, validate_tool_name, wording,
+    ToolCall, ToolChoice, ToolContent, ToolKind, ToolReturn, ToolStatus, validate_tool_name, wording,
 };
 use tackle_tools::{Executor, Offer, RunContext, ToolRegistry};
 
@@ -121,6 +121,22 @@ impl Harness {
     /// The registry.
     pub fn registry(&self) -> &ToolRegistry {
         &self.registry
+    }
+
+    /// The settings a round asks `profile`'s model with: one call per round for a model
+    /// that cannot make several, and an automatic tool choice where a required one is not
+    /// accepted.
+    fn settings_for(&self, profile: &tackle_core::ModelProfile) -> Cow<'_, ModelSettings> {
+        let mut settings = Cow::Borrowed(&self.settings);
+        if !profile.supports_parallel_tool_calls && self.settings.parallel_tool_calls.is_none() {
+            settings.to_mut().parallel_tool_calls = Some(false);
+        }
+        let forced = matches!(self.settings.tool_choice, ToolChoice::Required | ToolChoice::Tool(_));
+        if forced && !profile.supports_tool_choice_required {
+            tracing::warn!("the model does not accept a required tool choice; asking with auto");
+            settings.to_mut().tool_choice = ToolChoice::Auto;
+        }
+        settings
     }
 
     /// The instructions and tools a round of a run with system prompt `system` sends (not the
@@ -366,15 +382,23 @@ impl Harness {
                 });
             }
             let final_round = state.final_round;
-            let offer = if final_round.is_some() { Offer::default() } else { self.registry.offer(ctx) };
+            let profile = model.profile();
+            // A model that cannot call tools is offered none; calls it makes anyway find
+            // nothing to run.
+            let offer = if final_round.is_some() || !profile.supports_tools {
+                Offer::default()
+            } else {
+                self.registry.offer(ctx)
+            };
             let tools = offer.definitions();
+            let settings = self.settings_for(profile);
             let turn = {
                 let instructions = self.instructions(&state.system, &offer, final_round);
                 let request = ModelRequest {
                     instructions: &instructions,
                     messages: &state.messages,
                     tools: &tools,
-                    settings: &self.settings,
+                    settings: &settings,
                 };
                 stream_round(model, request, ctx, sink).await?
             };

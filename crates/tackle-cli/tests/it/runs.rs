@@ -217,3 +217,33 @@ async fn verbose_runs_log_tool_failures_through_tracing() {
         "{logged}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn declared_capabilities_shape_what_the_provider_is_sent() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wire.mount(&server, vec![wire.turn("No tools here.", &[]), wire.turn("One at a time.", &[])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let no_tools = "[providers.openai.capabilities]\ntools = false\n";
+    let config = settings(dir.path(), wire, &server, no_tools);
+    let mut command = tackle(&config);
+    command.args(["tools", "list", "--json"]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 0);
+    assert!(stdout.lines().all(|l| l.contains("\"offered\":false")), "{stdout}");
+    let mut command = tackle(&config);
+    command.args(["run", "Hi"]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(requests(&server, wire).await[0].get("tools").is_none());
+
+    let strict_off = "[providers.openai.capabilities]\nstrict_schemas = false\nparallel_tool_calls_flag = false\nstream_usage = false\n";
+    let config = settings(dir.path(), wire, &server, strict_off);
+    let mut command = tackle(&config);
+    command.args(["run", "Hi"]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let sent = &requests(&server, wire).await[1];
+    assert!(sent.get("tools").is_some() && sent.get("stream_options").is_none(), "{sent}");
+    assert!(sent["tools"][0]["function"].get("strict").is_none(), "{sent}");
+}

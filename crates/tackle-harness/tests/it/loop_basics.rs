@@ -277,3 +277,37 @@ async fn thinking_streams_and_results_stay_in_traces_only_on_request() {
         matches!(&state.messages[1], Message::Assistant(t) if matches!(t.parts[0], AssistantPart::Thinking(_)))
     );
 }
+
+#[tokio::test]
+async fn the_model_profile_decides_what_a_round_asks_for() {
+    let harness = Harness::new(registry()).model_settings(tackle_core::ModelSettings {
+        tool_choice: tackle_core::ToolChoice::Required,
+        ..Default::default()
+    });
+    // A model that can call tools, but one at a time and without a required choice.
+    let single = tackle_core::ModelProfile {
+        supports_parallel_tool_calls: false,
+        supports_tool_choice_required: false,
+        ..Default::default()
+    };
+    let model = ScriptedModel::new([AssistantTurn::text("ok")]).profile(single);
+    let mut state = start(&harness);
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)));
+    let sent = &model.requests()[0];
+    assert_eq!(sent.tool_names(), ["add", "fetch"]);
+    assert_eq!(sent.settings.parallel_tool_calls, Some(false));
+    assert_eq!(sent.settings.tool_choice, tackle_core::ToolChoice::Auto);
+
+    // A model without tool support is offered none, and a call it makes anyway runs nothing.
+    let no_tools = tackle_core::ModelProfile { supports_tools: false, ..Default::default() };
+    let model =
+        ScriptedModel::new([calls(&[("c1", "add", json!({"a": 1, "b": 2}))]), AssistantTurn::text("fine")])
+            .profile(no_tools);
+    let mut state = start(&harness);
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)));
+    let requests = model.requests();
+    assert!(requests[0].tools.is_empty());
+    assert_eq!(state.traces[0].status, ToolStatus::NotAvailable);
+}

@@ -99,6 +99,13 @@ impl Anthropic {
         self
     }
 
+    /// Declares what the model can do, in place of the defaults (for a model without tool
+    /// support, say).
+    pub fn with_profile(mut self, profile: ModelProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// Turns on extended thinking with this token budget.
     pub fn thinking(mut self, budget_tokens: u32) -> Self {
         self.thinking_budget = Some(budget_tokens);
@@ -112,7 +119,14 @@ impl Anthropic {
     }
 
     fn body(&self, request: &ModelRequest<'_>) -> Result<Vec<u8>, String> {
-        request::build(&self.model, self.max_tokens, self.thinking_budget, self.endpoint.streaming, request)
+        request::build(
+            &self.model,
+            &self.profile,
+            self.max_tokens,
+            self.thinking_budget,
+            self.endpoint.streaming,
+            request,
+        )
     }
 
     /// The request body this model would send for `request` (for inspection and tests).

@@ -1,6 +1,7 @@
 //! Canonical request → Messages request.
 
 use serde_json::{Value, json};
+use tackle_core::ModelProfile;
 use tackle_core::{AssistantPart, AssistantTurn, Message, ModelRequest, ToolArguments, ToolChoice, UserPart};
 
 use super::wire::{MessagesRequest, WireMessage, WireTool};
@@ -112,6 +113,7 @@ fn messages(history: &[Message], system: &mut String) -> Vec<WireMessage> {
 /// Builds the request body.
 pub(crate) fn build(
     model: &str,
+    profile: &ModelProfile,
     max_tokens: u32,
     thinking_budget: Option<u32>,
     streaming: bool,
@@ -119,8 +121,8 @@ pub(crate) fn build(
 ) -> Result<Vec<u8>, String> {
     let mut system = request.instructions.to_owned();
     let messages = messages(request.messages, &mut system);
-    let tools: Vec<WireTool<'_>> = request
-        .tools
+    let offered = if profile.supports_tools { request.tools } else { &[] };
+    let tools: Vec<WireTool<'_>> = offered
         .iter()
         .map(|d| WireTool { name: &d.name, description: &d.description, input_schema: d.parameters.as_map() })
         .collect();
@@ -134,10 +136,11 @@ pub(crate) fn build(
                 tracing::warn!("extended thinking allows only an automatic tool choice; asking with auto");
                 json!({"type": "auto"})
             }
+            ToolChoice::Required if !profile.supports_tool_choice_required => json!({"type": "auto"}),
             ToolChoice::Required => json!({"type": "any"}),
             ToolChoice::Tool(name) => json!({"type": "tool", "name": name}),
         };
-        if settings.parallel_tool_calls == Some(false) {
+        if settings.parallel_tool_calls == Some(false) && profile.accepts_parallel_tool_calls_flag {
             choice["disable_parallel_tool_use"] = json!(true);
         }
         choice

@@ -89,6 +89,13 @@ impl OpenAiChat {
         self
     }
 
+    /// Declares what the model and host can do, in place of what the preset says (for a
+    /// host the presets do not know, or a model without tool support).
+    pub fn with_profile(mut self, profile: ModelProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// The endpoint requests go to.
     pub fn endpoint(&self) -> &str {
         &self.endpoint.url
@@ -96,7 +103,7 @@ impl OpenAiChat {
 
     /// The request body this model would send for `request` (for inspection and tests).
     pub fn request_body(&self, request: &ModelRequest<'_>) -> Result<serde_json::Value, ModelError> {
-        inspect(request::build(&self.model, &self.preset, self.endpoint.streaming, request).map(|b| b.body))
+        inspect(request::build(&self.model, &self.profile, self.endpoint.streaming, request).map(|b| b.body))
     }
 }
 
@@ -123,7 +130,7 @@ impl Model for OpenAiChat {
     }
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        let built = request::build(&self.model, &self.preset, self.endpoint.streaming, &request);
+        let built = request::build(&self.model, &self.profile, self.endpoint.streaming, &request);
         let (body, strict_tools) = match built {
             Ok(built) => (Ok(built.body), built.strict_tools),
             Err(message) => (Err(message), Default::default()),

@@ -12,8 +12,8 @@ use tackle_core::{
 use super::wire::{
     ChatRequest, StreamOptions, WireFunction, WireFunctionCall, WireMessage, WireTool, WireToolCall,
 };
-use crate::presets::Preset;
 use crate::strict;
+use tackle_core::ModelProfile;
 
 /// The provider-data namespace of this adapter.
 pub(crate) const NAMESPACE: &str = "openai_chat";
@@ -30,13 +30,13 @@ pub(crate) struct Built {
 
 fn tool<'a>(
     definition: &'a ToolDefinition,
-    preset: &Preset,
+    profile: &ModelProfile,
     strict_tools: &mut HashMap<String, Map<String, Value>>,
 ) -> WireTool<'a> {
     let canonical = definition.parameters.as_map();
     let mut parameters = Cow::Owned(Value::Object(canonical.clone()));
     let mut strict_flag = None;
-    if preset.strict_schemas {
+    if profile.supports_strict_schemas {
         strict_flag = Some(false);
         if definition.strict == Some(true) {
             match strict::lower(canonical) {
@@ -62,11 +62,11 @@ fn tool<'a>(
     }
 }
 
-fn tool_choice(choice: &ToolChoice, preset: &Preset) -> Value {
+fn tool_choice(choice: &ToolChoice, profile: &ModelProfile) -> Value {
     match choice {
         ToolChoice::Auto => json!("auto"),
         ToolChoice::None => json!("none"),
-        ToolChoice::Required if preset.tool_choice_required => json!("required"),
+        ToolChoice::Required if profile.supports_tool_choice_required => json!("required"),
         ToolChoice::Required => json!("auto"),
         ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
     }
@@ -162,27 +162,30 @@ fn messages<'a>(instructions: &'a str, history: &'a [Message]) -> Vec<WireMessag
     out
 }
 
-/// Builds the request body.
+/// Builds the request body. What the host accepts — strict schemas, a required tool
+/// choice, the parallel-calls flag, usage in streams, tools at all — comes from `profile`.
 pub(crate) fn build(
     model: &str,
-    preset: &Preset,
+    profile: &ModelProfile,
     streaming: bool,
     request: &ModelRequest<'_>,
 ) -> Result<Built, String> {
     let mut strict_tools = HashMap::new();
-    let tools: Vec<WireTool<'_>> = request.tools.iter().map(|d| tool(d, preset, &mut strict_tools)).collect();
+    let offered = if profile.supports_tools { request.tools } else { &[] };
+    let tools: Vec<WireTool<'_>> = offered.iter().map(|d| tool(d, profile, &mut strict_tools)).collect();
     let settings = request.settings;
     let has_tools = !tools.is_empty();
     let body = ChatRequest {
         model,
         messages: messages(request.instructions, request.messages),
-        tool_choice: has_tools.then(|| tool_choice(&settings.tool_choice, preset)),
+        tool_choice: has_tools.then(|| tool_choice(&settings.tool_choice, profile)),
         parallel_tool_calls: settings
             .parallel_tool_calls
-            .filter(|_| has_tools && preset.accepts_parallel_tool_calls),
+            .filter(|_| has_tools && profile.accepts_parallel_tool_calls_flag),
         tools,
         stream: streaming,
-        stream_options: (streaming && preset.stream_usage).then_some(StreamOptions { include_usage: true }),
+        stream_options: (streaming && profile.reports_stream_usage)
+            .then_some(StreamOptions { include_usage: true }),
         max_completion_tokens: settings.max_output_tokens,
         temperature: settings.temperature,
         top_p: settings.top_p,

@@ -97,11 +97,17 @@ impl OpenAiResponses {
         self
     }
 
+    /// Declares what the model and host can do, in place of what the preset says.
+    pub fn with_profile(mut self, profile: ModelProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// The request body this model would send for `request` (for inspection and tests).
     pub fn request_body(&self, request: &ModelRequest<'_>) -> Result<serde_json::Value, ModelError> {
         let built = request::build(
             &self.model,
-            &self.preset,
+            &self.profile,
             self.endpoint.streaming,
             self.include_reasoning,
             request,
@@ -134,7 +140,7 @@ impl Model for OpenAiResponses {
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let built = request::build(
             &self.model,
-            &self.preset,
+            &self.profile,
             self.endpoint.streaming,
             self.include_reasoning,
             &request,

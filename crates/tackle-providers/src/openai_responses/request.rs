@@ -8,8 +8,8 @@ use tackle_core::{
     AssistantPart, AssistantTurn, Message, ModelRequest, ToolArguments, ToolChoice, ToolDefinition, UserPart,
 };
 
-use crate::presets::Preset;
 use crate::strict;
+use tackle_core::ModelProfile;
 
 /// The provider-data namespace of this adapter.
 pub(crate) const NAMESPACE: &str = "openai_responses";
@@ -112,13 +112,14 @@ fn input(history: &[Message]) -> Vec<Value> {
 /// Builds the request body.
 pub(crate) fn build(
     model: &str,
-    preset: &Preset,
+    profile: &ModelProfile,
     streaming: bool,
     include_reasoning: bool,
     request: &ModelRequest<'_>,
 ) -> Result<Built, String> {
     let mut strict_tools = HashMap::new();
-    let tools: Vec<Value> = request.tools.iter().map(|d| tool(d, &mut strict_tools)).collect();
+    let offered = if profile.supports_tools { request.tools } else { &[] };
+    let tools: Vec<Value> = offered.iter().map(|d| tool(d, &mut strict_tools)).collect();
     let settings = request.settings;
     let mut body = Map::new();
     body.insert("model".into(), json!(model));
@@ -130,12 +131,15 @@ pub(crate) fn build(
         let choice = match &settings.tool_choice {
             ToolChoice::Auto => json!("auto"),
             ToolChoice::None => json!("none"),
-            ToolChoice::Required => json!("required"),
+            ToolChoice::Required if profile.supports_tool_choice_required => json!("required"),
+            ToolChoice::Required => json!("auto"),
             ToolChoice::Tool(name) => json!({"type": "function", "name": name}),
         };
         body.insert("tools".into(), Value::Array(tools));
         body.insert("tool_choice".into(), choice);
-        if let Some(parallel) = settings.parallel_tool_calls.filter(|_| preset.accepts_parallel_tool_calls) {
+        if let Some(parallel) =
+            settings.parallel_tool_calls.filter(|_| profile.accepts_parallel_tool_calls_flag)
+        {
             body.insert("parallel_tool_calls".into(), json!(parallel));
         }
     }
