@@ -70,12 +70,17 @@ pub(crate) fn show(flags: &ProviderArgs, json_out: bool, config: &Config) -> Res
     let registry = tools::registry(config)?;
     let settings = config.tool_settings()?;
     let approval = config.approval_required()?;
+    let secrets = crate::secrets::Backend::chosen(config)?;
     for definition in registry.definitions() {
         let tool = &definition.name;
         for field in &definition.settings.fields {
             let key = format!("tools.{tool}.{}", field.name);
             if field.secret {
-                entries.push(entry(key, "*****", "secret store"));
+                // Whether it is set, never what it is.
+                match secrets.get(&format!("{tool}.{}", field.name)) {
+                    Some(_) => entries.push(entry(key, "***** (set)", "secret store")),
+                    None => entries.push(entry(key, Value::Null, "secret store: not set")),
+                }
                 continue;
             }
             match settings.resolve(tool, field) {

@@ -152,6 +152,7 @@ async fn config_show_redacts_and_names_origins() {
     tools.read_web_page.allowed_private_hosts = (unset)  # not set
     tools.web_search.language = "de"  # locked by the organisation (CONFIG)
     tools.web_search.searxng_url = "http://search.local"  # CONFIG
+    tools.web_search.token = (unset)  # secret store: not set
     tools.web_search.approval = true  # CONFIG
     "#);
 }
