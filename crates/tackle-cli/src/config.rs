@@ -11,14 +11,20 @@
 //! api_key_env = "OFFICE_KEY"
 //! confidence = "high"
 //!
+//! [providers.office.capabilities]  # what the model and host can do, where presets are wrong
+//! tools = true
+//! parallel_tool_calls = false
+//!
 //! [limits]
 //! max_tool_calls = 20
+//! max_tool_cost = 2.5           # credits the tools of one run may cost
 //!
 //! secrets = "file"              # keyring (default) | file, for machines without a keyring
 //!
 //! [tools.web_search]
 //! searxng_url = "http://localhost:8888"
 //! approval = true               # calls wait for `tackle approve`
+//! cost = 0.01                   # credits a call costs (when the tool reports none)
 //!
 //! [locked]                      # the organisation's: win over everything
 //! "read_web_page.allowed_private_hosts" = ""
@@ -113,6 +119,8 @@ pub(crate) struct LimitsEntry {
     pub(crate) max_result_chars: Option<u64>,
     pub(crate) max_seconds: Option<u64>,
     pub(crate) max_total_tokens: Option<u64>,
+    /// Credits the tools of one run may cost together.
+    pub(crate) max_tool_cost: Option<f64>,
 }
 
 /// The whole file.
@@ -200,6 +208,9 @@ impl Config {
         if entry.max_total_tokens.is_some() {
             limits.max_total_tokens = entry.max_total_tokens;
         }
+        if let Some(credits) = entry.max_tool_cost {
+            limits.max_tool_cost = Some(tackle_core::Cost::credits(credits));
+        }
         limits
     }
 
@@ -208,7 +219,7 @@ impl Config {
         let mut settings = Settings::new();
         for (tool, table) in &self.file.tools {
             for (field, value) in table {
-                if field == "approval" {
+                if field == "approval" || field == "cost" {
                     continue;
                 }
                 settings =
@@ -224,6 +235,26 @@ impl Config {
             settings = settings.default_value(address.clone(), plain(value, &format!("defaults.{address}"))?);
         }
         Ok(settings)
+    }
+
+    /// What a call of each tool costs, from `[tools.X] cost = CREDITS`.
+    pub(crate) fn tool_costs(&self) -> Result<BTreeMap<String, tackle_core::Cost>, Failure> {
+        let mut costs = BTreeMap::new();
+        for (tool, table) in &self.file.tools {
+            let credits = match table.get("cost") {
+                None => continue,
+                Some(toml::Value::Float(f)) => *f,
+                Some(toml::Value::Integer(i)) => *i as f64,
+                Some(_) => {
+                    return Err(Failure::usage(format!("tools.{tool}.cost must be a number of credits")));
+                }
+            };
+            if !(credits.is_finite() && credits >= 0.0) {
+                return Err(Failure::usage(format!("tools.{tool}.cost must be zero or more credits")));
+            }
+            costs.insert(tool.clone(), tackle_core::Cost::credits(credits));
+        }
+        Ok(costs)
     }
 
     /// The tools whose calls wait for approval.

@@ -210,6 +210,11 @@ impl Runner {
                             crate::print_line(&format!("[{}] {}", n + 1, tools::source_line(source)));
                         }
                     }
+                    let limit = self.config.limits().max_tool_cost;
+                    if answer.tool_cost > tackle_core::Cost::ZERO || limit.is_some() {
+                        let of = limit.map(|l| format!(" of {l} allowed")).unwrap_or_default();
+                        crate::eprint_line(&format!("tools cost {}{of}", answer.tool_cost));
+                    }
                 }
                 (Status::Answered, Ok(Ended::Answered))
             }

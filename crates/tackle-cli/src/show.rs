@@ -67,6 +67,16 @@ pub(crate) fn show(flags: &ProviderArgs, json_out: bool, config: &Config) -> Res
         limits.max_duration.map(|d| d.as_secs()),
         from(file.max_seconds.is_some()),
     ));
+    entries.push(entry(
+        "limits.max_total_tokens",
+        limits.max_total_tokens,
+        from(file.max_total_tokens.is_some()),
+    ));
+    entries.push(entry(
+        "limits.max_tool_cost",
+        limits.max_tool_cost.map(|c| c.as_credits()),
+        from(file.max_tool_cost.is_some()),
+    ));
     let registry = tools::registry(config)?;
     let settings = config.tool_settings()?;
     let approval = config.approval_required()?;

@@ -21,7 +21,11 @@ pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
     let built = |r: Result<_, tackle_tools::ToolBuildError>| {
         r.map_err(|e| Failure::run(format!("a built-in tool is broken: {e}")))
     };
-    let set = StaticToolset::new("web").tool(built(web.read_web_page())?).tool(built(web.web_search())?);
+    let costs = config.tool_costs()?;
+    let set = StaticToolset::new("web")
+        .tool(built(web.read_web_page())?)
+        .tool(built(web.web_search())?)
+        .priced(move |definition| costs.get(&definition.name).copied());
     let approval = config.approval_required()?;
     let builder = ToolRegistry::builder();
     let builder = if approval.is_empty() {

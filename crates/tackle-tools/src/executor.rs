@@ -392,6 +392,19 @@ impl Executor {
             Ok(ret) => ret,
             Err(error) => error_return(error, &call.name),
         };
+        // A call that reached the tool is charged the definition's cost unless the tool
+        // reported what it cost.
+        let reached_tool = matches!(
+            ret.status,
+            ToolStatus::Ok
+                | ToolStatus::Feedback
+                | ToolStatus::ModelRetry
+                | ToolStatus::Failed
+                | ToolStatus::Timeout
+        );
+        if ret.cost.is_none() && reached_tool {
+            ret.cost = definition.cost;
+        }
         ret = finish_ids(ret, call);
         if ret.status.rule().reaches_model {
             let hooks = tool.registered.tool.post_hooks().iter().chain(&self.post_hooks);

@@ -205,6 +205,26 @@ impl<T: Toolset> Toolset for ApprovalRequired<T> {
     }
 }
 
+/// Sets what a call costs, for tools whose definitions do not say.
+pub struct Priced<T> {
+    inner: T,
+    price: Arc<dyn Fn(&ToolDefinition) -> Option<tackle_core::Cost> + Send + Sync>,
+}
+
+impl<T: Toolset> Toolset for Priced<T> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn entries(&self) -> Vec<Result<ToolEntry, EntryError>> {
+        map_entries(&self.inner, |entry| {
+            if entry.definition.cost.is_none() {
+                entry.definition.cost = (self.price)(&entry.definition);
+            }
+        })
+    }
+}
+
 /// Several toolsets as one, in order.
 #[derive(Clone)]
 pub struct Combined {
@@ -257,6 +277,15 @@ pub trait ToolsetExt: Toolset + Sized {
     /// Every call of every tool waits for a human's approval.
     fn approval_required(self) -> ApprovalRequired<Self> {
         ApprovalRequired { inner: self, only: None }
+    }
+
+    /// Gives the tools whose definitions name no cost the cost `price` returns: each call
+    /// that reaches such a tool and reports no cost of its own is charged it.
+    fn priced<F>(self, price: F) -> Priced<Self>
+    where
+        F: Fn(&ToolDefinition) -> Option<tackle_core::Cost> + Send + Sync + 'static,
+    {
+        Priced { inner: self, price: Arc::new(price) }
     }
 
     /// Calls of the tools for which `only` holds wait for a human's approval.

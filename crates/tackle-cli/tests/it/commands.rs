@@ -149,6 +149,8 @@ async fn config_show_redacts_and_names_origins() {
     limits.max_rounds = 7  # CONFIG
     limits.max_result_chars = 300000  # default
     limits.max_seconds = 600  # default
+    limits.max_total_tokens = (unset)  # default
+    limits.max_tool_cost = (unset)  # default
     tools.read_web_page.allowed_private_hosts = (unset)  # not set
     tools.web_search.language = "de"  # locked by the organisation (CONFIG)
     tools.web_search.searxng_url = "http://search.local"  # CONFIG

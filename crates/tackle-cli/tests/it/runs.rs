@@ -247,3 +247,34 @@ async fn declared_capabilities_shape_what_the_provider_is_sent() {
     assert!(sent.get("tools").is_some() && sent.get("stream_options").is_none(), "{sent}");
     assert!(sent["tools"][0]["function"].get("strict").is_none(), "{sent}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tool_costs_are_charged_shown_and_limited() {
+    let wire = Wire::Anthropic;
+    let server = MockServer::start().await;
+    super::searxng(&server, json!([])).await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("", &[("toolu_1", "web_search", json!({"query": "one"}))]),
+            wire.turn("Stopping here.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "[limits]\nmax_tool_cost = 0.5\n\n[tools.web_search]\nsearxng_url = \"{}\"\ncost = 0.5\n",
+        server.uri()
+    );
+    let mut command = tackle(&settings(dir.path(), wire, &server, &extra));
+    command.args(["run", "Search twice."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Stopping here.\n");
+    assert!(stderr.contains("tools cost 0.5 credits of 0.5 credits allowed"), "{stderr}");
+    // The budget is spent after one call: the next round offers no tools and asks for
+    // the final answer.
+    let sent = requests(&server, wire).await;
+    assert!(sent[0].get("tools").is_some());
+    assert!(sent[1].get("tools").is_none(), "{}", sent[1]);
+}

@@ -358,3 +358,36 @@ async fn panicking_validators_and_hooks_fail_the_call_not_the_batch() {
     assert!(out.returns[2].detail.as_deref().unwrap().contains("post-hook bug"));
     assert_eq!(out.returns[2].call_id, "c3");
 }
+
+#[tokio::test]
+async fn a_definition_cost_is_charged_when_the_tool_reports_none() {
+    let priced = |name: &str, reported: Option<f64>| {
+        tool_with(name, move |_ctx, _args| async move {
+            let ret = ToolReturn::text("done");
+            Ok(match reported {
+                Some(credits) => ret.with_cost(tackle_core::Cost::credits(credits)),
+                None => ret,
+            })
+        })
+        .build()
+        .unwrap()
+    };
+    let set = tackle_tools::StaticToolset::new("paid")
+        .tool(priced("silent", None))
+        .tool(priced("reporting", Some(1.0)))
+        .priced(|_| Some(tackle_core::Cost::credits(0.25)));
+    use tackle_tools::ToolsetExt;
+    let registry = ToolRegistry::builder().toolset(set).build().unwrap();
+    let calls = [
+        call("c1", "silent", json!({"n": 1})),
+        call("c2", "reporting", json!({"n": 1})),
+        call("c3", "silent", json!({"n": "not a number"})),
+    ];
+    let out = run_batch(&Executor::new(), &registry, &calls).await;
+    let costs: Vec<_> = out.returns.iter().map(|r| r.cost).collect();
+    assert_eq!(
+        costs,
+        [Some(tackle_core::Cost::credits(0.25)), Some(tackle_core::Cost::credits(1.0)), None],
+        "invalid arguments never reach the tool and cost nothing"
+    );
+}
