@@ -205,10 +205,13 @@ impl<T: Toolset> Toolset for ApprovalRequired<T> {
     }
 }
 
+/// What a tool's calls cost, by its definition.
+type PriceOf = Arc<dyn Fn(&ToolDefinition) -> Option<tackle_core::Cost> + Send + Sync>;
+
 /// Sets what a call costs, for tools whose definitions do not say.
 pub struct Priced<T> {
     inner: T,
-    price: Arc<dyn Fn(&ToolDefinition) -> Option<tackle_core::Cost> + Send + Sync>,
+    price: PriceOf,
 }
 
 impl<T: Toolset> Toolset for Priced<T> {
