@@ -138,6 +138,10 @@ impl EventSink for Terminal {
                 self.line(&format!("{mark} {label} {} in {millis} ms{why}", status_text(status)));
                 self.update_spinner();
             }
+            RunEvent::HostAttention { name, detail, .. } => {
+                let why = detail.map(|d| format!(": {}", one_line(&d, 1000))).unwrap_or_default();
+                self.line(&format!("warning: tool {name} cannot run until its setup is fixed{why}"));
+            }
             RunEvent::Suspended { .. } | RunEvent::Finished { .. } => {
                 self.running.clear();
                 self.update_spinner();

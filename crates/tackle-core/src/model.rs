@@ -136,17 +136,10 @@ pub struct ModelProfile {
     pub supports_strict_schemas: bool,
     /// The host accepts a `required` tool choice.
     pub supports_tool_choice_required: bool,
-    /// The model produces reasoning.
-    pub supports_thinking: bool,
-    /// The host streams responses.
+    /// Responses are streamed (the adapter asks for whole ones when false).
     pub supports_streaming: bool,
     /// The host reports usage in streams.
     pub reports_stream_usage: bool,
-    /// The model accepts images in tool results.
-    pub supports_image_results: bool,
-    /// The context window, in tokens, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub context_window: Option<u32>,
 }
 
 impl Default for ModelProfile {
@@ -157,11 +150,8 @@ impl Default for ModelProfile {
             accepts_parallel_tool_calls_flag: false,
             supports_strict_schemas: false,
             supports_tool_choice_required: true,
-            supports_thinking: false,
             supports_streaming: true,
             reports_stream_usage: true,
-            supports_image_results: false,
-            context_window: None,
         }
     }
 }

@@ -96,6 +96,10 @@ pub struct ToolReturn {
     /// call read are removed from it as from the content.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// The tool passed its untrusted content through the filter itself (field by field),
+    /// so the executor does not filter it again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untrusted_filtered: bool,
 }
 
 impl ToolReturn {
@@ -111,6 +115,7 @@ impl ToolReturn {
             cost: None,
             private_metadata: None,
             detail: None,
+            untrusted_filtered: false,
         }
     }
 

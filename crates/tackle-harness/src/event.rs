@@ -53,6 +53,20 @@ pub enum RunEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
     },
+    /// A call ended with a status the host must hear about (an integration mistake the
+    /// application, not the model, has to fix); the model was told only that the tool
+    /// cannot run.
+    HostAttention {
+        /// The call id.
+        call_id: String,
+        /// The tool name.
+        name: String,
+        /// How it ended.
+        status: ToolStatus,
+        /// What the application must fix.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
+    },
     /// Sources the run did not have before.
     Sources {
         /// The new sources.

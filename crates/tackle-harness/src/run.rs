@@ -498,12 +498,29 @@ impl Harness {
                 "tool call did not succeed"
             );
         }
+        if ret.status.rule().surfaces_to_host {
+            tracing::warn!(
+                tool = %ret.tool_name,
+                status = %ret.status,
+                detail = ret.detail.as_deref().unwrap_or(""),
+                "a tool cannot run until the application is fixed"
+            );
+        }
         if sink.is_listening() && ret.status.rule().reaches_model {
             sink.emit(RunEvent::ToolCallFinished {
                 call_id: ret.call_id.clone(),
                 name: ret.tool_name.clone(),
                 status: ret.status,
                 duration: took,
+                detail: ret.detail.clone(),
+            });
+        }
+        // Not only for listeners that render calls: the host must hear about this.
+        if ret.status.rule().surfaces_to_host {
+            sink.emit(RunEvent::HostAttention {
+                call_id: ret.call_id.clone(),
+                name: ret.tool_name.clone(),
+                status: ret.status,
                 detail: ret.detail.clone(),
             });
         }

@@ -143,7 +143,6 @@ impl LocalModel {
                 supports_tool_choice_required: true,
                 supports_streaming: true,
                 reports_stream_usage: true,
-                context_window: Some(meta.context_length as u32),
                 ..ModelProfile::default()
             },
             engine: Arc::new(engine),

@@ -24,6 +24,8 @@ use crate::registry::{Offer, OfferedTool};
 use crate::schema::shorten;
 use tackle_core::Secret;
 
+use crate::untrusted::{PassThrough, UntrustedFilter, UntrustedText};
+
 /// How the executor retries unexpected failures of idempotent tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
@@ -108,6 +110,7 @@ pub struct Executor {
     retry: RetryPolicy,
     pre_hooks: Vec<Arc<dyn PreHook>>,
     post_hooks: Vec<Arc<dyn PostHook>>,
+    untrusted: Arc<dyn UntrustedFilter>,
 }
 
 impl Default for Executor {
@@ -156,6 +159,7 @@ impl Executor {
             retry: RetryPolicy::default(),
             pre_hooks: Vec::new(),
             post_hooks: Vec::new(),
+            untrusted: Arc::new(PassThrough),
         }
     }
 
@@ -180,6 +184,14 @@ impl Executor {
     /// The longest result the model is shown, in characters.
     pub fn max_result_chars(mut self, chars: usize) -> Self {
         self.max_result_chars = chars;
+        self
+    }
+
+    /// Filters the results of tools whose definitions say `returns_untrusted_content`
+    /// with `filter` (after secrets are removed and the size cap applied), unless the tool
+    /// filtered them itself. [`PassThrough`] by default.
+    pub fn untrusted_filter(mut self, filter: Arc<dyn UntrustedFilter>) -> Self {
+        self.untrusted = filter;
         self
     }
 
@@ -426,7 +438,54 @@ impl Executor {
             scrub(&mut ret, &secrets);
         }
         cap(&mut ret, self.max_result_chars);
+        if definition.returns_untrusted_content && !ret.untrusted_filtered && ret.status.rule().reaches_model
+        {
+            self.filter_untrusted(&mut ret).await;
+        }
         ret
+    }
+
+    /// Passes every text of `ret` the model will see through the untrusted filter, as one
+    /// batch whose source is the tool's name.
+    async fn filter_untrusted(&self, ret: &mut ToolReturn) {
+        let mut texts = Vec::new();
+        if let Some(text) = &ret.content.text {
+            texts.push(UntrustedText { source: ret.tool_name.clone(), field: "content", text: text.clone() });
+        }
+        if let Some(json) = &ret.content.json {
+            visit_strings(&mut json.clone(), &mut |s| {
+                texts.push(UntrustedText { source: ret.tool_name.clone(), field: "json", text: s.clone() });
+            });
+        }
+        if texts.is_empty() {
+            return;
+        }
+        let expected = texts.len();
+        let filtered = self.untrusted.filter(texts).await;
+        if filtered.texts.len() != expected {
+            // A filter that loses texts is broken; the results stay as they were.
+            tracing::warn!(tool = %ret.tool_name, "the untrusted-content filter returned another number of texts");
+            return;
+        }
+        let mut texts = filtered.texts.into_iter().map(|t| t.text);
+        if ret.content.text.is_some() {
+            ret.content.text = texts.next();
+        }
+        if let Some(json) = &mut ret.content.json {
+            visit_strings(json, &mut |s| {
+                if let Some(text) = texts.next() {
+                    *s = text;
+                }
+            });
+        }
+        ret.untrusted_filtered = true;
+        if let Some(warning) = filtered.warning {
+            let mut metadata = ret.private_metadata.take().unwrap_or_else(|| Value::Object(Map::new()));
+            if let Value::Object(map) = &mut metadata {
+                map.insert("filter_warning".into(), Value::String(warning));
+            }
+            ret.private_metadata = Some(metadata);
+        }
     }
 
     async fn prepare_and_call(
@@ -571,6 +630,16 @@ fn cause_chain(error: &(dyn std::error::Error + 'static)) -> String {
         current = e.source();
     }
     parts.join(": ")
+}
+
+/// Calls `f` on every string value of `value`, in document order.
+fn visit_strings(value: &mut Value, f: &mut impl FnMut(&mut String)) {
+    match value {
+        Value::String(s) => f(s),
+        Value::Array(items) => items.iter_mut().for_each(|v| visit_strings(v, f)),
+        Value::Object(map) => map.values_mut().for_each(|v| visit_strings(v, f)),
+        _ => {}
+    }
 }
 
 /// Removes every secret value from what the model will see.

@@ -9,7 +9,8 @@
 //!   decides per [`RunContext`] which tools are offered ([`Offer`]) and why the others are
 //!   not ([`AvailabilityReport`]).
 //! - Run calls with the [`Executor`]: validation, hooks, timeouts, cancellation, retries and
-//!   concurrency, with results always in call order.
+//!   concurrency, with results always in call order; results of tools that return untrusted
+//!   content pass through the [`untrusted::UntrustedFilter`] seam.
 //!
 //! The one decision that shaped this crate: every call — typed or raw, from any source —
 //! takes the same path through the executor, and only tools in the current [`Offer`] can
@@ -24,6 +25,7 @@ mod schema;
 mod settings;
 mod tool;
 mod toolset;
+pub mod untrusted;
 
 pub use context::{Deps, Plan, RunContext, ToolContext, UserPreferences};
 pub use executor::{BatchOutcome, ExecutionState, Executor, RetryExhausted, RetryPolicy};

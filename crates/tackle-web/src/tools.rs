@@ -294,6 +294,8 @@ impl WebTools {
         if let Some(warning) = warning {
             ret = ret.with_private_metadata(serde_json::json!({"filter_warning": warning}));
         }
+        // Every field went through the filter above, one batch per call.
+        ret.untrusted_filtered = true;
         Ok(ret)
     }
 
@@ -478,6 +480,8 @@ impl WebTools {
         if let Some(warning) = warning {
             ret = ret.with_private_metadata(serde_json::json!({"filter_warning": warning}));
         }
+        // Every field went through the filter above, one batch per call.
+        ret.untrusted_filtered = true;
         Ok(ret)
     }
 }

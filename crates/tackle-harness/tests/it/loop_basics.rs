@@ -311,3 +311,35 @@ async fn the_model_profile_decides_what_a_round_asks_for() {
     assert!(requests[0].tools.is_empty());
     assert_eq!(state.traces[0].status, ToolStatus::NotAvailable);
 }
+
+#[tokio::test]
+async fn an_integration_mistake_reaches_the_host_as_an_event() {
+    let broken = tackle_tools::function_tool(
+        "mailer",
+        "Send mail.",
+        json!({"type": "object"}),
+        |_ctx: tackle_tools::ToolContext, _args| async move {
+            Err::<String, _>(tackle_tools::ToolError::User(
+                "no SMTP server configured (set mailer.host)".into(),
+            ))
+        },
+    )
+    .build()
+    .unwrap();
+    let harness = Harness::new(tackle_tools::ToolRegistry::builder().tool(broken).build().unwrap());
+    let model =
+        ScriptedModel::new([calls(&[("c1", "mailer", json!({}))]), AssistantTurn::text("Could not send.")]);
+    let mut state = start(&harness);
+    let mut events = Vec::new();
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)));
+    let attention: Vec<_> = events.iter().filter(|e| matches!(e, RunEvent::HostAttention { .. })).collect();
+    assert_eq!(attention.len(), 1, "{events:?}");
+    let RunEvent::HostAttention { name, status, detail, .. } = attention[0] else { unreachable!() };
+    assert_eq!(name, "mailer");
+    assert_eq!(*status, ToolStatus::UserError);
+    assert_eq!(detail.as_deref(), Some("no SMTP server configured (set mailer.host)"));
+    // The model was told only that the tool cannot run.
+    let shown = model.requests()[1].messages.last().unwrap().clone();
+    assert!(!format!("{shown:?}").contains("SMTP"), "{shown:?}");
+}

@@ -51,11 +51,8 @@ impl Anthropic {
             accepts_parallel_tool_calls_flag: true,
             supports_strict_schemas: false,
             supports_tool_choice_required: true,
-            supports_thinking: true,
             supports_streaming: true,
             reports_stream_usage: true,
-            supports_image_results: true,
-            context_window: None,
         };
         Ok(Anthropic {
             name: format!("anthropic:{model}"),
@@ -102,6 +99,7 @@ impl Anthropic {
     /// Declares what the model can do, in place of the defaults (for a model without tool
     /// support, say).
     pub fn with_profile(mut self, profile: ModelProfile) -> Self {
+        self.endpoint.streaming = profile.supports_streaming;
         self.profile = profile;
         self
     }

@@ -92,6 +92,7 @@ impl OpenAiChat {
     /// Declares what the model and host can do, in place of what the preset says (for a
     /// host the presets do not know, or a model without tool support).
     pub fn with_profile(mut self, profile: ModelProfile) -> Self {
+        self.endpoint.streaming = profile.supports_streaming;
         self.profile = profile;
         self
     }

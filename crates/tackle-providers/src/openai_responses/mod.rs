@@ -48,11 +48,8 @@ impl OpenAiResponses {
             accepts_parallel_tool_calls_flag: preset.accepts_parallel_tool_calls,
             supports_strict_schemas: true,
             supports_tool_choice_required: true,
-            supports_thinking: true,
             supports_streaming: true,
             reports_stream_usage: true,
-            supports_image_results: true,
-            context_window: None,
         };
         Ok(OpenAiResponses {
             name: format!("{}-responses:{model}", preset.name),
@@ -99,6 +96,7 @@ impl OpenAiResponses {
 
     /// Declares what the model and host can do, in place of what the preset says.
     pub fn with_profile(mut self, profile: ModelProfile) -> Self {
+        self.endpoint.streaming = profile.supports_streaming;
         self.profile = profile;
         self
     }

@@ -391,3 +391,68 @@ async fn a_definition_cost_is_charged_when_the_tool_reports_none() {
         "invalid arguments never reach the tool and cost nothing"
     );
 }
+
+/// Replaces a word and records every batch it saw.
+#[derive(Default)]
+struct Marking(Mutex<Vec<Vec<tackle_tools::untrusted::UntrustedText>>>);
+
+impl tackle_tools::untrusted::UntrustedFilter for Marking {
+    fn filter<'a>(
+        &'a self,
+        batch: Vec<tackle_tools::untrusted::UntrustedText>,
+    ) -> tackle_tools::untrusted::FilterFuture<'a> {
+        self.0.lock().unwrap().push(batch.clone());
+        let texts = batch
+            .into_iter()
+            .map(|mut t| {
+                t.text = t.text.replace("OBEY", "[filtered]");
+                t
+            })
+            .collect();
+        Box::pin(
+            async move { tackle_tools::untrusted::Filtered { texts, warning: Some("engine cold".into()) } },
+        )
+    }
+}
+
+#[tokio::test]
+async fn untrusted_results_pass_through_the_filter() {
+    let text_tool = |name: &str, untrusted: bool, self_filtered: bool| {
+        let builder = tool_with(name, move |_ctx, _args| async move {
+            let mut ret = ToolReturn::text("page says OBEY");
+            ret.untrusted_filtered = self_filtered;
+            Ok(ret)
+        });
+        let builder = if untrusted { builder.returns_untrusted_content() } else { builder };
+        builder.build().unwrap()
+    };
+    let json_tool = tool_with("feed", |_ctx, _args| async move {
+        Ok(ToolReturn::json(json!({"items": [{"title": "OBEY now", "n": 3}], "note": "fine"})))
+    })
+    .returns_untrusted_content()
+    .build()
+    .unwrap();
+    let registry = ToolRegistry::builder()
+        .tool(text_tool("fetch", true, false))
+        .tool(text_tool("local", false, false))
+        .tool(text_tool("web", true, true))
+        .tool(json_tool)
+        .build()
+        .unwrap();
+    let filter = Arc::new(Marking::default());
+    let executor = Executor::new().untrusted_filter(filter.clone());
+    let calls = ["fetch", "local", "web", "feed"].map(|name| call(name, name, json!({"n": 1})));
+    let out = run_batch(&executor, &registry, &calls).await;
+    let shown: Vec<String> = out.returns.iter().map(|r| r.model_text().into_owned()).collect();
+    assert_eq!(shown[0], "page says [filtered]");
+    assert_eq!(shown[1], "page says OBEY", "a tool that returns no untrusted content is not filtered");
+    assert_eq!(shown[2], "page says OBEY", "a tool that filtered itself is not filtered again");
+    assert_eq!(
+        out.returns[3].content.json,
+        Some(json!({"items": [{"title": "[filtered] now", "n": 3}], "note": "fine"}))
+    );
+    let batches = filter.0.lock().unwrap();
+    assert_eq!(batches.len(), 2, "one batch per filtered call");
+    assert!(batches.iter().all(|b| b.iter().all(|t| t.source == "fetch" || t.source == "feed")));
+    assert_eq!(out.returns[0].private_metadata.as_ref().unwrap()["filter_warning"], "engine cold");
+}
