@@ -51,7 +51,6 @@ impl OpenAiChat {
             supports_tool_choice_required: preset.tool_choice_required,
             supports_streaming: true,
             reports_stream_usage: preset.stream_usage,
-            ..ModelProfile::default()
         };
         Ok(OpenAiChat {
             name: format!("{}:{model}", preset.name),
