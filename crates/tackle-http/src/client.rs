@@ -277,6 +277,20 @@ impl HttpClient {
         self.send(url, |client, target| client.get(target).headers(headers.clone())).await
     }
 
+    /// How long to wait before retrying after `error`, with `retries_used` retries
+    /// already made; `None` when it is not retried (not retryable, retries used up, or the
+    /// server asks for a longer wait than allowed).
+    fn wait_before_retry(&self, error: &HttpError, retries_used: u32) -> Option<Duration> {
+        if !error.retryable() || retries_used >= self.retry.max_retries {
+            return None;
+        }
+        match error {
+            HttpError::Status { retry_after: Some(asked), .. } if *asked > self.retry.max_retry_after => None,
+            HttpError::Status { retry_after: Some(asked), .. } => Some(*asked),
+            _ => Some(self.retry.backoff(retries_used)),
+        }
+    }
+
     async fn send(
         &self,
         url: &str,
@@ -306,16 +320,8 @@ impl HttpClient {
                 }
                 Ok(Ok(response)) => error_status(response).await,
             };
-            let retries_used = attempt - 1;
-            if !error.retryable() || retries_used >= self.retry.max_retries {
+            let Some(wait) = self.wait_before_retry(&error, attempt - 1) else {
                 return Err(error);
-            }
-            let wait = match &error {
-                HttpError::Status { retry_after: Some(asked), .. } if *asked > self.retry.max_retry_after => {
-                    return Err(error);
-                }
-                HttpError::Status { retry_after: Some(asked), .. } => *asked,
-                _ => self.retry.backoff(retries_used),
             };
             tracing::debug!(attempt, ?wait, error = %error, "retrying request");
             tokio::time::sleep(wait).await;
@@ -354,6 +360,24 @@ mod tests {
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::ZERO));
         assert_eq!(parse_retry_after("soon"), None);
         assert_eq!(parse_retry_after("-3"), None);
+    }
+
+    #[test]
+    fn retry_after_is_honoured_up_to_its_cap() {
+        let client = HttpClient::new().unwrap();
+        let limited = |secs| HttpError::Status {
+            status: 429,
+            body: String::new(),
+            retry_after: Some(Duration::from_secs(secs)),
+        };
+        assert_eq!(client.wait_before_retry(&limited(1), 0), Some(Duration::from_secs(1)));
+        assert_eq!(client.wait_before_retry(&limited(61), 0), None, "longer than the cap goes to the caller");
+        assert_eq!(client.wait_before_retry(&limited(1), 2), None, "retries used up");
+        let server = HttpError::Status { status: 503, body: String::new(), retry_after: None };
+        let wait = client.wait_before_retry(&server, 1).unwrap();
+        assert!(wait >= Duration::from_millis(500) && wait <= Duration::from_secs(1), "{wait:?}");
+        let bad = HttpError::Status { status: 400, body: String::new(), retry_after: None };
+        assert_eq!(client.wait_before_retry(&bad, 0), None);
     }
 
     #[test]

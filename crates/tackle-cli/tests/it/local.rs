@@ -7,6 +7,9 @@ use super::{output, searxng, tackle};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn with_nothing_configured_the_embedded_model_answers() {
+    if !super::local_model_present() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");
     std::fs::write(&config, "").unwrap();
@@ -25,6 +28,9 @@ async fn with_nothing_configured_the_embedded_model_answers() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_forced_tool_call_runs_and_the_result_is_answered() {
+    if !super::local_model_present() {
+        return;
+    }
     let server = MockServer::start().await;
     searxng(
         &server,

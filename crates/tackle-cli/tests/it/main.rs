@@ -221,6 +221,30 @@ pub fn model_dir() -> PathBuf {
     home.join(".cache").join("tackle").join("models")
 }
 
+/// Whether the default local model is in the model cache. When it is not, the tests that
+/// run it skip (saying so once on stderr) — nothing is downloaded by a test — unless
+/// `TACKLE_REQUIRE_MODEL=1` (as `.ci/run` sets after pulling), which makes it a failure.
+pub fn local_model_present() -> bool {
+    let dir = model_dir();
+    if tackle_local::installed(&tackle_local::SMOLLM2_135M, &dir).is_some() {
+        return true;
+    }
+    if std::env::var_os("TACKLE_REQUIRE_MODEL").is_some_and(|v| !v.is_empty() && v != "0") {
+        panic!("TACKLE_REQUIRE_MODEL is set but the default model is not in {}", dir.display());
+    }
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: skipping the local-model CLI tests: the default model is not in {}; \
+             `cargo run -p tackle-cli -- model pull` fetches it",
+            dir.display()
+        );
+    });
+    false
+}
+
 /// Runs a command off the async runtime (the servers keep serving) and returns its
 /// exit code, stdout and stderr.
 pub async fn output(mut command: Command) -> (i32, String, String) {

@@ -330,8 +330,10 @@ fn hello() -> ResponseTemplate {
 #[tokio::test]
 async fn rate_limits_are_waited_out_and_server_errors_retried() {
     let server = MockServer::start().await;
+    // How long Retry-After makes the client wait is tested in tackle-http; here it asks
+    // for no wait, so the test takes no wall-clock time.
     let limited = ResponseTemplate::new(429)
-        .insert_header("retry-after", "1")
+        .insert_header("retry-after", "0")
         .set_body_json(json!({"error": {"message": "Rate limit reached", "type": "requests", "param": null, "code": "rate_limit_exceeded"}}));
     let broken = ResponseTemplate::new(500).set_body_json(
         json!({"error": {"message": "boom", "type": "server_error", "param": null, "code": null}}),
@@ -341,13 +343,7 @@ async fn rate_limits_are_waited_out_and_server_errors_retried() {
         .expect(3)
         .mount(&server)
         .await;
-    let started = std::time::Instant::now();
     let events = first_event(&live(&server)).await.unwrap();
-    assert!(
-        started.elapsed() >= Duration::from_millis(900),
-        "Retry-After was honoured: {:?}",
-        started.elapsed()
-    );
     assert!(matches!(events.last(), Some(ModelEvent::Completed(r)) if r.turn.joined_text() == "hello"));
 }
 
