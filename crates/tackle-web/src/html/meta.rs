@@ -287,8 +287,9 @@ pub(crate) fn parse_date(text: &str) -> Option<String> {
             .then(|| format!("{y:04}-{m:02}-{d:02}"))
     };
     let b = text.as_bytes();
+    // At most 9 digits: no number of interest is longer, and none overflows.
     let digits = |s: &[u8]| -> Option<u32> {
-        (!s.is_empty() && s.iter().all(u8::is_ascii_digit))
+        (!s.is_empty() && s.len() <= 9 && s.iter().all(u8::is_ascii_digit))
             .then(|| s.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
     };
     if b.len() >= 10 && matches!(b[4], b'-' | b'/' | b'.') && b[7] == b[4] {
@@ -330,6 +331,9 @@ mod tests {
         assert_eq!(parse_date("2024-13-02"), None);
         assert_eq!(parse_date("yesterday"), None);
         assert_eq!(parse_date("é"), None);
+        // Found by fuzzing: long digit runs overflowed the number being read.
+        assert_eq!(parse_date("99999999999 May 2024"), None);
+        assert_eq!(parse_date("May 4294967296, 2024"), None);
     }
 
     #[test]
