@@ -380,6 +380,39 @@ mod tests {
         assert_eq!(client.wait_before_retry(&bad, 0), None);
     }
 
+    #[tokio::test]
+    async fn streamed_bodies_are_capped() {
+        use futures_util::StreamExt as _;
+        use wiremock::{Mock, MockServer, ResponseTemplate};
+        let server = MockServer::start().await;
+        Mock::given(wiremock::matchers::any())
+            .respond_with(ResponseTemplate::new(200).set_body_bytes(vec![b'x'; 4096]))
+            .mount(&server)
+            .await;
+        let client = HttpClient::new().unwrap().loopback_only(true);
+        let read = |cap: u64| {
+            let client = client.clone();
+            let url = server.uri();
+            async move {
+                let sent = client.post_json(&url, &HeaderMap::new(), bytes::Bytes::new()).await.unwrap();
+                let mut stream = sent.into_byte_stream(cap);
+                let mut got = 0;
+                while let Some(chunk) = stream.next().await {
+                    match chunk {
+                        Ok(chunk) => got += chunk.len(),
+                        Err(error) => return Err(error),
+                    }
+                }
+                Ok(got)
+            }
+        };
+        assert_eq!(read(4096).await.unwrap(), 4096);
+        let error = read(1000).await.unwrap_err();
+        assert!(matches!(error, HttpError::TooLarge { limit: 1000 }), "{error}");
+        let sent = client.post_json(&server.uri(), &HeaderMap::new(), bytes::Bytes::new()).await.unwrap();
+        assert!(matches!(sent.read_all(100).await, Err(HttpError::TooLarge { limit: 100 })));
+    }
+
     #[test]
     fn the_guard_refuses_other_hosts() {
         let client = HttpClient::new().unwrap().loopback_only(true);
