@@ -245,6 +245,26 @@ impl ToolError {
     }
 }
 
+/// An error and its causes, outermost first, each said once, joined with `: ` — the whole
+/// story of a failure for a user or a log.
+///
+/// ```
+/// let io = std::io::Error::other("disk full");
+/// assert_eq!(tackle_core::cause_chain(&io), "disk full");
+/// ```
+pub fn cause_chain(error: &(dyn StdError + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = Some(error);
+    while let Some(e) = current {
+        let text = e.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        current = e.source();
+    }
+    parts.join(": ")
+}
+
 /// Every sentence tackle itself writes to the model about a tool call, in one place so
 /// that it can be reviewed and translated.
 pub mod wording {

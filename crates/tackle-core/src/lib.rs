@@ -26,7 +26,7 @@ pub use call::{ToolArguments, ToolCall};
 pub use definition::{
     DefinitionError, PolicyInstruction, SettingField, SettingsSchema, ToolDefinition, ToolKind,
 };
-pub use error::{StatusRule, ToolError, ToolStatus, wording};
+pub use error::{StatusRule, ToolError, ToolStatus, cause_chain, wording};
 pub use message::{AssistantPart, AssistantTurn, Message, ProviderData, Thinking, ToolReturnPart, UserPart};
 pub use model::{
     FinishReason, Model, ModelError, ModelErrorKind, ModelEvent, ModelProfile, ModelRequest, ModelResponse,

@@ -172,7 +172,7 @@ impl HttpError {
         }
         let error = error.without_url();
         let kind = classify(&error);
-        let message = cause_chain(&error);
+        let message = tackle_core::cause_chain(&error);
         HttpError::Transport { kind, message, source: Some(Arc::new(error)) }
     }
 
@@ -180,20 +180,6 @@ impl HttpError {
     pub fn transport(kind: TransportKind, message: impl Into<String>) -> HttpError {
         HttpError::Transport { kind, message: message.into(), source: None }
     }
-}
-
-/// The causes of `error`, innermost last, without repeats, joined with `: `.
-fn cause_chain(error: &(dyn StdError + 'static)) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut current: Option<&(dyn StdError + 'static)> = Some(error);
-    while let Some(e) = current {
-        let text = e.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        current = e.source();
-    }
-    parts.join(": ")
 }
 
 fn classify(error: &reqwest::Error) -> TransportKind {

@@ -600,7 +600,7 @@ fn error_return(error: ToolError, tool: &str) -> ToolReturn {
     let mut ret = ToolReturn::with_status(error.kind(), error.model_text(tool));
     ret.detail = match &error {
         ToolError::Failed { message, source: Some(source) } => {
-            let chain = cause_chain(source.as_ref());
+            let chain = tackle_core::cause_chain(source.as_ref());
             Some(if message == tackle_core::wording::UNEXPECTED_FAILURE || chain.contains(message.as_str()) {
                 chain
             } else {
@@ -616,20 +616,6 @@ fn error_return(error: ToolError, tool: &str) -> ToolReturn {
         other => Some(other.to_string()),
     };
     ret
-}
-
-/// An error and its causes, outermost first, each once, joined with `: `.
-fn cause_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut current = Some(error);
-    while let Some(e) = current {
-        let text = e.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        current = e.source();
-    }
-    parts.join(": ")
 }
 
 /// Calls `f` on every string value of `value`, in document order.
