@@ -67,7 +67,7 @@ pub(crate) struct ProviderEntry {
     /// The name of a secret (`tackle secret set NAME`) holding the key.
     pub(crate) api_key_secret: Option<String>,
     /// A key written into the file; discouraged (use the environment or `tackle secret`).
-    pub(crate) api_key: Option<String>,
+    pub(crate) api_key: Option<tackle_core::Secret>,
     pub(crate) confidence: Option<Confidence>,
     /// What the model and host can do, where the preset (or the default) is wrong.
     #[serde(default)]
@@ -335,6 +335,15 @@ approval = true
             Some("wiki.corp\n*.intra")
         );
         assert_eq!(config.file.providers["office"].confidence, Some(Confidence::High));
+    }
+
+    #[test]
+    fn a_key_in_the_file_is_a_secret_from_the_start() {
+        let file: FileSettings =
+            toml::from_str("[providers.office]\napi = \"chat\"\napi_key = \"sk-in-file-93\"\n").unwrap();
+        let debug = format!("{file:?}");
+        assert!(!debug.contains("sk-in-file-93"), "{debug}");
+        assert_eq!(file.providers["office"].api_key.as_ref().unwrap().expose(), "sk-in-file-93");
     }
 
     #[test]

@@ -138,7 +138,7 @@ fn key(
 ) -> Result<(Option<Secret>, String), Failure> {
     if let Some(key) = &entry.api_key {
         return Ok((
-            Some(Secret::new(key.clone())),
+            Some(key.clone()),
             format!("{} [providers.{name}] api_key", config.origin()),
         ));
     }

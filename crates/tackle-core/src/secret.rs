@@ -58,6 +58,14 @@ impl Secret {
     }
 }
 
+/// A secret read from a settings file stays a `Secret` from the moment it is parsed. There is
+/// no `Serialize`: a secret is never written back out by accident.
+impl<'de> serde::Deserialize<'de> for Secret {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(Secret::new)
+    }
+}
+
 impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Secret([redacted])")
