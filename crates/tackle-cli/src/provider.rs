@@ -137,10 +137,7 @@ fn key(
     config: &Config,
 ) -> Result<(Option<Secret>, String), Failure> {
     if let Some(key) = &entry.api_key {
-        return Ok((
-            Some(key.clone()),
-            format!("{} [providers.{name}] api_key", config.origin()),
-        ));
+        return Ok((Some(key.clone()), format!("{} [providers.{name}] api_key", config.origin())));
     }
     let secrets = || Backend::chosen(config);
     if let Some(secret) = &entry.api_key_secret {
