@@ -81,21 +81,21 @@ impl Sent {
     ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, HttpError>> {
         use futures_util::StreamExt;
         let chunks = self.response.bytes_stream();
-        futures_util::stream::unfold((chunks, 0u64, false), move |(mut chunks, seen, over)| async move {
-            if over {
+        // State: the body, the bytes seen, and whether the stream has ended in an error.
+        futures_util::stream::unfold((chunks, 0u64, false), move |(mut chunks, seen, ended)| async move {
+            if ended {
                 return None;
             }
-            let item = match chunks.next().await? {
-                Err(e) => Err(broke_off(e)),
-                Ok(chunk) => {
-                    let seen = seen + chunk.len() as u64;
-                    if seen > max_bytes {
-                        return Some((Err(HttpError::TooLarge { limit: max_bytes }), (chunks, seen, true)));
+            let (item, seen, ended) = match chunks.next().await? {
+                Err(e) => (Err(broke_off(e)), seen, true),
+                Ok(chunk) => match seen.saturating_add(chunk.len() as u64) {
+                    total if total > max_bytes => {
+                        (Err(HttpError::TooLarge { limit: max_bytes }), total, true)
                     }
-                    return Some((Ok(chunk), (chunks, seen, false)));
-                }
+                    total => (Ok(chunk), total, false),
+                },
             };
-            Some((item, (chunks, seen, true)))
+            Some((item, (chunks, seen, ended)))
         })
         .boxed()
     }
