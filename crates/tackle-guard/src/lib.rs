@@ -1,0 +1,15 @@
+//! The prompt-injection filter for untrusted content (pages, MCP results, files).
+//!
+//! Built in layers: [`normalize`] undoes the tricks that hide text from a pattern or a
+//! reader — compatibility forms, look-alike letters, invisible characters, tag-character
+//! smuggling, bidi controls — while keeping a map back to the original, so that whatever a
+//! later layer finds is marked in the text exactly where it stands. Detectors, the scorer
+//! and the batch API come next.
+//!
+//! The one decision that shaped this crate: every layer works on the normalised text but
+//! reports ranges of the original, so benign text passes byte for byte and a marker
+//! replaces exactly the suspicious span.
+
+pub mod normalize;
+
+pub use normalize::{Normalized, normalize};

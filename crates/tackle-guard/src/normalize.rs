@@ -1,0 +1,226 @@
+//! [`normalize`]: text as a detector should read it, with a map back to the original.
+//!
+//! Per character of the original:
+//! - invisible format characters (zero-width spaces and joiners, word joiner, soft hyphen,
+//!   byte-order mark, variation selectors) and bidi controls are dropped;
+//! - tag characters (U+E0020–U+E007E), which render as nothing but can carry a whole
+//!   ASCII message, become the ASCII characters they encode;
+//! - everything else is put in NFKC form (full-width letters, ligatures, circled and
+//!   mathematical letters become plain ones) and lower-cased;
+//! - in a word that mixes ASCII letters with look-alikes of them (Cyrillic `а`, Greek `ο`),
+//!   the look-alikes become the ASCII letters (UTS #39 skeleton); a word wholly in another
+//!   script stays as it is.
+//!
+//! ASCII text comes out lower-cased and otherwise unchanged.
+
+use std::ops::Range;
+
+use unicode_normalization::UnicodeNormalization as _;
+
+/// Normalised text and, for each of its bytes, where it came from in the original.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Normalized {
+    /// The normalised text.
+    pub text: String,
+    /// For each byte of `text`, the range of the original character it came from.
+    origins: Vec<Range<u32>>,
+    /// Characters of the original that were dropped or decoded as hidden carriers.
+    pub hidden_chars: usize,
+}
+
+impl Normalized {
+    /// The range of the original text that `range` of the normalised text came from.
+    /// Ranges outside the text are clamped to it.
+    pub fn original_range(&self, range: Range<usize>) -> Range<usize> {
+        let end = range.end.min(self.origins.len());
+        let start = range.start.min(end);
+        if start == end {
+            let at = self
+                .origins
+                .get(start)
+                .map_or_else(|| self.origins.last().map_or(0, |r| r.end as usize), |r| r.start as usize);
+            return at..at;
+        }
+        self.origins[start].start as usize..self.origins[end - 1].end as usize
+    }
+}
+
+/// Whether `c` renders as nothing and only hides or reorders text.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'                      // soft hyphen
+            | '\u{034F}'                // combining grapheme joiner
+            | '\u{061C}'                // Arabic letter mark
+            | '\u{115F}' | '\u{1160}'   // Hangul fillers
+            | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'   // Mongolian variation selectors and vowel separator
+            | '\u{200B}'..='\u{200F}'   // zero-width space, joiners, direction marks
+            | '\u{202A}'..='\u{202E}'   // bidi embeddings and overrides
+            | '\u{2060}'..='\u{2064}'   // word joiner, invisible operators
+            | '\u{2066}'..='\u{206F}'   // bidi isolates, deprecated format characters
+            | '\u{3164}'                // Hangul filler
+            | '\u{FE00}'..='\u{FE0F}'   // variation selectors
+            | '\u{FEFF}'                // byte-order mark / zero-width no-break space
+            | '\u{FFA0}'
+            | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
+            | '\u{1D173}'..='\u{1D17A}' // musical formatting
+            | '\u{E0001}'               // language tag
+            | '\u{E007F}'               // cancel tag
+            | '\u{E0100}'..='\u{E01EF}' // variation selectors supplement
+    )
+}
+
+/// The ASCII character a tag character encodes.
+fn tag_payload(c: char) -> Option<char> {
+    let code = u32::from(c);
+    (0xE0020..=0xE007E).contains(&code).then(|| char::from_u32(code - 0xE0000)).flatten()
+}
+
+/// Normalises `original` for detection (see the module docs).
+pub fn normalize(original: &str) -> Normalized {
+    // Pass 1: each character in its plain, lower-case form, with where it came from.
+    // (the character as read, lower case; as written, for telling look-alikes apart)
+    let mut chars: Vec<(char, char, Range<u32>)> = Vec::with_capacity(original.len());
+    let mut hidden_chars = 0;
+    for (at, c) in original.char_indices() {
+        let from = at as u32..(at + c.len_utf8()) as u32;
+        if c.is_ascii() {
+            chars.push((c.to_ascii_lowercase(), c, from));
+        } else if is_invisible(c) {
+            hidden_chars += 1;
+        } else if let Some(carried) = tag_payload(c) {
+            hidden_chars += 1;
+            chars.push((carried.to_ascii_lowercase(), carried, from));
+        } else {
+            for folded in c.nfkc().filter(|f| !is_invisible(*f)) {
+                chars.extend(folded.to_lowercase().map(|lower| (lower, folded, from.clone())));
+            }
+        }
+    }
+    // Pass 2: in a word that mixes ASCII letters with look-alikes of them, the look-alikes
+    // become the ASCII letters (`sуstеm` with Cyrillic `у` and `е`). A word wholly in
+    // another script stays as it is: folding it would garble real Russian or Greek.
+    let mut start = 0;
+    while start < chars.len() {
+        if !chars[start].0.is_alphanumeric() {
+            start += 1;
+            continue;
+        }
+        let end = chars[start..]
+            .iter()
+            .position(|(c, _, _)| !c.is_alphanumeric())
+            .map_or(chars.len(), |n| start + n);
+        let word = &mut chars[start..end];
+        if word.iter().any(|(c, _, _)| c.is_ascii_alphabetic()) {
+            for (c, written, _) in word.iter_mut().filter(|(c, _, _)| !c.is_ascii()) {
+                if let Some(ascii) = look_alike(*written) {
+                    *c = ascii;
+                }
+            }
+        }
+        start = end;
+    }
+    let mut text = String::with_capacity(chars.len());
+    let mut origins = Vec::with_capacity(chars.len());
+    for (c, _, from) in chars {
+        text.push(c);
+        origins.extend(std::iter::repeat_n(from, c.len_utf8()));
+    }
+    Normalized { text, origins, hidden_chars }
+}
+
+fn skeleton(c: char) -> String {
+    let mut buffer = [0u8; 4];
+    unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buffer)).collect()
+}
+
+/// The ASCII letter or digit (in lower case) that a non-ASCII character is confusable with:
+/// one with the same UTS #39 skeleton, of the same case where there is one (Greek `Ι` is an
+/// `I`, not the `l` the skeleton writes for both).
+fn look_alike(c: char) -> Option<char> {
+    static ASCII: std::sync::OnceLock<Vec<(String, char)>> = std::sync::OnceLock::new();
+    let ascii = ASCII
+        .get_or_init(|| ('a'..='z').chain('A'..='Z').chain('0'..='9').map(|a| (skeleton(a), a)).collect());
+    let wanted = skeleton(c);
+    let same_case = |a: &char| {
+        if c.is_uppercase() { a.is_ascii_uppercase() } else { !a.is_ascii_uppercase() }
+    };
+    let mut matches = ascii.iter().filter(|(s, _)| *s == wanted).map(|(_, a)| *a);
+    let first = matches.clone().next()?;
+    Some(matches.find(same_case).unwrap_or(first).to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn ascii_is_only_lower_cased() {
+        let n = normalize("Ignore the Previous NOTE, please.");
+        assert_eq!(n.text, "ignore the previous note, please.");
+        assert_eq!(n.hidden_chars, 0);
+        assert_eq!(n.original_range(7..10), 7..10);
+    }
+
+    #[test]
+    fn hidden_and_disguised_letters_come_out_plain() {
+        // Zero-width characters inside a word, a bidi override, a soft hyphen.
+        let n = normalize("ig\u{200B}no\u{200D}re\u{202E} pre\u{00AD}vious");
+        assert_eq!(n.text, "ignore previous");
+        assert_eq!(n.hidden_chars, 4);
+        // Full-width and mathematical letters, a ligature.
+        assert_eq!(normalize("ＩＧＮＯＲＥ 𝐚𝐥𝐥 ﬁles").text, "ignore all files");
+        // Cyrillic and Greek look-alikes.
+        assert_eq!(normalize("sуstеm prоmpt").text, "system prompt");
+        assert_eq!(normalize("ΙGΝΟRΕ").text, "ignore");
+        // Tag characters carry a hidden ASCII message.
+        let smuggled: String =
+            "hi".chars().chain("obey".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap())).collect();
+        let n = normalize(&smuggled);
+        assert_eq!(n.text, "hiobey");
+        assert_eq!(n.hidden_chars, 4);
+    }
+
+    #[test]
+    fn other_scripts_stay_themselves() {
+        assert_eq!(normalize("忽略之前的指示").text, "忽略之前的指示");
+        assert_eq!(normalize("Игнорируй инструкции").text, "игнорируй инструкции");
+        assert_eq!(normalize("Ärger über Öl").text, "ärger über öl");
+    }
+
+    #[test]
+    fn ranges_map_back_to_the_original() {
+        let original = "say ｈｅｌｌｏ\u{200B}world";
+        let n = normalize(original);
+        assert_eq!(n.text, "say helloworld");
+        let at = n.text.find("hello").unwrap();
+        let back = n.original_range(at..at + 5);
+        assert_eq!(&original[back], "ｈｅｌｌｏ");
+        let at = n.text.find("world").unwrap();
+        assert_eq!(&original[n.original_range(at..at + 5)], "world");
+        assert_eq!(n.original_range(0..0), 0..0);
+        assert_eq!(n.original_range(100..200), original.len()..original.len());
+    }
+
+    proptest! {
+        /// Any text normalises without a panic; every normalised range maps to a range of
+        /// the original on character boundaries, in order.
+        #[test]
+        fn any_text_maps_back(original in "\\PC{0,60}", a in 0usize..200, b in 0usize..200) {
+            let n = normalize(&original);
+            let (start, end) = (a.min(b), a.max(b));
+            let back = n.original_range(start..end);
+            prop_assert!(back.start <= back.end && back.end <= original.len());
+            prop_assert!(original.is_char_boundary(back.start) && original.is_char_boundary(back.end));
+        }
+
+        /// Printable ASCII only changes case.
+        #[test]
+        fn ascii_round_trips(original in "[ -~]{0,80}") {
+            prop_assert_eq!(normalize(&original).text, original.to_lowercase());
+        }
+    }
+}
