@@ -3,13 +3,17 @@
 //! Built in layers: [`normalize`] undoes the tricks that hide text from a pattern or a
 //! reader — compatibility forms, look-alike letters, invisible characters, tag-character
 //! smuggling, bidi controls — while keeping a map back to the original, so that whatever a
-//! later layer finds is marked in the text exactly where it stands. Detectors, the scorer
-//! and the batch API come next.
+//! later layer finds is marked in the text exactly where it stands; [`find_carriers`]
+//! decodes text hidden in base64, hex, percent-encoding, character references, JSON
+//! escapes, quoted-printable and RFC 2047 words. Detectors, the scorer and the batch API
+//! come next.
 //!
 //! The one decision that shaped this crate: every layer works on the normalised text but
 //! reports ranges of the original, so benign text passes byte for byte and a marker
 //! replaces exactly the suspicious span.
 
+pub mod carriers;
 pub mod normalize;
 
+pub use carriers::{Carrier, Decoded, find_carriers};
 pub use normalize::{Normalized, normalize};
