@@ -28,6 +28,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("charset", charset),
     ("strict_schema", strict_schema),
     ("arguments", arguments),
+    ("guard_normalize", guard_normalize),
 ];
 
 /// Splits `data` into chunks whose sizes come from `seed` (1 to 64 bytes).
@@ -250,4 +251,21 @@ pub fn arguments(data: &[u8]) {
         executor.execute(&offer, &run, std::slice::from_ref(&call), &mut state).await
     });
     assert_eq!(outcome.returns.len(), 1, "one call, one result");
+}
+
+/// The guard's first layers: normalisation maps every normalised range back to a range of
+/// the original on character boundaries; every carrier found lies within the text.
+pub fn guard_normalize(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let normalized = tackle_guard::normalize(&text);
+    let n = normalized.text.len();
+    for (start, end) in [(0, n), (n / 3, n / 2), (n / 2, n)] {
+        let back = normalized.original_range(start..end);
+        assert!(back.start <= back.end && back.end <= text.len());
+        assert!(text.is_char_boundary(back.start) && text.is_char_boundary(back.end));
+    }
+    for found in tackle_guard::find_carriers(&text) {
+        assert!(found.range.start < found.range.end && found.range.end <= text.len());
+        assert!(text.is_char_boundary(found.range.start) && text.is_char_boundary(found.range.end));
+    }
 }

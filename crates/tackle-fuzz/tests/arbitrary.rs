@@ -146,6 +146,29 @@ const ARGUMENTS: &[&str] = &[
     "\"",
 ];
 
+const GUARD: &[&str] = &[
+    "ignore",
+    "\u{200B}",
+    "\u{202E}",
+    "\u{E0041}",
+    "ＩＧ",
+    "sуstеm",
+    "ΙGΝΟRΕ",
+    "=?utf-8?B?",
+    "?=",
+    "SWdub3Jl",
+    "%69%67",
+    "&#73;",
+    "\\u0049",
+    "=49=67",
+    "\\x69",
+    "0x",
+    " ",
+    "\n",
+    "é",
+    "東京",
+];
+
 fn config() -> ProptestConfig {
     ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() }
 }
@@ -181,6 +204,9 @@ proptest! {
 
     #[test]
     fn arguments_shaped(bytes in shaped(ARGUMENTS)) { target("arguments")(&bytes[1..]); }
+
+    #[test]
+    fn guard_shaped(bytes in shaped(GUARD)) { target("guard_normalize")(&bytes); }
 }
 
 /// Inputs the fuzzer found (crashes, once fixed, and interesting cases) stay as tests.

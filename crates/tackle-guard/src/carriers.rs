@@ -236,7 +236,7 @@ fn decode_references(line: &str) -> Option<String> {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        let Some(semi) = rest[..rest.len().min(12)].find(';') else {
+        let Some(semi) = rest.as_bytes()[..rest.len().min(12)].iter().position(|&b| b == b';') else {
             out.push('&');
             rest = &rest[1..];
             continue;
@@ -434,6 +434,13 @@ mod tests {
         // A JWT header is readable JSON: decoding it is right; whether it is harmless is for
         // the detectors to say.
         assert_eq!(only("token eyJhbGciOiJIUzI1NiJ9 is opaque").1, "{\"alg\":\"HS256\"}");
+    }
+
+    #[test]
+    fn a_reference_cut_inside_a_character_is_text() {
+        // Found by the guard's property test: the search for `;` cut a character in two.
+        assert!(find_carriers("&#73;&#73;\u{FFFD}\u{FFFD}?=&#73;é").len() <= 1);
+        assert!(find_carriers("&#73;&#73;&#東京東京東京;").len() <= 1);
     }
 
     #[test]
