@@ -5,7 +5,8 @@
 //! smuggling, bidi controls — while keeping a map back to the original, so that whatever a
 //! later layer finds is marked in the text exactly where it stands; [`find_carriers`]
 //! decodes text hidden in base64, hex, percent-encoding, character references, JSON
-//! escapes, quoted-printable and RFC 2047 words. Detectors, the scorer and the batch API
+//! escapes, quoted-printable and RFC 2047 words; [`detect`] counts the signals of
+//! instruction-shaped text unit by unit (eight languages). The scorer and the batch API
 //! come next.
 //!
 //! The one decision that shaped this crate: every layer works on the normalised text but
@@ -13,7 +14,9 @@
 //! replaces exactly the suspicious span.
 
 pub mod carriers;
+pub mod detect;
 pub mod normalize;
 
 pub use carriers::{Carrier, Decoded, find_carriers};
+pub use detect::{SIGNALS, Signal, Unit, detect};
 pub use normalize::{Normalized, normalize};
