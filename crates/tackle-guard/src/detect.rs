@@ -291,7 +291,11 @@ fn matcher() -> Option<&'static Matcher> {
                     bounded.push((word(phrase.chars().next()), word(phrase.chars().last())));
                 }
             }
-            let automaton = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&patterns).ok()?;
+            let automaton = AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(&patterns)
+                .ok()?;
             Some(Matcher { automaton, roles, bounded })
         })
         .as_ref()
@@ -346,19 +350,24 @@ pub fn detect(text: &str) -> Vec<Unit> {
         }
         hits.push((start, end, matcher.roles[found.pattern().as_usize()]));
     }
+    // In order of position, so that each unit takes a slice and each pair looks only at
+    // its neighbours: the work stays linear in the text.
+    hits.sort_unstable_by_key(|(start, end, _)| (*start, *end));
     units(text)
         .into_iter()
         .map(|range| {
             let mut counts = [0u16; SIGNALS];
+            let first = hits.partition_point(|(s, _, _)| *s < range.start);
+            let last = hits.partition_point(|(s, _, _)| *s < range.end);
             let inside: Vec<&(usize, usize, Role)> =
-                hits.iter().filter(|(s, e, _)| *s >= range.start && *e <= range.end).collect();
+                hits[first..last].iter().filter(|(_, e, _)| *e <= range.end).collect();
             let mut add = |signal: Signal| counts[signal.index()] = counts[signal.index()].saturating_add(1);
-            for (start, _, role) in &inside {
+            for (i, (start, _, role)) in inside.iter().enumerate() {
                 // Either order: Japanese and German put the object first.
                 let near = |other: Role| {
-                    inside
-                        .iter()
-                        .any(|(s, _, r)| *r == other && s.abs_diff(*start) <= PAIR_WINDOW && s != start)
+                    let before = inside[..i].iter().rev().take_while(|(s, _, _)| start - s <= PAIR_WINDOW);
+                    let after = inside[i + 1..].iter().take_while(|(s, _, _)| s - start <= PAIR_WINDOW);
+                    before.chain(after).any(|(s, _, r)| *r == other && s != start)
                 };
                 match role {
                     Role::Is(signal) => add(*signal),

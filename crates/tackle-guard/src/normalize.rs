@@ -79,55 +79,88 @@ fn tag_payload(c: char) -> Option<char> {
 
 /// Normalises `original` for detection (see the module docs).
 pub fn normalize(original: &str) -> Normalized {
-    // Pass 1: each character in its plain, lower-case form, with where it came from.
-    // (the character as read, lower case; as written, for telling look-alikes apart)
-    let mut chars: Vec<(char, char, Range<u32>)> = Vec::with_capacity(original.len());
+    // Pass 1: each character in its plain, lower-case form, with where it came from. ASCII
+    // goes straight through; other characters are remembered as written, for pass 2.
+    let mut text = String::with_capacity(original.len());
+    let mut origins: Vec<Range<u32>> = Vec::with_capacity(original.len());
+    let mut written: Vec<(usize, char)> = Vec::new();
     let mut hidden_chars = 0;
     for (at, c) in original.char_indices() {
         let from = at as u32..(at + c.len_utf8()) as u32;
         if c.is_ascii() {
-            chars.push((c.to_ascii_lowercase(), c, from));
+            text.push(c.to_ascii_lowercase());
+            origins.push(from);
         } else if is_invisible(c) {
             hidden_chars += 1;
         } else if let Some(carried) = tag_payload(c) {
             hidden_chars += 1;
-            chars.push((carried.to_ascii_lowercase(), carried, from));
+            text.push(carried.to_ascii_lowercase());
+            origins.push(from);
         } else {
             for folded in c.nfkc().filter(|f| !is_invisible(*f)) {
-                chars.extend(folded.to_lowercase().map(|lower| (lower, folded, from.clone())));
+                for lower in folded.to_lowercase() {
+                    if !lower.is_ascii() {
+                        written.push((text.len(), folded));
+                    }
+                    text.push(lower);
+                    origins.extend(std::iter::repeat_n(from.clone(), lower.len_utf8()));
+                }
             }
         }
     }
     // Pass 2: in a word that mixes ASCII letters with look-alikes of them, the look-alikes
     // become the ASCII letters (`sуstеm` with Cyrillic `у` and `е`). A word wholly in
     // another script stays as it is: folding it would garble real Russian or Greek.
-    let mut start = 0;
-    while start < chars.len() {
-        if !chars[start].0.is_alphanumeric() {
-            start += 1;
-            continue;
+    let mut folds: Vec<(usize, char)> = Vec::new();
+    let mut word: Option<(Range<usize>, bool)> = None;
+    for &(at, as_written) in &written {
+        let mixed = match &word {
+            Some((range, mixed)) if range.contains(&at) => *mixed,
+            _ => {
+                let range = word_around(&text, at);
+                let mixed = text[range.clone()].bytes().any(|b| b.is_ascii_alphabetic());
+                word = Some((range, mixed));
+                mixed
+            }
+        };
+        if mixed && let Some(ascii) = look_alike(as_written) {
+            folds.push((at, ascii));
         }
-        let end = chars[start..]
-            .iter()
-            .position(|(c, _, _)| !c.is_alphanumeric())
-            .map_or(chars.len(), |n| start + n);
-        let word = &mut chars[start..end];
-        if word.iter().any(|(c, _, _)| c.is_ascii_alphabetic()) {
-            for (c, written, _) in word.iter_mut().filter(|(c, _, _)| !c.is_ascii()) {
-                if let Some(ascii) = look_alike(*written) {
-                    *c = ascii;
+    }
+    if !folds.is_empty() {
+        let (mut folded, mut folded_origins) =
+            (String::with_capacity(text.len()), Vec::with_capacity(origins.len()));
+        let mut next = folds.iter().peekable();
+        for (at, c) in text.char_indices() {
+            match next.peek() {
+                Some((fold_at, ascii)) if *fold_at == at => {
+                    folded.push(*ascii);
+                    folded_origins.push(origins[at].clone());
+                    next.next();
+                }
+                _ => {
+                    folded.push(c);
+                    folded_origins.extend_from_slice(&origins[at..at + c.len_utf8()]);
                 }
             }
         }
-        start = end;
-    }
-    let mut text = String::with_capacity(chars.len());
-    let mut origins = Vec::with_capacity(chars.len());
-    for (c, _, from) in chars {
-        text.push(c);
-        origins.extend(std::iter::repeat_n(from, c.len_utf8()));
+        text = folded;
+        origins = folded_origins;
     }
     Normalized { text, origins, hidden_chars }
+}
+
+/// The run of letters and digits around byte `at` of `text`.
+fn word_around(text: &str, at: usize) -> Range<usize> {
+    let start = text[..at]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric())
+        .last()
+        .map_or(at, |(i, _)| i);
+    let end =
+        text[at..].char_indices().find(|(_, c)| !c.is_alphanumeric()).map_or(text.len(), |(i, _)| at + i);
+    start..end
 }
 
 fn skeleton(c: char) -> String {

@@ -1,0 +1,39 @@
+//! Throughput of normalisation, carrier decoding and detection on a text file:
+//! `cargo run --release -p tackle-guard --example throughput -- FILE`.
+#![allow(clippy::print_stdout, clippy::unwrap_used, missing_docs)]
+
+fn main() {
+    let path = std::env::args().nth(1).expect("a file");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for (name, f) in [
+        ("normalize", (|t: &str| tackle_guard::normalize(t).text.len()) as fn(&str) -> usize),
+        ("carriers", |t: &str| tackle_guard::find_carriers(t).len()),
+        ("detect", |t: &str| tackle_guard::detect(t).len()),
+    ] {
+        let start = std::time::Instant::now();
+        let mut rounds = 0;
+        while start.elapsed().as_secs_f64() < 1.0 {
+            std::hint::black_box(f(&text));
+            rounds += 1;
+        }
+        let mb = (text.len() * rounds) as f64 / 1e6 / start.elapsed().as_secs_f64();
+        println!("{{\"part\": \"{name}\", \"mb_per_s\": {mb:.1}}}");
+    }
+    let start = std::time::Instant::now();
+    let mut rounds = 0;
+    let mut units = 0;
+    while start.elapsed().as_secs_f64() < 2.0 {
+        let normalized = tackle_guard::normalize(&text);
+        units += tackle_guard::detect(&normalized.text).len();
+        units += tackle_guard::find_carriers(&text).len();
+        rounds += 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let mb = (text.len() * rounds) as f64 / 1e6;
+    println!(
+        "{{\"bytes\": {}, \"rounds\": {rounds}, \"units\": {}, \"mb_per_s\": {:.1}}}",
+        text.len(),
+        units / rounds,
+        mb / secs
+    );
+}
