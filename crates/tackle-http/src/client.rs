@@ -206,16 +206,14 @@ impl HttpClient {
     }
 
     /// Refuses every request to a host that is not loopback.
-    pub fn loopback_only(self, on: bool) -> Self {
+    pub fn loopback_only(mut self, on: bool) -> Self {
         if on && !self.loopback_only {
-            // The redirect policy enforces the guard too, so the client is rebuilt with it.
+            // The redirect policy enforces the guard too, so the client is rebuilt with it;
+            // should that fail, the first URL of every request is still checked.
             if let Ok(guarded) = Self::build(true) {
-                return HttpClient {
-                    retry: self.retry,
-                    first_byte_timeout: self.first_byte_timeout,
-                    ..guarded
-                };
+                self.client = guarded.client;
             }
+            self.loopback_only = true;
         }
         self
     }
