@@ -113,3 +113,20 @@ async fn a_redirect_within_the_same_origin_is_followed() {
     let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "ok");
 }
+
+#[tokio::test]
+async fn a_stream_line_without_end_fails_clearly_instead_of_growing() {
+    let server = MockServer::start().await;
+    // One `data:` line of 17 MiB: longer than any line the decoder keeps.
+    let body =
+        format!("data: {{\"choices\": [{{\"delta\": {{\"content\": \"{}\"}}}}]}}", "x".repeat(17 << 20));
+    Mock::given(method("POST")).respond_with(sse_response(body)).mount(&server).await;
+    let model = OpenAiChat::with_key(preset_named("openai").unwrap(), "m", Some(Secret::new(KEY)))
+        .unwrap()
+        .client(test_client())
+        .base_url(&format!("{}/v1", server.uri()))
+        .unwrap();
+    let error = first_error(&model).await;
+    assert_eq!(error.kind, ModelErrorKind::InvalidResponse, "{error}");
+    assert!(error.message.contains("a line of the streamed response is longer than"), "{error}");
+}
