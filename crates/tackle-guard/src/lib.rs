@@ -6,8 +6,10 @@
 //! later layer finds is marked in the text exactly where it stands; [`find_carriers`]
 //! decodes text hidden in base64, hex, percent-encoding, character references, JSON
 //! escapes, quoted-printable and RFC 2047 words; [`detect`] counts the signals of
-//! instruction-shaped text unit by unit (eight languages). The scorer and the batch API
-//! come next.
+//! instruction-shaped text unit by unit (eight languages); [`Guard`] is the batch API —
+//! texts with their sources in, the same texts out with suspicious spans replaced by a
+//! marker that names the reasons, and a [`Report`] grouped by source — around a [`Scorer`].
+//! The trained scorer comes next.
 //!
 //! The one decision that shaped this crate: every layer works on the normalised text but
 //! reports ranges of the original, so benign text passes byte for byte and a marker
@@ -15,8 +17,12 @@
 
 pub mod carriers;
 pub mod detect;
+pub mod guard;
 pub mod normalize;
 
 pub use carriers::{Carrier, Decoded, find_carriers};
 pub use detect::{SIGNALS, Signal, Unit, detect};
+pub use guard::{
+    Features, Finding, Guard, Input, Report, Scorer, SourceReport, Strictness, Thresholds, marker,
+};
 pub use normalize::{Normalized, normalize};
