@@ -19,6 +19,8 @@ pub mod carriers;
 pub mod detect;
 pub mod guard;
 pub mod normalize;
+pub mod scorer;
+mod weights;
 
 pub use carriers::{Carrier, Decoded, find_carriers};
 pub use detect::{SIGNALS, Signal, Unit, detect};
@@ -26,3 +28,4 @@ pub use guard::{
     Features, Finding, Guard, Input, Report, Scorer, SourceReport, Strictness, Thresholds, marker,
 };
 pub use normalize::{Normalized, normalize};
+pub use scorer::Linear;
