@@ -45,9 +45,31 @@ pub(crate) enum Command {
     /// Fetches and lists local models.
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Checks text for prompt injection (the filter under construction).
+    #[command(subcommand)]
+    Guard(GuardCommand),
     /// Shows the effective settings.
     #[command(subcommand)]
     Config(ConfigCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum GuardCommand {
+    /// Checks a file (or stdin): prints the filtered text to stdout and the findings to
+    /// stderr; exit 0 when clean, 1 when something was marked.
+    Check {
+        /// The file, or `-` for stdin.
+        #[arg(required_unless_present = "jsonl")]
+        input: Option<std::path::PathBuf>,
+        /// Prints the report as JSON instead of the filtered text.
+        #[arg(long)]
+        json: bool,
+        /// Reads one JSON object `{"id": …, "text": …}` per line on stdin and prints, per
+        /// line and in order, `{"id": …, "score": …}` (0 to 1; 0.5 and above is marked at the
+        /// default strictness).
+        #[arg(long, conflicts_with_all = ["input", "json"])]
+        jsonl: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -11,6 +11,7 @@ mod chat;
 mod cli;
 mod config;
 mod failure;
+mod guard;
 mod history;
 mod local;
 mod provider;
@@ -28,7 +29,8 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 use crate::cli::{
-    Cli, Command, ConfigCommand, ModelCommand, SecretCommand, SessionsCommand, ToolsCommand, WebCommand,
+    Cli, Command, ConfigCommand, GuardCommand, ModelCommand, SecretCommand, SessionsCommand, ToolsCommand,
+    WebCommand,
 };
 use crate::config::Config;
 use crate::failure::Failure;
@@ -69,6 +71,10 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Secret(SecretCommand::Set { name }) => secrets::set(&name, &config),
         Command::Secret(SecretCommand::Delete { name }) => secrets::delete(&name, &config),
+        Command::Guard(GuardCommand::Check { jsonl: true, .. }) => guard::check_lines(),
+        Command::Guard(GuardCommand::Check { input, json, .. }) => {
+            guard::check(input.as_deref().unwrap_or(std::path::Path::new("-")), json)
+        }
         Command::Model(ModelCommand::Pull) => local::pull().await,
         Command::Model(ModelCommand::List) => local::list(),
         Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config),
