@@ -1,5 +1,6 @@
 //! Trains the default scorer and measures it: `cargo run --release -p tackle-guard --example
-//! train` (add `--write` to rewrite `src/weights.rs`).
+//! train` (add `--write` to rewrite `src/weights.rs`, `--benign-dir DIR` to add real text
+//! from `DIR/*.txt` to the documents — `data/real-text.sh` fetches some).
 //!
 //! Data: `data/benign.jsonl` (documents the way tools return them, trigger words included)
 //! and `data/payloads.jsonl` (injected text in families). Every third document of each genre
@@ -34,6 +35,32 @@ fn load(path: &str, group_key: &str) -> Vec<Doc> {
             }
         })
         .collect()
+}
+
+/// Real text from `dir` (every `.txt` file, cut at paragraph breaks into pieces of at most
+/// 1,500 bytes), each file a group of its own.
+fn load_dir(dir: &str) -> Vec<Doc> {
+    let mut docs = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(dir).expect(dir).map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let group = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut piece = String::new();
+        for paragraph in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+            if !piece.is_empty() && piece.len() + paragraph.len() > 1500 {
+                docs.push(Doc { group: format!("real:{group}"), text: std::mem::take(&mut piece) });
+            }
+            if !piece.is_empty() {
+                piece.push_str("\n\n");
+            }
+            piece.push_str(paragraph);
+        }
+        if !piece.is_empty() {
+            docs.push(Doc { group: format!("real:{group}"), text: piece });
+        }
+    }
+    docs
 }
 
 /// Every third item of each group goes to the held-out part.
@@ -148,6 +175,11 @@ fn samples(benign: &[Doc], payloads: &[Doc]) -> Vec<Sample> {
     out
 }
 
+fn score_of(scorer: &Linear, x: &[f32; FEATURES]) -> f32 {
+    let z: f32 = scorer.weights.iter().zip(x).map(|(w, x)| w * x).sum::<f32>() + scorer.bias;
+    1.0 / (1.0 + (-z).exp())
+}
+
 fn train(rows: &[([f32; FEATURES], bool)]) -> Linear {
     let positives = rows.iter().filter(|(_, y)| *y).count().max(1) as f32;
     let negatives = rows.iter().filter(|(_, y)| !*y).count().max(1) as f32;
@@ -220,15 +252,46 @@ fn evaluate(name: &str, scorer: &Linear, samples: &[Sample]) {
 
 fn main() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
-    let (benign_train, benign_held) = split(load(&format!("{root}/benign.jsonl"), "genre"));
+    let mut benign = load(&format!("{root}/benign.jsonl"), "genre");
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(dir) = args.iter().position(|a| a == "--benign-dir").and_then(|i| args.get(i + 1)) {
+        benign.extend(load_dir(dir));
+    }
+    let (benign_train, benign_held) = split(benign);
     let (payload_train, payload_held) = split(load(&format!("{root}/payloads.jsonl"), "family"));
     let train_samples = samples(&benign_train, &payload_train);
     let held_samples = samples(&benign_held, &payload_held);
-    let mut train_rows = Vec::new();
-    for sample in &train_samples {
-        rows(&sample.text, sample.payload.as_ref(), &mut train_rows);
+    // Rows per sample: the units of a document, and which overlap the payload.
+    let per_sample: Vec<Vec<([f32; FEATURES], bool)>> = train_samples
+        .iter()
+        .map(|sample| {
+            let mut rows_of = Vec::new();
+            rows(&sample.text, sample.payload.as_ref(), &mut rows_of);
+            rows_of
+        })
+        .collect();
+    let mut train_rows: Vec<([f32; FEATURES], bool)> = per_sample.iter().flatten().cloned().collect();
+    let mut scorer = train(&train_rows);
+    // A payload of several sentences need not be suspicious in every one: the labels are
+    // per text. Twice, each injected sample keeps as positive only its payload unit the
+    // model scores highest (its other payload units are left out, not made negative).
+    for _ in 0..2 {
+        train_rows.clear();
+        for sample_rows in &per_sample {
+            let best = sample_rows
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, y))| *y)
+                .max_by(|a, b| score_of(&scorer, &a.1.0).total_cmp(&score_of(&scorer, &b.1.0)))
+                .map(|(i, _)| i);
+            for (i, (x, y)) in sample_rows.iter().enumerate() {
+                if !*y || Some(i) == best {
+                    train_rows.push((*x, *y));
+                }
+            }
+        }
+        scorer = train(&train_rows);
     }
-    let scorer = train(&train_rows);
     println!(
         "{{\"train_rows\": {}, \"positive_rows\": {}}}",
         train_rows.len(),
