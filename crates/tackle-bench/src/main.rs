@@ -22,11 +22,15 @@
 //! `tackle-bench local MODEL.gguf`: the embedded model's speed, memory and tool decisions
 //! on 50 prompts (see `local.rs`).
 //!
+//! `tackle-bench guard --dir DIR`: the prompt-injection filter's MB/s on the `*.txt` files of
+//! a directory, each layer alone and the whole check (see `guard.rs`).
+//!
 //! `tackle-bench extract --dir DIR` measures the `*.html` files of any directory instead
 //! (quality too for those with a `.txt` beside them).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
+mod guard;
 mod local;
 
 use std::sync::Arc;
@@ -398,6 +402,10 @@ fn main() {
     let (write_to, dir) = (flag("--write"), flag("--dir"));
     let outcome = match which.as_str() {
         "extract" => bench_extract(write_to, dir),
+        "guard" => match dir {
+            Some(dir) => guard::bench(dir),
+            None => Err("usage: tackle-bench guard --dir DIR (of .txt files)".into()),
+        },
         "local" => match args.get(1) {
             Some(path) => local::bench(path),
             None => Err("usage: tackle-bench local MODEL.gguf".into()),
@@ -407,7 +415,7 @@ fn main() {
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
         other => Err(format!(
-            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, local, all"
+            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, local, all"
         )
         .into()),
     };

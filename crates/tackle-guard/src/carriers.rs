@@ -145,6 +145,10 @@ fn hex_runs(text: &str, found: &mut Vec<Decoded>) {
     let bytes = text.as_bytes();
     let mut at = 0;
     while at + 1 < bytes.len() {
+        if !(bytes[at].is_ascii_hexdigit() || bytes[at] == b'\\') {
+            at += 1;
+            continue;
+        }
         let (end, decoded) = hex_pairs(bytes, at);
         if end == at {
             at += 1;
@@ -168,12 +172,16 @@ fn hex_runs(text: &str, found: &mut Vec<Decoded>) {
 /// Percent-encoding, character references, JSON escapes and quoted-printable: runs of text
 /// with at least three escapes of one kind, decoded as a whole.
 fn escape_runs(text: &str, found: &mut Vec<Decoded>) {
-    for (carrier, count) in [
-        (Carrier::Percent, count_percent as fn(&str) -> usize),
-        (Carrier::CharacterReferences, count_references),
-        (Carrier::JsonEscapes, count_json),
-        (Carrier::QuotedPrintable, count_quoted_printable),
+    for (carrier, mark, count) in [
+        (Carrier::Percent, b'%', count_percent as fn(&str) -> usize),
+        (Carrier::CharacterReferences, b'&', count_references),
+        (Carrier::JsonEscapes, b'\\', count_json),
+        (Carrier::QuotedPrintable, b'=', count_quoted_printable),
     ] {
+        // Most texts hold none of an escape's mark: one search skips them.
+        if !text.as_bytes().contains(&mark) {
+            continue;
+        }
         // Lines are the runs: an escaped payload rarely spans lines, prose often does.
         let mut offset = 0;
         for line in text.split_inclusive('\n') {

@@ -15,7 +15,7 @@
 
 use std::ops::Range;
 
-use unicode_normalization::UnicodeNormalization as _;
+use unicode_normalization::{IsNormalized, UnicodeNormalization as _};
 
 /// Normalised text and, for each of its bytes, where it came from in the original.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,15 +96,12 @@ pub fn normalize(original: &str) -> Normalized {
             hidden_chars += 1;
             text.push(carried.to_ascii_lowercase());
             origins.push(from);
+        } else if unicode_normalization::is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes {
+            // Most characters of most scripts are their own NFKC form: no decomposition.
+            push_lower(&mut text, &mut origins, &mut written, c, &from);
         } else {
             for folded in c.nfkc().filter(|f| !is_invisible(*f)) {
-                for lower in folded.to_lowercase() {
-                    if !lower.is_ascii() {
-                        written.push((text.len(), folded));
-                    }
-                    text.push(lower);
-                    origins.extend(std::iter::repeat_n(from.clone(), lower.len_utf8()));
-                }
+                push_lower(&mut text, &mut origins, &mut written, folded, &from);
             }
         }
     }
@@ -148,6 +145,31 @@ pub fn normalize(original: &str) -> Normalized {
         origins = folded_origins;
     }
     Normalized { text, origins, hidden_chars }
+}
+
+/// Appends `c` in lower case, remembering a non-ASCII result that could be a look-alike of
+/// an ASCII letter (scripts that have such letters) for pass 2.
+fn push_lower(
+    text: &mut String,
+    origins: &mut Vec<Range<u32>>,
+    written: &mut Vec<(usize, char)>,
+    c: char,
+    from: &Range<u32>,
+) {
+    for lower in c.to_lowercase() {
+        if !lower.is_ascii() && may_look_like_ascii(c) {
+            written.push((text.len(), c));
+        }
+        text.push(lower);
+        origins.extend(std::iter::repeat_n(from.clone(), lower.len_utf8()));
+    }
+}
+
+/// Whether `c` is in a block with letters confusable with ASCII ones: Latin, Greek,
+/// Cyrillic, Armenian, Cherokee, phonetic extensions, letter-like symbols. Not CJK, Arabic,
+/// Hebrew, Indic or Thai, whose letters are never folded.
+fn may_look_like_ascii(c: char) -> bool {
+    matches!(c, '\u{0080}'..='\u{058F}' | '\u{13A0}'..='\u{13FF}' | '\u{1D00}'..='\u{1DBF}' | '\u{1E00}'..='\u{1FFF}' | '\u{2100}'..='\u{214F}' | '\u{A640}'..='\u{A69F}' | '\u{AB70}'..='\u{ABBF}')
 }
 
 /// The run of letters and digits around byte `at` of `text`.
