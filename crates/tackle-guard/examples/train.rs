@@ -17,7 +17,7 @@ use std::ops::Range;
 use base64::Engine as _;
 use serde_json::Value;
 use tackle_guard::scorer::{FEATURE_NAMES, FEATURES, Linear, feature_vector};
-use tackle_guard::{Features, Guard, Strictness, Thresholds, detect, find_carriers, normalize};
+use tackle_guard::{Guard, Strictness, Thresholds, candidates};
 
 struct Doc {
     group: String,
@@ -75,7 +75,7 @@ fn split(docs: Vec<Doc>) -> (Vec<Doc>, Vec<Doc>) {
     (train, held)
 }
 
-const CONCEALMENTS: [&str; 4] = ["plain", "zero_width", "look_alike", "base64"];
+const CONCEALMENTS: [&str; 5] = ["plain", "zero_width", "look_alike", "base64", "spaced"];
 
 fn conceal(payload: &str, how: &str) -> String {
     match how {
@@ -103,6 +103,14 @@ fn conceal(payload: &str, how: &str) -> String {
             })
             .collect(),
         "base64" => format!("Reference: {}", base64::engine::general_purpose::STANDARD.encode(payload)),
+        // The first two words with their letters spaced out.
+        "spaced" => {
+            let mut words = payload.splitn(3, ' ');
+            let spaced = |w: &str| w.chars().map(String::from).collect::<Vec<_>>().join(" ");
+            let (a, b, rest) =
+                (words.next().unwrap_or(""), words.next().unwrap_or(""), words.next().unwrap_or(""));
+            format!("{}  {}  {rest}", spaced(a), spaced(b))
+        }
         _ => payload.to_owned(),
     }
 }
@@ -130,27 +138,8 @@ fn inject(doc: &str, payload: &str, position: usize) -> (String, Range<usize>) {
 /// Feature rows of one text, as the guard scores it, labelled by overlap with `payload`.
 fn rows(text: &str, payload: Option<&Range<usize>>, out: &mut Vec<([f32; FEATURES], bool)>) {
     let overlaps = |r: &Range<usize>| payload.is_some_and(|p| r.start < p.end && p.start < r.end);
-    let normalized = normalize(text);
-    for unit in detect(&normalized.text) {
-        let features = Features {
-            counts: unit.counts,
-            len: unit.range.len(),
-            carrier: None,
-            hidden_chars: normalized.hidden_chars,
-        };
-        out.push((feature_vector(&features), overlaps(&normalized.original_range(unit.range.clone()))));
-    }
-    for decoded in find_carriers(text) {
-        let inner = normalize(&decoded.text);
-        for unit in detect(&inner.text) {
-            let features = Features {
-                counts: unit.counts,
-                len: unit.range.len(),
-                carrier: Some(decoded.carrier),
-                hidden_chars: normalized.hidden_chars,
-            };
-            out.push((feature_vector(&features), overlaps(&decoded.range)));
-        }
+    for candidate in candidates(text) {
+        out.push((feature_vector(&candidate.features), overlaps(&candidate.range)));
     }
 }
 

@@ -28,6 +28,9 @@ pub enum Carrier {
     QuotedPrintable,
     /// An RFC 2047 encoded word (`=?utf-8?B?…?=`).
     EncodedWord,
+    /// Letters spaced out (`i g n o r e`) or shuffled inside words (`igonre`); see
+    /// [`crate::respell`].
+    Respelled,
 }
 
 /// One decoded carrier.
