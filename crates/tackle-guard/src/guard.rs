@@ -152,7 +152,7 @@ impl<S: Scorer> Guard<S> {
     /// The highest unit score of `text` (0 for empty text): the injection score of a
     /// whole text, for batch evaluation.
     pub fn score(&self, text: &str) -> f32 {
-        self.spans(text).iter().map(|f| f.score).fold(0.0, f32::max)
+        candidates(text).iter().map(|c| self.scorer.score(&c.features)).fold(0.0, f32::max)
     }
 
     /// Checks a batch: the texts in the same order, suspicious spans replaced by markers,
@@ -162,7 +162,6 @@ impl<S: Scorer> Guard<S> {
         let mut out = Vec::with_capacity(batch.len());
         for input in batch {
             let mut findings = self.spans(&input.text);
-            findings.retain(|f| f.score >= self.threshold);
             out.push(apply(&input.text, &findings));
             if findings.is_empty() {
                 continue;
@@ -178,18 +177,18 @@ impl<S: Scorer> Guard<S> {
         (out, report)
     }
 
-    /// Every scored span of `text`, merged where they overlap (the higher score and all
-    /// reasons kept), in order.
+    /// Every span of `text` scored at or over the threshold, merged where they overlap (the
+    /// higher score and all reasons kept), in order.
     fn spans(&self, text: &str) -> Vec<Finding> {
         let mut spans: Vec<Finding> = Vec::new();
         for candidate in candidates(text) {
             let score = self.scorer.score(&candidate.features);
-            if score > 0.0 {
+            if score >= self.threshold {
                 spans.push(Finding {
                     field: String::new(),
                     range: candidate.range,
                     score,
-                    reasons: candidate.reasons,
+                    reasons: reasons(&candidate.features.counts),
                     carrier: candidate.features.carrier,
                 });
             }
@@ -198,16 +197,13 @@ impl<S: Scorer> Guard<S> {
     }
 }
 
-/// One piece of a text to score: where it stands in the original, its features, and the
-/// signals that would be named if it were marked.
+/// One piece of a text to score: where it stands in the original, and its features.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
     /// Where it stands in the original text.
     pub range: Range<usize>,
     /// What the scorer weighs.
     pub features: Features,
-    /// The signals behind it.
-    pub reasons: Vec<Signal>,
 }
 
 /// Everything of `text` the guard scores: each unit of the normalised text; each unit read
@@ -225,11 +221,10 @@ pub fn candidates(text: &str) -> Vec<Candidate> {
                 out.push(Candidate {
                     range: range.clone(),
                     features: features(&inner, Some(Carrier::Respelled), hidden),
-                    reasons: reasons(&inner),
                 });
             }
         }
-        out.push(Candidate { range, features: features(&unit, None, hidden), reasons: reasons(&unit) });
+        out.push(Candidate { range, features: features(&unit, None, hidden) });
     }
     for decoded in find_carriers(text) {
         let inner = normalize(&decoded.text);
@@ -237,7 +232,6 @@ pub fn candidates(text: &str) -> Vec<Candidate> {
             out.push(Candidate {
                 range: decoded.range.clone(),
                 features: features(&unit, Some(decoded.carrier), hidden),
-                reasons: reasons(&unit),
             });
         }
     }
@@ -248,16 +242,13 @@ fn features(unit: &Unit, carrier: Option<Carrier>, hidden_chars: usize) -> Featu
     Features { counts: unit.counts, len: unit.range.len(), carrier, hidden_chars }
 }
 
-fn reasons(unit: &Unit) -> Vec<Signal> {
+/// The signals a marker names: the kinds of evidence, not the context around them.
+fn reasons(counts: &[u16; SIGNALS]) -> Vec<Signal> {
     Signal::ALL
         .iter()
-        .copied()
-        .filter(|s| {
-            *s != Signal::Discussion
-                && *s != Signal::Urgency
-                && *s != Signal::Imperative
-                && unit.count(*s) > 0
-        })
+        .zip(counts)
+        .filter(|(s, n)| **n > 0 && !matches!(s, Signal::Discussion | Signal::Urgency | Signal::Imperative))
+        .map(|(s, _)| *s)
         .collect()
 }
 

@@ -234,35 +234,38 @@ const SHUFFLE_TARGETS: &[&str] = &[
 /// word and its inner letters in another order become that word. `None` when nothing
 /// changed. (Ranges are not kept: callers use it per unit.)
 pub fn respell(text: &str) -> Option<String> {
-    let tokens: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || matches!(c, '.' | '-' | '_' | '|' | '/'))
-        .filter(|t| !t.is_empty())
-        .collect();
+    let split = |c: char| c.is_whitespace() || matches!(c, '.' | '-' | '_' | '|' | '/');
+    let single = |t: &str| {
+        let mut chars = t.chars();
+        chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+    };
+    // A first look without allocating: most units have nothing to undo.
+    let mut run = 0;
+    let mut needed = false;
+    for token in text.split(split).filter(|t| !t.is_empty()) {
+        run = if single(token) { run + 1 } else { 0 };
+        if run >= 4 || unshuffle(token).is_some() {
+            needed = true;
+            break;
+        }
+    }
+    if !needed {
+        return None;
+    }
+    let tokens: Vec<&str> = text.split(split).filter(|t| !t.is_empty()).collect();
     let mut out: Vec<String> = Vec::with_capacity(tokens.len());
-    let mut changed = false;
     let mut i = 0;
     while i < tokens.len() {
-        let single = |t: &str| t.chars().count() == 1 && t.chars().all(char::is_alphanumeric);
-        if single(tokens[i]) {
-            let run = tokens[i..].iter().take_while(|t| single(t)).count();
-            if run >= 4 {
-                out.push(tokens[i..i + run].concat());
-                changed = true;
-                i += run;
-                continue;
-            }
+        let run = tokens[i..].iter().take_while(|t| single(t)).count();
+        if run >= 4 {
+            out.push(tokens[i..i + run].concat());
+            i += run;
+            continue;
         }
-        let word = tokens[i];
-        match unshuffle(word) {
-            Some(target) => {
-                out.push(target.to_owned());
-                changed = true;
-            }
-            None => out.push(word.to_owned()),
-        }
+        out.push(unshuffle(tokens[i]).unwrap_or(tokens[i]).to_owned());
         i += 1;
     }
-    changed.then(|| out.join(" "))
+    Some(out.join(" "))
 }
 
 /// The attack word `word` is a shuffle of (same length, first and last letter, same letters),
@@ -270,6 +273,13 @@ pub fn respell(text: &str) -> Option<String> {
 fn unshuffle(word: &str) -> Option<&'static str> {
     let bytes = word.as_bytes();
     if !(5..=12).contains(&bytes.len()) || !word.is_ascii() {
+        return None;
+    }
+    let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
+    if !SHUFFLE_TARGETS
+        .iter()
+        .any(|t| t.len() == bytes.len() && t.as_bytes()[0] == first && t.as_bytes()[t.len() - 1] == last)
+    {
         return None;
     }
     let mut inner = bytes[1..bytes.len() - 1].to_vec();
