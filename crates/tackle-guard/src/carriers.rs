@@ -214,17 +214,25 @@ fn count_percent(line: &str) -> usize {
 }
 
 fn percent_decode(line: &str) -> Option<String> {
+    readable(&unescape(line, b'%', Some(b' ')))
+}
+
+/// `line` with each `MARK` followed by two hex digits turned into that byte, and `+` into
+/// `plus` where given (form encoding). A `MARK` alone before the line end is a soft line
+/// break (quoted-printable) and ends the line.
+fn unescape(line: &str, mark: u8, plus: Option<u8>) -> Vec<u8> {
     let b = line.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
         match (b[i], b.get(i + 1).copied().and_then(hex_value), b.get(i + 2).copied().and_then(hex_value)) {
-            (b'%', Some(high), Some(low)) => {
+            (m, Some(high), Some(low)) if m == mark => {
                 out.push(high << 4 | low);
                 i += 3;
             }
-            (b'+', _, _) => {
-                out.push(b' ');
+            (m, _, _) if m == mark && line[i + 1..].trim_end_matches(['\r', '\n']).is_empty() => break,
+            (b'+', _, _) if plus.is_some() => {
+                out.extend(plus);
                 i += 1;
             }
             (other, _, _) => {
@@ -233,7 +241,7 @@ fn percent_decode(line: &str) -> Option<String> {
             }
         }
     }
-    readable(&out)
+    out
 }
 
 fn count_references(line: &str) -> usize {
@@ -336,23 +344,7 @@ fn quoted_printable(line: &str) -> Option<String> {
 }
 
 fn quoted_printable_bytes(line: &str) -> Vec<u8> {
-    let b = line.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match (b[i], b.get(i + 1).copied().and_then(hex_value), b.get(i + 2).copied().and_then(hex_value)) {
-            (b'=', Some(high), Some(low)) => {
-                out.push(high << 4 | low);
-                i += 3;
-            }
-            (b'=', _, _) if line[i + 1..].trim_end_matches(['\r', '\n']).is_empty() => break,
-            (other, _, _) => {
-                out.push(other);
-                i += 1;
-            }
-        }
-    }
-    out
+    unescape(line, b'=', None)
 }
 
 /// RFC 2047 encoded words: `=?charset?B|Q?payload?=` (UTF-8 and Latin-1 payloads).
