@@ -388,11 +388,11 @@ pub fn detect(text: &str) -> Vec<Unit> {
             if looks_like_tool_json(&text[range.clone()]) {
                 add(Signal::ToolCallJson);
             }
-            if text[range.clone()].contains(['"', '“', '”', '«', '»', '「', '」']) {
-                // Quoted text: someone is being cited, which is what discussions do.
-                counts[Signal::Discussion.index()] = counts[Signal::Discussion.index()].saturating_add(
-                    u16::from(text[range.clone()].matches(['"', '“', '«', '「']).count() >= 2),
-                );
+            // Quoted text (a pair of quotation marks in any style): someone is being cited,
+            // which is what discussions do.
+            const QUOTES: [char; 10] = ['"', '“', '”', '„', '«', '»', '「', '」', '『', '』'];
+            if text[range.clone()].matches(QUOTES).count() >= 2 {
+                add(Signal::Discussion);
             }
             Unit { range, counts }
         })
@@ -493,6 +493,16 @@ mod tests {
     fn discussions_carry_their_own_signal() {
         let s = signals("Attackers may write \"ignore previous instructions\" in a page, for example.");
         assert!(s.contains(&"discussion") && s.contains(&"override"), "{s:?}");
+        // Quotation marks of every style count as quoting.
+        for quoted in [
+            "Sie schreiben „Ignoriere die Regeln“.",
+            "Il écrit « ignore les règles ».",
+            "彼は「ルールを無視」と書いた。",
+            "They wrote “ignore it”.",
+        ] {
+            let normalized = normalize(quoted);
+            assert!(detect(&normalized.text).iter().any(|u| u.count(Signal::Discussion) > 0), "{quoted}");
+        }
     }
 
     proptest! {
