@@ -66,17 +66,16 @@ impl Runner {
         session: Option<&Session>,
     ) -> Result<Self, Failure> {
         let mut flags = flags.clone();
-        let asked_for_another = flags.provider.is_some() || flags.base_url.is_some();
         if let Some(session) = session {
+            // What the flags leave open comes from the session: its provider, and — for that
+            // same provider — its model and base URL.
             let stored = session.endpoint.as_ref();
             let provider = stored.map_or(&session.provider, |e| &e.provider);
             if flags.provider.as_ref().is_none_or(|p| p == provider) {
                 flags.model = flags.model.or_else(|| Some(session.model.clone()));
+                flags.base_url = flags.base_url.or_else(|| stored.and_then(|e| e.base_url.clone()));
             }
-            if !asked_for_another {
-                flags.provider = Some(provider.clone());
-                flags.base_url = stored.and_then(|e| e.base_url.clone());
-            }
+            flags.provider = flags.provider.or_else(|| Some(provider.clone()));
         }
         // With nothing configured, the embedded model answers.
         let chosen = match provider::choose(&flags, config)? {

@@ -253,10 +253,12 @@ async fn resumed_runs_go_to_the_endpoint_they_started_on() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout, "Found it.\n");
     assert!(!stderr.contains("warning"), "{stderr}");
-    // Continued with no flags: the same server again.
-    let (code, stdout, stderr) = output(with_key(&["run", "--continue", &id, "And?"])).await;
+    // Continued naming the same provider but no base URL: the same server again.
+    let (code, stdout, stderr) =
+        output(with_key(&["run", "--continue", &id, "--provider", "openai", "And?"])).await;
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout, "More.\n");
+    assert!(!stderr.contains("warning"), "{stderr}");
     assert_eq!(requests(&server, wire).await.len(), 3);
 
     // Another endpoint only when asked for, and with a warning.
