@@ -177,7 +177,8 @@ impl HttpError {
     }
 
     /// A transport failure of the given kind with a message (no underlying error).
-    pub fn transport(kind: TransportKind, message: impl Into<String>) -> HttpError {
+    #[cfg(test)]
+    fn transport(kind: TransportKind, message: impl Into<String>) -> HttpError {
         HttpError::Transport { kind, message: message.into(), source: None }
     }
 }

@@ -453,9 +453,13 @@ impl Executor {
             texts.push(UntrustedText { source: ret.tool_name.clone(), field: "content", text: text.clone() });
         }
         if let Some(json) = &ret.content.json {
-            visit_strings(&mut json.clone(), &mut |s| {
-                texts.push(UntrustedText { source: ret.tool_name.clone(), field: "json", text: s.clone() });
-            });
+            let mut strings = Vec::new();
+            collect_strings(json, &mut strings);
+            texts.extend(strings.into_iter().map(|text| UntrustedText {
+                source: ret.tool_name.clone(),
+                field: "json",
+                text,
+            }));
         }
         if texts.is_empty() {
             return;
@@ -616,6 +620,16 @@ fn error_return(error: ToolError, tool: &str) -> ToolReturn {
         other => Some(other.to_string()),
     };
     ret
+}
+
+/// Every string value of `value`, in document order (the order `visit_strings` walks).
+fn collect_strings(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
 }
 
 /// Calls `f` on every string value of `value`, in document order.

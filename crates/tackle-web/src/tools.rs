@@ -134,7 +134,14 @@ impl Drop for StopOnDrop {
 /// Extracts on a blocking thread: extraction is CPU work that must not hold up the
 /// runtime (or the timeouts running on it). Dropping the returned future stops it.
 async fn extract_off_thread(retrieved: crate::retrieve::Retrieved) -> Result<Page, ToolError> {
-    let stop = StopFlag::new();
+    extract_until_dropped(retrieved, StopFlag::new()).await
+}
+
+/// [`extract_off_thread`] with the flag it raises when dropped.
+async fn extract_until_dropped(
+    retrieved: crate::retrieve::Retrieved,
+    stop: StopFlag,
+) -> Result<Page, ToolError> {
     let guard = StopOnDrop(stop.clone());
     let page = tokio::task::spawn_blocking(move || {
         extract_until(&retrieved.text, retrieved.kind, &retrieved.final_url, &stop)
@@ -499,17 +506,18 @@ mod tests {
             text: "<div><p>Some words, and more words.</p></div>".repeat(200_000),
             private_target: false,
         };
-        // Started (polled once), then dropped, as a timeout or a cancellation drops it.
-        let mut started = Box::pin(extract_off_thread(retrieved.clone()));
+        // Started (polled once), then dropped, as a timeout or a cancellation drops it: the
+        // extraction running on the blocking thread is told to stop.
+        let stop = StopFlag::new();
+        let mut started = Box::pin(extract_until_dropped(retrieved.clone(), stop.clone()));
         std::future::poll_fn(|cx| {
             let _ = started.as_mut().poll(cx);
             std::task::Poll::Ready(())
         })
         .await;
+        assert!(!stop.is_stopped(), "running, not stopped");
         drop(started);
-        let stop = StopFlag::new();
-        drop(StopOnDrop(stop.clone()));
-        assert!(stop.is_stopped(), "dropping the guard raises the flag");
+        assert!(stop.is_stopped(), "dropping the awaiting future raises the flag");
         let stopped = extract_until(&retrieved.text, retrieved.kind, &retrieved.final_url, &stop);
         assert!(stopped.is_none());
     }
