@@ -1,6 +1,7 @@
 //! Trains the default scorer and measures it: `cargo run --release -p tackle-guard --example
 //! train` (add `--write` to rewrite `src/weights.rs`, `--benign-dir DIR` to add real text
-//! from `DIR/*.txt` to the documents — `data/real-text.sh` fetches some).
+//! from `DIR/*.txt` to the documents — `data/real-text.sh` fetches some; `--fresh` to report
+//! on `data/fresh_*.jsonl`, which is never trained on).
 //!
 //! Data: `data/benign.jsonl` (documents the way tools return them, trigger words included)
 //! and `data/payloads.jsonl` (injected text in families). Every third document of each genre
@@ -292,6 +293,14 @@ fn main() {
     println!("  bias: {:.3}", scorer.bias);
     evaluate("train", &scorer, &train_samples);
     evaluate("held_out", &scorer, &held_samples);
+    if args.iter().any(|a| a == "--fresh") {
+        // Never trained or tuned on: written after the weights were fixed, reported once.
+        let fresh = samples(
+            &load(&format!("{root}/fresh_benign.jsonl"), "genre"),
+            &load(&format!("{root}/fresh_payloads.jsonl"), "family"),
+        );
+        evaluate("fresh", &scorer, &fresh);
+    }
     if std::env::args().any(|a| a == "--write") {
         let weights: Vec<String> = scorer.weights.iter().map(|w| format!("{w:.4}")).collect();
         let file = format!(
