@@ -79,7 +79,7 @@ impl Signal {
         }
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         Signal::ALL.iter().position(|s| *s == self).unwrap_or(0)
     }
 }

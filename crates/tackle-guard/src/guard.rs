@@ -36,7 +36,7 @@ pub struct Features {
 impl Features {
     /// The count of `signal`.
     pub fn count(&self, signal: Signal) -> u16 {
-        self.counts[Signal::ALL.iter().position(|s| *s == signal).unwrap_or(0)]
+        self.counts[signal.index()]
     }
 }
 
