@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use tackle_guard::{Guard, Input, Linear, Strictness, Thresholds};
+use tackle_guard::{Guard, Input, Strictness, Thresholds, Trees};
 
 /// One layer to time, by name.
 type Layer<'a> = (&'static str, Box<dyn Fn(&str) + 'a>);
@@ -33,7 +33,7 @@ pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
     if texts.is_empty() {
         return Err(format!("no .txt files in {dir}").into());
     }
-    let guard = Guard::new(Linear::trained(), Strictness::Default, Thresholds::default());
+    let guard = Guard::new(Trees::trained(), Strictness::Default, Thresholds::default());
     let layers: [Layer<'_>; 4] = [
         ("normalize", Box::new(|t: &str| drop(std::hint::black_box(tackle_guard::normalize(t))))),
         ("carriers", Box::new(|t: &str| drop(std::hint::black_box(tackle_guard::find_carriers(t))))),

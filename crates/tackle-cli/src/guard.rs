@@ -6,12 +6,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use tackle_guard::{Guard, Input, Linear, Strictness, Thresholds};
+use tackle_guard::{Guard, Input, Strictness, Thresholds, Trees};
 
 use crate::failure::Failure;
 
-fn guard() -> Guard<Linear> {
-    Guard::new(Linear::trained(), Strictness::Default, Thresholds::default())
+fn guard() -> Guard<Trees> {
+    Guard::new(Trees::trained(), Strictness::Default, Thresholds::default())
 }
 
 /// `tackle guard check FILE|-` (`--json` for the report).

@@ -9,7 +9,8 @@
 //! and the held-out figures are the ones to report. Injected samples put a payload at the
 //! start, in the middle or at the end of a document, plain or concealed (zero-width
 //! characters, look-alike letters, base64). Units are labelled by whether they overlap the
-//! payload; the model is logistic regression with balanced class weights and L2.
+//! payload; the model is gradient-boosted trees with balanced class weights, calibrated so
+//! that the default strictness marks 1.5 % of the training documents.
 #![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::collections::BTreeMap;
@@ -17,7 +18,7 @@ use std::ops::Range;
 
 use base64::Engine as _;
 use serde_json::Value;
-use tackle_guard::scorer::{FEATURE_NAMES, FEATURES, Linear, feature_vector};
+use tackle_guard::scorer::{FEATURE_NAMES, FEATURES, Node, Trees, feature_vector};
 use tackle_guard::{Guard, Strictness, Thresholds, candidates};
 
 struct Doc {
@@ -38,40 +39,57 @@ fn load(path: &str, group_key: &str) -> Vec<Doc> {
         .collect()
 }
 
-/// Real text from `dir` (every `.txt` file, cut at paragraph breaks into pieces of at most
-/// 1,500 bytes), each file a group of its own.
+/// Real text from `dir/<genre>/*.txt` (as `data/real-text.sh` lays it out), cut at paragraph
+/// breaks into pieces of at most 1,500 bytes; each file is a group of its own, so a file is
+/// wholly trained on or wholly held out.
 fn load_dir(dir: &str) -> Vec<Doc> {
     let mut docs = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(dir).expect(dir).map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let group = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let mut piece = String::new();
-        for paragraph in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
-            if !piece.is_empty() && piece.len() + paragraph.len() > 1500 {
-                docs.push(Doc { group: format!("real:{group}"), text: std::mem::take(&mut piece) });
+    let mut genres: Vec<_> = std::fs::read_dir(dir).expect(dir).map(|e| e.unwrap().path()).collect();
+    genres.sort();
+    for genre_dir in genres.into_iter().filter(|p| p.is_dir()) {
+        let genre = genre_dir.file_name().unwrap().to_string_lossy().into_owned();
+        let mut paths: Vec<_> = std::fs::read_dir(&genre_dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let group = format!("real:{genre}:{}", path.file_stem().unwrap().to_string_lossy());
+            let mut piece = String::new();
+            for paragraph in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+                if !piece.is_empty() && piece.len() + paragraph.len() > 1500 {
+                    docs.push(Doc { group: group.clone(), text: std::mem::take(&mut piece) });
+                }
+                if !piece.is_empty() {
+                    piece.push_str("\n\n");
+                }
+                piece.push_str(paragraph);
             }
             if !piece.is_empty() {
-                piece.push_str("\n\n");
+                docs.push(Doc { group: group.clone(), text: piece });
             }
-            piece.push_str(paragraph);
-        }
-        if !piece.is_empty() {
-            docs.push(Doc { group: format!("real:{group}"), text: piece });
         }
     }
     docs
 }
 
-/// Every third item of each group goes to the held-out part.
+/// Every third item of each group goes to the held-out part; for real text (groups named
+/// `real:<genre>:<file>`), every third file of each genre, whole.
 fn split(docs: Vec<Doc>) -> (Vec<Doc>, Vec<Doc>) {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut files: BTreeMap<String, usize> = BTreeMap::new();
     let (mut train, mut held) = (Vec::new(), Vec::new());
     for doc in docs {
-        let n = seen.entry(doc.group.clone()).or_default();
-        *n += 1;
-        if n.is_multiple_of(3) { held.push(doc) } else { train.push(doc) }
+        let held_out = if let Some(rest) = doc.group.strip_prefix("real:") {
+            let genre = rest.split(':').next().unwrap_or_default().to_owned();
+            let count = files.len();
+            let index = *files.entry(doc.group.clone()).or_insert(count);
+            let _ = genre;
+            index % 3 == 2
+        } else {
+            let n = seen.entry(doc.group.clone()).or_default();
+            *n += 1;
+            n.is_multiple_of(3)
+        };
+        if held_out { held.push(doc) } else { train.push(doc) }
     }
     (train, held)
 }
@@ -155,8 +173,13 @@ fn samples(benign: &[Doc], payloads: &[Doc]) -> Vec<Sample> {
         .iter()
         .map(|b| Sample { text: b.text.clone(), payload: None, family: format!("benign:{}", b.group) })
         .collect();
+    // Each payload goes into about 48 documents, spread over all of them.
+    let stride = (benign.len() / 48).max(1);
     for (i, b) in benign.iter().enumerate() {
         for (j, p) in payloads.iter().enumerate() {
+            if (i + j * 7) % stride != 0 {
+                continue;
+            }
             let how = CONCEALMENTS[(i + j) % CONCEALMENTS.len()];
             let (text, range) = inject(&b.text, &conceal(&p.text, how), (i * 7 + j) % 3);
             out.push(Sample { text, payload: Some(range), family: p.group.clone() });
@@ -165,50 +188,120 @@ fn samples(benign: &[Doc], payloads: &[Doc]) -> Vec<Sample> {
     out
 }
 
-fn score_of(scorer: &Linear, x: &[f32; FEATURES]) -> f32 {
-    let z: f32 = scorer.weights.iter().zip(x).map(|(w, x)| w * x).sum::<f32>() + scorer.bias;
-    1.0 / (1.0 + (-z).exp())
+fn logit_of(scorer: &Trees, x: &[f32; FEATURES]) -> f32 {
+    scorer.logit(x)
 }
 
-fn train(rows: &[([f32; FEATURES], bool)]) -> Linear {
-    let positives = rows.iter().filter(|(_, y)| *y).count().max(1) as f32;
-    let negatives = rows.iter().filter(|(_, y)| !*y).count().max(1) as f32;
-    let (wp, wn) = (rows.len() as f32 / (2.0 * positives), rows.len() as f32 / (2.0 * negatives));
-    let mut w = [0f32; FEATURES];
-    let mut b = 0f32;
-    let (rate, l2) = (0.5f32, 0.001f32);
-    for _ in 0..3000 {
-        let mut gw = [0f32; FEATURES];
-        let mut gb = 0f32;
-        for (x, y) in rows {
-            let z: f32 = w.iter().zip(x).map(|(w, x)| w * x).sum::<f32>() + b;
-            let p = 1.0 / (1.0 + (-z).exp());
-            let weight = if *y { wp } else { wn };
-            let err = (p - f32::from(u8::from(*y))) * weight;
-            for k in 0..FEATURES {
-                gw[k] += err * x[k];
-            }
-            gb += err;
+fn score_of(scorer: &Trees, x: &[f32; FEATURES]) -> f32 {
+    1.0 / (1.0 + (-logit_of(scorer, x)).exp())
+}
+
+const ROUNDS: usize = 160;
+const DEPTH: usize = 3;
+const RATE: f32 = 0.15;
+const LAMBDA: f64 = 1.0;
+const MIN_HESSIAN: f64 = 0.5;
+/// Feature values are small counts and products of counts: bins 0..=15.
+const BINS: usize = 16;
+
+fn bin(v: f32) -> usize {
+    (v.max(0.0) as usize).min(BINS - 1)
+}
+
+/// Gradient boosting with the logistic loss and balanced class weights: each round fits one
+/// tree of depth at most `DEPTH` to the gradients, greedily, from per-bin sums.
+fn train(rows: &[([f32; FEATURES], bool)]) -> Trees {
+    let positives = rows.iter().filter(|(_, y)| *y).count().max(1) as f64;
+    let negatives = rows.iter().filter(|(_, y)| !*y).count().max(1) as f64;
+    let n = rows.len() as f64;
+    let (wp, wn) = (n / (2.0 * positives), n / (2.0 * negatives));
+    let weight = |y: bool| if y { wp } else { wn };
+    let base = ((positives * wp) / (negatives * wn)).ln() as f32;
+    let bins: Vec<[u8; FEATURES]> = rows.iter().map(|(x, _)| x.map(|v| bin(v) as u8)).collect();
+    let mut logits = vec![base; rows.len()];
+    let mut trees = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let (mut g, mut h) = (vec![0f64; rows.len()], vec![0f64; rows.len()]);
+        for (i, (_, y)) in rows.iter().enumerate() {
+            let p = 1.0 / (1.0 + (-f64::from(logits[i])).exp());
+            let w = weight(*y);
+            g[i] = w * (p - f64::from(u8::from(*y)));
+            h[i] = w * p * (1.0 - p);
         }
-        let n = rows.len() as f32;
-        for k in 0..FEATURES {
-            w[k] -= rate * (gw[k] / n + l2 * w[k]);
+        let mut nodes: Vec<Node> = Vec::new();
+        grow(&bins, &g, &h, (0..rows.len()).collect(), 0, &mut nodes);
+        let tree = Trees::new(0.0, vec![nodes]);
+        for (i, (x, _)) in rows.iter().enumerate() {
+            logits[i] += tree.logit(x);
         }
-        b -= rate * gb / n;
+        trees.extend(tree.trees().iter().cloned());
     }
-    Linear { weights: w, bias: b }
+    Trees::new(base, trees)
+}
+
+/// Adds the subtree for `rows` to `nodes` and returns its index.
+fn grow(
+    bins: &[[u8; FEATURES]],
+    g: &[f64],
+    h: &[f64],
+    rows: Vec<usize>,
+    depth: usize,
+    nodes: &mut Vec<Node>,
+) -> u16 {
+    let (gs, hs): (f64, f64) = rows.iter().fold((0.0, 0.0), |(a, b), &i| (a + g[i], b + h[i]));
+    let at = nodes.len();
+    nodes.push(Node::Leaf(RATE * (-gs / (hs + LAMBDA)) as f32));
+    if depth == DEPTH || rows.len() < 2 {
+        return at as u16;
+    }
+    let mut hist = vec![[(0f64, 0f64); BINS]; FEATURES];
+    for &i in &rows {
+        for (f, b) in bins[i].iter().enumerate() {
+            let cell = &mut hist[f][usize::from(*b)];
+            cell.0 += g[i];
+            cell.1 += h[i];
+        }
+    }
+    let parent = gs * gs / (hs + LAMBDA);
+    let mut best: Option<(f64, usize, usize)> = None;
+    for (f, cells) in hist.iter().enumerate() {
+        let (mut gl, mut hl) = (0.0, 0.0);
+        for (b, cell) in cells.iter().enumerate().take(BINS - 1) {
+            gl += cell.0;
+            hl += cell.1;
+            let (gr, hr) = (gs - gl, hs - hl);
+            if hl < MIN_HESSIAN || hr < MIN_HESSIAN {
+                continue;
+            }
+            let gain = gl * gl / (hl + LAMBDA) + gr * gr / (hr + LAMBDA) - parent;
+            if gain > 1e-6 && best.is_none_or(|(g, _, _)| gain > g) {
+                best = Some((gain, f, b));
+            }
+        }
+    }
+    let Some((_, feature, split)) = best else { return at as u16 };
+    let (left, right): (Vec<usize>, Vec<usize>) =
+        rows.into_iter().partition(|&i| usize::from(bins[i][feature]) <= split);
+    let l = grow(bins, g, h, left, depth + 1, nodes);
+    let r = grow(bins, g, h, right, depth + 1, nodes);
+    nodes[at] = Node::Split { feature: feature as u8, threshold: split as f32 + 0.5, left: l, right: r };
+    at as u16
 }
 
 /// Text-level figures at the default threshold: recall per family, false alarms on the
 /// documents alone.
-fn evaluate(name: &str, scorer: &Linear, samples: &[Sample]) {
+fn evaluate(name: &str, scorer: &Trees, samples: &[Sample]) {
     let guard = Guard::new(scorer.clone(), Strictness::Default, Thresholds::default());
     let threshold = Thresholds::default().default;
     let mut by_family: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let (mut tp, mut fp, mut fneg, mut tn) = (0, 0, 0, 0);
     for sample in samples {
         let flagged = guard.score(&sample.text) >= threshold;
-        let family = if sample.payload.is_some() { sample.family.clone() } else { "benign".to_owned() };
+        let family = match (&sample.payload, sample.family.strip_prefix("benign:real:")) {
+            (Some(_), _) => sample.family.clone(),
+            (None, Some(real)) => format!("benign real {}", real.split(':').next().unwrap_or_default()),
+            (None, None) => "benign written".to_owned(),
+        };
         let entry = by_family.entry(family).or_default();
         entry.1 += 1;
         match (sample.payload.is_some(), flagged) {
@@ -216,12 +309,22 @@ fn evaluate(name: &str, scorer: &Linear, samples: &[Sample]) {
                 tp += 1;
                 entry.0 += 1;
             }
-            (true, false) => fneg += 1,
+            (true, false) => {
+                fneg += 1;
+                if name == "train" && std::env::args().any(|a| a == "--missed") {
+                    let payload = &sample.text[sample.payload.clone().unwrap_or_default()];
+                    println!(
+                        "  missed {}: {:?}",
+                        sample.family,
+                        payload.chars().take(150).collect::<String>()
+                    );
+                }
+            }
             (false, true) => {
                 fp += 1;
                 entry.0 += 1;
                 if name == "train" && std::env::args().any(|a| a == "--show") {
-                    println!("  false alarm: {}", sample.family);
+                    show(scorer, sample);
                 }
             }
             (false, false) => tn += 1,
@@ -237,6 +340,20 @@ fn evaluate(name: &str, scorer: &Linear, samples: &[Sample]) {
     );
     for (family, (hits, total)) in by_family {
         println!("  {family}: {hits}/{total} flagged");
+    }
+}
+
+/// The units of a false alarm that scored over the threshold (training part only).
+fn show(scorer: &Trees, sample: &Sample) {
+    for candidate in candidates(&sample.text) {
+        let x = feature_vector(&candidate.features);
+        let score = score_of(scorer, &x);
+        if score >= Thresholds::default().default {
+            let text: String = sample.text[candidate.range.clone()].chars().take(160).collect();
+            let on: Vec<&str> =
+                FEATURE_NAMES.iter().zip(x).filter(|(_, v)| *v > 0.0).map(|(n, _)| *n).collect();
+            println!("  false alarm {} ({score:.2}) {on:?}: {text:?}", sample.family);
+        }
     }
 }
 
@@ -282,15 +399,43 @@ fn main() {
         }
         scorer = train(&train_rows);
     }
+    // Calibration: the default strictness marks at most 1.5 % of the training documents,
+    // relaxed 0.3 %, strict 5 %. The intercept is moved so that the default threshold is the
+    // score 0.5; the others become thresholds of their own.
+    let mut benign_scores: Vec<f32> = train_samples
+        .iter()
+        .zip(&per_sample)
+        .filter(|(sample, _)| sample.payload.is_none())
+        .map(|(_, rows)| rows.iter().map(|(x, _)| logit_of(&scorer, x)).fold(f32::NEG_INFINITY, f32::max))
+        .collect();
+    benign_scores.sort_by(f32::total_cmp);
+    let at = |rate: f64| {
+        let i = ((benign_scores.len() as f64) * (1.0 - rate)).floor() as usize;
+        benign_scores.get(i.min(benign_scores.len().saturating_sub(1))).copied().unwrap_or(0.0) + 1e-3
+    };
+    let (z_relaxed, z_default, z_strict) = (at(0.003), at(0.015), at(0.05));
+    let scorer = Trees::new(scorer.base() - z_default, scorer.trees().to_vec());
+    let sigmoid = |z: f32| 1.0 / (1.0 + (-z).exp());
+    let thresholds = Thresholds {
+        relaxed: sigmoid(z_relaxed - z_default).max(0.5),
+        default: 0.5,
+        strict: sigmoid(z_strict - z_default).min(0.5),
+    };
+    println!("{{\"thresholds\": [{:.4}, 0.5, {:.4}]}}", thresholds.relaxed, thresholds.strict);
     println!(
         "{{\"train_rows\": {}, \"positive_rows\": {}}}",
         train_rows.len(),
         train_rows.iter().filter(|(_, y)| *y).count()
     );
-    for (name, weight) in FEATURE_NAMES.iter().zip(scorer.weights) {
-        println!("  weight {name}: {weight:.3}");
+    let mut used = [0usize; FEATURES];
+    for node in scorer.trees().iter().flatten() {
+        if let Node::Split { feature, .. } = node {
+            used[usize::from(*feature)] += 1;
+        }
     }
-    println!("  bias: {:.3}", scorer.bias);
+    for (name, splits) in FEATURE_NAMES.iter().zip(used) {
+        println!("  splits on {name}: {splits}");
+    }
     evaluate("train", &scorer, &train_samples);
     evaluate("held_out", &scorer, &held_samples);
     if args.iter().any(|a| a == "--fresh") {
@@ -302,17 +447,38 @@ fn main() {
         evaluate("fresh", &scorer, &fresh);
     }
     if std::env::args().any(|a| a == "--write") {
-        let weights: Vec<String> = scorer.weights.iter().map(|w| format!("{w:.4}")).collect();
+        let node = |n: &Node| match n {
+            Node::Split { feature, threshold, left, right } => {
+                format!(
+                    "Node::Split {{ feature: {feature}, threshold: {threshold:.1}, left: {left}, right: {right} }}"
+                )
+            }
+            Node::Leaf(v) => format!("Node::Leaf({v:.5})"),
+        };
+        let trees: Vec<String> = scorer
+            .trees()
+            .iter()
+            .map(|t| {
+                format!(
+                    "    &[\n        {},\n    ],",
+                    t.iter().map(node).collect::<Vec<_>>().join(",\n        ")
+                )
+            })
+            .collect();
         let file = format!(
-            "//! Weights of the default scorer, written by `examples/train.rs` (`cargo run --release -p\n\
-             //! tackle-guard --example train -- --write`); do not edit by hand.\n\n\
-             use crate::scorer::FEATURES;\n\n\
-             /// One weight per feature, in `FEATURE_NAMES` order.\n\
-             pub(crate) const WEIGHTS: [f32; FEATURES] = [{}];\n\n\
-             /// The intercept.\n\
-             pub(crate) const BIAS: f32 = {:.4};\n",
-            weights.join(", "),
-            scorer.bias
+            "//! The default scorer's trees and thresholds, written by `examples/train.rs`; do not edit\n\
+             //! by hand.\n\n\
+             use crate::scorer::Node;\n\n\
+             /// The starting log-odds.\n\
+             pub(crate) const BASE: f32 = {:.5};\n\n\
+             /// The trees.\n\
+             pub(crate) const TREES: &[&[Node]] = &[\n{}\n];\n\n\
+             /// The thresholds for relaxed, default and strict.\n\
+             pub(crate) const THRESHOLDS: [f32; 3] = [{:.4}, 0.5, {:.4}];\n",
+            scorer.base(),
+            trees.join("\n"),
+            thresholds.relaxed,
+            thresholds.strict,
         );
         std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/weights.rs"), file).unwrap();
         println!("wrote src/weights.rs");

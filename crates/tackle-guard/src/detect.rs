@@ -41,10 +41,19 @@ pub enum Signal {
     /// The marks of text about injections rather than an injection ("for example",
     /// "attackers", quotation).
     Discussion,
+    /// Words about the output of whoever processes the text, or about its user in the third
+    /// person ("in your answer", "when you summarize", "tell the user"): text addressed to an
+    /// assistant rather than to the page's human reader.
+    Directive,
+    /// The reader addressed in the second person ("you", "your", "du", "vous", "ты").
+    SecondPerson,
+    /// A request to send something to a URL or an address (ordinary in contact details,
+    /// telling only with other evidence).
+    SendTo,
 }
 
 /// How many signals there are.
-pub const SIGNALS: usize = 11;
+pub const SIGNALS: usize = 14;
 
 impl Signal {
     /// Every signal, in feature order.
@@ -60,6 +69,9 @@ impl Signal {
         Signal::Urgency,
         Signal::Imperative,
         Signal::Discussion,
+        Signal::Directive,
+        Signal::SecondPerson,
+        Signal::SendTo,
     ];
 
     /// The signal's name in reports and feature files.
@@ -76,6 +88,9 @@ impl Signal {
             Signal::Urgency => "urgency",
             Signal::Imperative => "imperative",
             Signal::Discussion => "discussion",
+            Signal::Directive => "directive",
+            Signal::SecondPerson => "second_person",
+            Signal::SendTo => "send_to",
         }
     }
 
@@ -133,8 +148,8 @@ const PHRASES: &[(Role, &[&str])] = &[
     (
         Role::InstructionNoun,
         &[
-        "instruction", "direction", "rules", "guideline", "prompt", "commands", "context", "constraint",
-        "guardrail", "policies", "policy", "system message", "orders", "programming", "anweisung",
+        "instruction", "rules", "guideline", "prompt", "constraint",
+        "guardrail", "policies", "policy", "system message", "anweisung",
         "regeln", "befehle", "vorgaben", "richtlinien", "consigne", "règles", "regles", "directives",
         "instrucciones", "reglas", "indicaciones", "directrices", "instruções", "instrucoes", "regras",
         "diretrizes", "инструкци", "правила", "указания", "команды", "指令", "指示", "规则", "提示", "命令", "ルール",
@@ -147,7 +162,7 @@ const PHRASES: &[(Role, &[&str])] = &[
         "ai assistant", "ai agent", "ai model", "language model", "llm", "chatbot", "chat bot", "as an ai",
         "note to ai", "to the ai", "dear ai", "hey ai", "attention ai", "ai system", "ai reading this",
         "assistant reading", "automated agent", "autonomous agent", "gpt", "chatgpt", "claude", "gemini",
-        "copilot", "if you are an ai", "if you're an ai", "you are an ai", "bot reading", "ki-assistent",
+        "copilot", "for the assistant", "to the assistant", "if you are an ai", "if you're an ai", "you are an ai", "bot reading", "ki-assistent",
         "ki assistent", "sprachmodell", "liebe ki", "an die ki", "assistant ia", "l'ia",
         "modèle de langage", "modele de langage", "asistente de ia", "modelo de lenguaje", "la ia",
         "assistente de ia", "modelo de linguagem", "ии-ассистент", "ии ассистент", "языковая модель",
@@ -164,13 +179,15 @@ const PHRASES: &[(Role, &[&str])] = &[
         "human:", "new instructions:", "updated instructions:", "admin instructions:", "system override",
         "system-anweisung", "systemanweisung", "instructions système", "instrucciones del sistema",
         "instruções do sistema", "системная инструкция", "системное сообщение", "系统提示", "系统指令",
-        "システムプロンプト", "システム指示",
+        "システムプロンプト", "システム指示", "### anweisung", "### antwort", "### réponse", "### respuesta",
+        "### resposta", "### ответ", "### инструкция", "### user", "### assistant", "system update:",
+        "system notice:", "system alert:", "admin notice:",
         ],
     ),
     (
         Role::ActionVerb,
         &[
-        "call", "use", "invoke", "run", "execute", "trigger", "perform", "launch", "rufe", "verwende",
+        "call", "use", "invoke", "run", "execute", "trigger", "perform", "launch", "open", "rufe", "verwende",
         "führe", "appelle", "utilise", "exécute", "llama", "usa", "ejecuta", "chame", "use o", "execute o",
         "вызови", "используй", "выполни", "запусти", "调用", "使用", "执行", "呼び出", "使って", "実行",
         ],
@@ -178,10 +195,8 @@ const PHRASES: &[(Role, &[&str])] = &[
     (
         Role::ToolNoun,
         &[
-        "tool", "function", "command", "api", "plugin", "web_search", "read_web_page", "run_command",
-        "write_file", "shell", "terminal", "script", "werkzeug", "funktion", "befehl", "outil", "fonction",
-        "commande", "herramienta", "función", "comando", "ferramenta", "função", "инструмент", "функци",
-        "команд", "工具", "函数", "ツール", "関数",
+        "tool", "plugin", "web_search", "read_web_page", "run_command", "write_file", "shell", "terminal",
+        "browser", "werkzeug", "outil", "herramienta", "ferramenta", "инструмент", "工具", "ツール",
         ],
     ),
     (
@@ -196,9 +211,9 @@ const PHRASES: &[(Role, &[&str])] = &[
     (
         Role::DataNoun,
         &[
-        "password", "api key", "api_key", "token", "credential", "secret", "conversation", "chat history",
-        "history", "system prompt", "private", "personal data", "user's data", "user data",
-        "email address", "ssh key", "cookie", "session", "the file", "contents of", "passwort",
+        "password", "api key", "api_key", "access token", "tokens", "credential", "secret", "conversation",
+        "chat history", "browsing history", "system prompt", "personal data", "user's data", "user data",
+        "ssh key", "private key", "card number", "passwort",
         "zugangsdaten", "verlauf", "mot de passe", "historique", "contraseña", "historial", "senha",
         "histórico", "пароль", "токен", "истори", "密码", "令牌", "聊天记录", "パスワード", "履歴",
         ],
@@ -206,7 +221,7 @@ const PHRASES: &[(Role, &[&str])] = &[
     (
         Role::Is(Signal::Exfiltration),
         &[
-        "![", "?data=", "&data=", "?q={", "?secret=", "?token=", "?key=", "webhook", "requestbin", "ngrok",
+        "?data=", "&data=", "?q={", "?secret=", "?token=", "?key=", "webhook", "requestbin", "ngrok",
         "pastebin", "attacker.", "evil.", "exfil",
         ],
     ),
@@ -243,6 +258,35 @@ const PHRASES: &[(Role, &[&str])] = &[
         "important", "urgent", "attention", "immediately", "critical", "highest priority", "must",
         "mandatory", "required", "wichtig", "sofort", "dringend", "immédiatement", "urgente",
         "inmediatamente", "imediatamente", "важно", "срочно", "немедленно", "重要", "立即", "紧急", "至急", "直ちに",
+        ],
+    ),
+    (
+        Role::Is(Signal::Directive),
+        &[
+        "in your answer", "in your response", "in your reply", "in your summary", "in your output",
+        "your answer", "your response", "your reply", "your summary", "when you summarize",
+        "when summarizing", "when you answer", "when you respond", "when you reply", "before you answer",
+        "before answering", "before you reply", "before you respond", "before responding", "respond to the user",
+        "reply to the user", "tell the user", "inform the user", "tell the reader", "remind the user",
+        "recommend to the user", "on the user's behalf", "summaries of this", "anyone summarizing",
+        "in deiner antwort", "in ihrer antwort", "deine antwort", "sag dem nutzer", "teile dem nutzer",
+        "teile dem leser", "wenn du antwortest", "dans ta réponse", "dans votre réponse", "dis à l'utilisateur",
+        "dites à l'utilisateur", "indique à l'utilisateur", "quand tu réponds", "en tu respuesta", "dile al usuario",
+        "cuando respondas", "na sua resposta", "diga ao usuário", "informe ao usuário", "ao responder",
+        "в ответе", "в своём ответе", "скажи пользователю", "сообщи пользователю", "когда будешь отвечать",
+        "回答用户", "告诉用户", "在回答", "ユーザーに伝え", "回答の最後", "要約するとき", "要約する際", "回答するとき",
+        "回答する際", "zusammenfasst", "summarizing this", "summarising this", "you're summarizing",
+        "you are summarizing", "sag dem leser", "dis au lecteur", "indique au lecteur", "dile al lector",
+        "diga ao leitor", "informe ao leitor", "informe o leitor", "скажи читателю", "whoever reads this",
+        "whoever is reading", "anyone reading this", "if you are reading this", "the person reading this",
+        ],
+    ),
+    (
+        Role::Is(Signal::SecondPerson),
+        &[
+        "you", "your", "you're", "yourself", "dein", "deine", "dir", "dich", "tu", "ton", "ta",
+        "tes", "toi", "vous", "votre", "tú", "usted", "você", "seu", "sua", "ты", "тебе", "твой",
+        "твои", "вы", "ваш", "你", "你的", "您", "あなた",
         ],
     ),
     (
@@ -342,10 +386,16 @@ pub fn detect(text: &str) -> Vec<Unit> {
         let before = text[..start].chars().next_back();
         let after = text[end..].chars().next();
         let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c));
-        // Start boundaries always hold; end boundaries only for short words, so that
-        // "instruction" also finds "instructions" but "ai" does not find "said".
+        // Start boundaries always hold; end boundaries for verbs (the imperative, not
+        // "emailed" or "ignores") and short words, so that "instruction" also finds
+        // "instructions" but "ai" does not find "said".
+        let role = matcher.roles[found.pattern().as_usize()];
+        let verb = matches!(role, Role::OverrideVerb | Role::ActionVerb | Role::SendVerb);
         let short = end - start <= 4;
-        if (need_start && word(before)) || (need_end && short && word(after)) {
+        // Long nouns are found inside compounds too ("Dateiwerkzeug", "Systemanweisung").
+        let noun =
+            matches!(role, Role::InstructionNoun | Role::ToolNoun | Role::DataNoun) && end - start >= 6;
+        if (need_start && !noun && word(before)) || (need_end && (short || verb) && word(after)) {
             continue;
         }
         hits.push((start, end, matcher.roles[found.pattern().as_usize()]));
@@ -373,17 +423,24 @@ pub fn detect(text: &str) -> Vec<Unit> {
                     Role::Is(signal) => add(*signal),
                     Role::OverrideVerb if near(Role::InstructionNoun) => add(Signal::Override),
                     Role::ActionVerb if near(Role::ToolNoun) => add(Signal::ToolRequest),
-                    Role::SendVerb if near(Role::DataNoun) || url_after(text, *start, range.end) => {
-                        add(Signal::Exfiltration)
-                    }
+                    Role::SendVerb if near(Role::DataNoun) => add(Signal::Exfiltration),
+                    Role::SendVerb if url_after(text, *start, range.end) => add(Signal::SendTo),
                     _ => {}
                 }
             }
             let unit = text[range.clone()].trim_start_matches(|c: char| !c.is_alphanumeric());
+            let first = unit.as_bytes().first().copied();
             if IMPERATIVE_OPENERS.iter().any(|v| {
-                unit.starts_with(v) && unit[v.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+                v.as_bytes().first().copied() == first
+                    && unit.starts_with(v)
+                    && unit[v.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
             }) {
                 add(Signal::Imperative);
+            }
+            if memchr::memmem::find(text[range.clone()].as_bytes(), b"![").is_some()
+                && carries_data_image(&text[range.clone()])
+            {
+                add(Signal::Exfiltration);
             }
             if looks_like_tool_json(&text[range.clone()]) {
                 add(Signal::ToolCallJson);
@@ -409,6 +466,46 @@ fn url_after(text: &str, at: usize, end: usize) -> bool {
     rest.contains("http://")
         || rest.contains("https://")
         || rest.split_whitespace().any(|w| w.contains('@') && w.contains('.'))
+}
+
+/// A Markdown image whose URL is a form to fill in: a query value that is a placeholder
+/// (`{…}`, `<…>`, `[…]`, `$…`, or a word naming what to put there, like `data`, `email`,
+/// `summary`). Badges and pictures with fixed URLs are not.
+fn carries_data_image(unit: &str) -> bool {
+    const NAMES: [&str; 14] = [
+        "data",
+        "secret",
+        "token",
+        "email",
+        "e-mail",
+        "summary",
+        "session",
+        "password",
+        "info",
+        "user",
+        "conversation",
+        "history",
+        "key",
+        "message",
+    ];
+    let mut rest = unit;
+    while let Some(at) = rest.find("![") {
+        rest = &rest[at + 2..];
+        let Some(open) = rest.find("](") else { return false };
+        let url = &rest[open + 2..];
+        let url = &url[..url.find([')', ' ', '\n']).unwrap_or(url.len())];
+        let Some((_, query)) = url.split_once('?') else { continue };
+        for value in query.split('&').filter_map(|pair| pair.split_once('=').map(|(_, v)| v)) {
+            let templated = value.starts_with(['{', '<', '[', '$'])
+                || value.starts_with("%7b")
+                || value.starts_with("%3c");
+            let named = NAMES.iter().any(|n| value.contains(n));
+            if templated || named || (value.is_empty() && url.ends_with('=')) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// A JSON object with a name and arguments, the shape of a tool call.

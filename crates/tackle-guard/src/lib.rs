@@ -29,4 +29,4 @@ pub use guard::{
     candidates, marker,
 };
 pub use normalize::{Normalized, normalize, respell};
-pub use scorer::Linear;
+pub use scorer::Trees;
