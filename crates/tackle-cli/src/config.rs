@@ -26,8 +26,14 @@
 //! approval = true               # calls wait for `tackle approve`
 //! cost = 0.01                   # credits a call costs (when the tool reports none)
 //!
+//! [guard]                       # the prompt-injection filter on untrusted content
+//! strictness = "default"        # relaxed | default | strict; enabled = false turns it off
+//! [guard.tools]
+//! web_search = "strict"         # per tool: off | relaxed | default | strict
+//!
 //! [locked]                      # the organisation's: win over everything
 //! "read_web_page.allowed_private_hosts" = ""
+//! "guard.enabled" = true        # the filter stays on whatever the user's [guard] says
 //! [defaults]                    # the organisation's: lose to the user's
 //! "web_search.language" = "en"
 //! ```
@@ -123,6 +129,19 @@ pub(crate) struct LimitsEntry {
     pub(crate) max_tool_cost: Option<f64>,
 }
 
+/// The `[guard]` table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GuardEntry {
+    /// Whether the filter runs at all (default: yes).
+    pub(crate) enabled: Option<bool>,
+    /// `relaxed`, `default` or `strict`.
+    pub(crate) strictness: Option<String>,
+    /// Per tool: `off` or a strictness.
+    #[serde(default)]
+    pub(crate) tools: BTreeMap<String, String>,
+}
+
 /// The whole file.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -136,6 +155,8 @@ pub(crate) struct FileSettings {
     pub(crate) providers: BTreeMap<String, ProviderEntry>,
     #[serde(default)]
     pub(crate) limits: LimitsEntry,
+    #[serde(default)]
+    pub(crate) guard: GuardEntry,
     #[serde(default)]
     pub(crate) tools: BTreeMap<String, toml::Table>,
     #[serde(default)]
@@ -228,6 +249,10 @@ impl Config {
         }
         for (address, value) in &self.file.locked {
             check_address(address, "locked")?;
+            if address.starts_with("guard.") {
+                // The filter's own settings (see `guard_policy`), not a tool's.
+                continue;
+            }
             settings = settings.lock(address.clone(), plain(value, &format!("locked.{address}"))?);
         }
         for (address, value) in &self.file.defaults {
@@ -235,6 +260,70 @@ impl Config {
             settings = settings.default_value(address.clone(), plain(value, &format!("defaults.{address}"))?);
         }
         Ok(settings)
+    }
+
+    /// The prompt-injection filter's policy: `[guard]`, with the organisation's
+    /// `"guard.enabled"` and `"guard.strictness"` from `[locked]` over it. Tools named in
+    /// `[guard.tools]` must be among `known`.
+    pub(crate) fn guard_policy(
+        &self,
+        known: &[&str],
+    ) -> Result<tackle_tools::untrusted::GuardPolicy, Failure> {
+        use tackle_guard::Strictness;
+        let level = |value: &str, key: &str| {
+            Strictness::from_name(value).ok_or_else(|| {
+                Failure::usage(format!("{key} = {value:?}: expected relaxed, default or strict"))
+            })
+        };
+        let entry = &self.file.guard;
+        let strictness = entry.strictness.as_deref().map(|v| level(v, "guard.strictness")).transpose()?;
+        let mut policy = tackle_tools::untrusted::GuardPolicy {
+            strictness: match entry.enabled {
+                Some(false) => None,
+                _ => Some(strictness.unwrap_or_default()),
+            },
+            tools: BTreeMap::new(),
+        };
+        for (tool, value) in &entry.tools {
+            if !known.contains(&tool.as_str()) {
+                return Err(Failure::usage(format!("[guard.tools] names an unknown tool {tool:?}"))
+                    .hint(format!("tools: {}", known.join(", "))));
+            }
+            let key = format!("guard.tools.{tool}");
+            let value = if value == "off" { None } else { Some(level(value, &key)?) };
+            policy.tools.insert(tool.clone(), value);
+        }
+        let (mut forced, mut locked_level) = (None, None);
+        for (address, value) in &self.file.locked {
+            match (address.as_str(), value) {
+                ("guard.enabled", toml::Value::Boolean(on)) => forced = Some(*on),
+                ("guard.strictness", toml::Value::String(v)) => {
+                    locked_level = Some(level(v, "locked.guard.strictness")?)
+                }
+                (other, _) if other.starts_with("guard.") => {
+                    return Err(Failure::usage(format!(
+                        "[locked] {other:?}: the filter's locked settings are guard.enabled (true or false) and guard.strictness"
+                    )));
+                }
+                _ => {}
+            }
+        }
+        if forced == Some(false) {
+            return Ok(tackle_tools::untrusted::GuardPolicy { strictness: None, tools: BTreeMap::new() });
+        }
+        if forced == Some(true) {
+            if policy.strictness.is_none() || policy.tools.values().any(Option::is_none) {
+                tracing::warn!("the organisation's settings keep the prompt-injection filter on");
+            }
+            policy = policy.forced_on();
+        }
+        if let Some(locked) = locked_level {
+            policy.strictness = policy.strictness.map(|_| locked);
+            for value in policy.tools.values_mut() {
+                *value = value.map(|_| locked);
+            }
+        }
+        Ok(policy)
     }
 
     /// What a call of each tool costs, from `[tools.X] cost = CREDITS`.

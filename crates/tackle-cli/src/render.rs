@@ -138,6 +138,11 @@ impl EventSink for Terminal {
                 self.line(&format!("{mark} {label} {} in {millis} ms{why}", status_text(status)));
                 self.update_spinner();
             }
+            RunEvent::ContentFiltered { name, report, .. } => {
+                for line in filter_lines(&name, &report) {
+                    self.line(&line);
+                }
+            }
             RunEvent::HostAttention { name, detail, .. } => {
                 let why = detail.map(|d| format!(": {}", one_line(&d, 1000))).unwrap_or_default();
                 self.line(&format!("warning: tool {name} cannot run until its setup is fixed{why}"));
@@ -149,6 +154,37 @@ impl EventSink for Terminal {
             _ => {}
         }
     }
+}
+
+/// The warning lines for what the prompt-injection filter did to one result: one per
+/// source (spans removed and the reasons behind them), and one if it could not run.
+pub(crate) fn filter_lines(tool: &str, report: &tackle_core::FilterReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    for source in report.sources.iter().filter(|s| !s.spans.is_empty()) {
+        let mut reasons: Vec<&str> = Vec::new();
+        for reason in source.spans.iter().flat_map(|s| &s.reasons) {
+            if !reasons.contains(&reason.as_str()) {
+                reasons.push(reason);
+            }
+        }
+        let n = source.spans.len();
+        let fields: Vec<&str> = {
+            let mut fields: Vec<&str> = source.spans.iter().map(|s| s.field.as_str()).collect();
+            fields.dedup();
+            fields
+        };
+        lines.push(format!(
+            "warning: {tool}: removed {n} suspicious span{} (possible prompt injection) from {} [{}]: {}",
+            if n == 1 { "" } else { "s" },
+            one_line(&source.source, 200),
+            fields.join(", "),
+            reasons.join(", ")
+        ));
+    }
+    if let Some(warning) = &report.warning {
+        lines.push(format!("warning: {tool}: {}", one_line(warning, 500)));
+    }
+    lines
 }
 
 /// `--json`: every event as one JSON object per line on stdout.

@@ -92,7 +92,8 @@ impl Runner {
                 ));
             }
         }
-        let harness = Harness::new(tools::registry(config)?).limits(config.limits());
+        let harness =
+            Harness::new(tools::registry(config)?).executor(tools::executor(config)?).limits(config.limits());
         let (model, local): (Box<dyn Model>, _) = match provider::build(&chosen).await? {
             provider::Built::Remote(model) => (model, None),
             provider::Built::Local(model) => {

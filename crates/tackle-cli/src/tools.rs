@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::json;
 use tackle_core::{Confidence, ToolArguments, ToolCall, ToolKind, ToolReturn, ToolStatus};
 use tackle_tools::{ExecutionState, Executor, RunContext, StaticToolset, ToolRegistry, ToolsetExt};
-use tackle_web::{Retriever, WebTools};
+use tackle_web::{GuardFilter, Retriever, WebTools};
 
 use crate::cli::ProviderArgs;
 use crate::config::Config;
@@ -15,9 +15,23 @@ use crate::failure::Failure;
 use crate::provider;
 use crate::secrets::{Backend, ToolSecrets};
 
+/// The names of the built-in tools.
+const BUILT_IN: [&str; 2] = ["read_web_page", "web_search"];
+
+/// The prompt-injection filter under the settings' `[guard]` policy, for the web tools and
+/// the executor alike.
+pub(crate) fn filter(config: &Config) -> Result<Arc<GuardFilter>, Failure> {
+    Ok(Arc::new(GuardFilter::new(config.guard_policy(&BUILT_IN)?)))
+}
+
+/// The executor every command uses: tackle's, with the configured filter.
+pub(crate) fn executor(config: &Config) -> Result<Executor, Failure> {
+    Ok(Executor::new().untrusted_filter(filter(config)?))
+}
+
 /// The registry every command uses.
 pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
-    let web = WebTools::new(Retriever::new());
+    let web = WebTools::new(Retriever::new()).filter(filter(config)?);
     let built = |r: Result<_, tackle_tools::ToolBuildError>| {
         r.map_err(|e| Failure::run(format!("a built-in tool is broken: {e}")))
     };
@@ -133,7 +147,7 @@ pub(crate) async fn call(
         // The person at the keyboard is the one who approves.
         state.approve("call-1");
     }
-    let outcome = Executor::new().execute(&offer, &run, std::slice::from_ref(&call), &mut state).await;
+    let outcome = executor(config)?.execute(&offer, &run, std::slice::from_ref(&call), &mut state).await;
     let Some(result) = outcome.returns.into_iter().next() else {
         return Err(Failure::run("the executor returned no result"));
     };
@@ -150,6 +164,7 @@ fn print_return(result: &ToolReturn, json: bool) {
             "detail": result.detail,
             "content": content,
             "sources": result.sources,
+            "filter": result.filter,
         });
         println_all(&[line.to_string()]);
         return;
@@ -162,6 +177,11 @@ fn print_return(result: &ToolReturn, json: bool) {
         }
     }
     println_all(&[text]);
+    if let Some(report) = &result.filter {
+        for line in crate::render::filter_lines(&result.tool_name, report) {
+            crate::eprint_line(&line);
+        }
+    }
     if result.status != ToolStatus::Ok {
         let why = result.detail.as_deref().map(|d| format!(" ({})", crate::render::one_line(d, 1000)));
         crate::eprint_line(&format!("status: {}{}", result.status.label(), why.unwrap_or_default()));

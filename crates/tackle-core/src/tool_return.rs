@@ -100,6 +100,71 @@ pub struct ToolReturn {
     /// so the executor does not filter it again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub untrusted_filtered: bool,
+    /// What the prompt-injection filter removed from this result, or why it could not run
+    /// (set only when there is something to say). For the user, the trace and the logs;
+    /// never for the model, which sees the markers in the content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<FilterReport>,
+}
+
+/// What the prompt-injection filter did to one result: the spans it replaced, by source.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct FilterReport {
+    /// The sources with replaced spans, in the order they first appeared.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<FilteredSource>,
+    /// Why the filter could not run (the text then reached the model unfiltered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+impl FilterReport {
+    /// Nothing was replaced and nothing went wrong.
+    pub fn is_empty(&self) -> bool {
+        self.warning.is_none() && self.sources.iter().all(|s| s.spans.is_empty())
+    }
+
+    /// How many spans were replaced in all.
+    pub fn span_count(&self) -> usize {
+        self.sources.iter().map(|s| s.spans.len()).sum()
+    }
+
+    /// Adds `other`'s findings and warning to this report.
+    pub fn merge(&mut self, other: FilterReport) {
+        for source in other.sources {
+            match self.sources.iter_mut().find(|s| s.source == source.source) {
+                Some(known) => known.spans.extend(source.spans),
+                None => self.sources.push(source),
+            }
+        }
+        if self.warning.is_none() {
+            self.warning = other.warning;
+        }
+    }
+}
+
+/// The spans replaced in the text of one source (a URL, a tool, a server, a file).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FilteredSource {
+    /// The source.
+    pub source: String,
+    /// Its replaced spans, by field and position.
+    pub spans: Vec<FilteredSpan>,
+}
+
+/// One replaced span.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FilteredSpan {
+    /// The field it stood in (`content`, `title`, `snippet`, `hidden`, ...).
+    pub field: String,
+    /// Where it stood in the field's text before filtering, in bytes.
+    pub start: usize,
+    /// Where it ended.
+    pub end: usize,
+    /// The score that marked it, 0 to 1.
+    pub score: f32,
+    /// The kinds of evidence behind it (`override`, `addressee`, `role_marker`, ...).
+    pub reasons: Vec<String>,
 }
 
 impl ToolReturn {
@@ -116,6 +181,7 @@ impl ToolReturn {
             private_metadata: None,
             detail: None,
             untrusted_filtered: false,
+            filter: None,
         }
     }
 

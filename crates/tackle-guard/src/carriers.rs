@@ -33,6 +33,22 @@ pub enum Carrier {
     Respelled,
 }
 
+impl Carrier {
+    /// The carrier's name in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Carrier::Base64 => "base64",
+            Carrier::Hex => "hex",
+            Carrier::Percent => "percent_encoding",
+            Carrier::CharacterReferences => "character_references",
+            Carrier::JsonEscapes => "json_escapes",
+            Carrier::QuotedPrintable => "quoted_printable",
+            Carrier::EncodedWord => "encoded_word",
+            Carrier::Respelled => "respelled",
+        }
+    }
+}
+
 /// One decoded carrier.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decoded {

@@ -140,21 +140,41 @@ pub fn marker(reasons: &[Signal], carrier: Option<Carrier>) -> String {
     format!("[tackle-guard: suspicious text removed ({})]", names.join(", "))
 }
 
-/// The filter: a scorer and the threshold for the chosen strictness.
+impl Thresholds {
+    /// The threshold for `strictness`.
+    pub fn at(&self, strictness: Strictness) -> f32 {
+        match strictness {
+            Strictness::Relaxed => self.relaxed,
+            Strictness::Default => self.default,
+            Strictness::Strict => self.strict,
+        }
+    }
+}
+
+impl Strictness {
+    /// The strictness named `name` (`relaxed`, `default`, `strict`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "relaxed" => Some(Strictness::Relaxed),
+            "default" => Some(Strictness::Default),
+            "strict" => Some(Strictness::Strict),
+            _ => None,
+        }
+    }
+}
+
+/// The filter: a scorer, the thresholds per strictness and the strictness [`Guard::check`]
+/// marks at.
 pub struct Guard<S> {
     scorer: S,
-    threshold: f32,
+    thresholds: Thresholds,
+    strictness: Strictness,
 }
 
 impl<S: Scorer> Guard<S> {
     /// A guard scoring with `scorer`, marking at `strictness` under `thresholds`.
     pub fn new(scorer: S, strictness: Strictness, thresholds: Thresholds) -> Self {
-        let threshold = match strictness {
-            Strictness::Relaxed => thresholds.relaxed,
-            Strictness::Default => thresholds.default,
-            Strictness::Strict => thresholds.strict,
-        };
-        Guard { scorer, threshold }
+        Guard { scorer, thresholds, strictness }
     }
 
     /// The highest unit score of `text` (0 for empty text): the injection score of a
@@ -166,10 +186,16 @@ impl<S: Scorer> Guard<S> {
     /// Checks a batch: the texts in the same order, suspicious spans replaced by markers,
     /// and the report.
     pub fn check(&self, batch: Vec<Input>) -> (Vec<String>, Report) {
+        self.check_at(batch, self.strictness)
+    }
+
+    /// [`Guard::check`] at another strictness.
+    pub fn check_at(&self, batch: Vec<Input>, strictness: Strictness) -> (Vec<String>, Report) {
+        let threshold = self.thresholds.at(strictness);
         let mut report = Report::default();
         let mut out = Vec::with_capacity(batch.len());
         for input in batch {
-            let mut findings = self.spans(&input.text);
+            let mut findings = self.spans(&input.text, threshold);
             out.push(apply(&input.text, &findings));
             if findings.is_empty() {
                 continue;
@@ -187,11 +213,11 @@ impl<S: Scorer> Guard<S> {
 
     /// Every span of `text` scored at or over the threshold, merged where they overlap (the
     /// higher score and all reasons kept), in order.
-    fn spans(&self, text: &str) -> Vec<Finding> {
+    fn spans(&self, text: &str, threshold: f32) -> Vec<Finding> {
         let mut spans: Vec<Finding> = Vec::new();
         for candidate in candidates(text) {
             let score = self.scorer.score(&candidate.features);
-            if score >= self.threshold {
+            if score >= threshold {
                 spans.push(Finding {
                     field: String::new(),
                     range: candidate.range,

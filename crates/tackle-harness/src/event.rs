@@ -67,6 +67,16 @@ pub enum RunEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
     },
+    /// The prompt-injection filter replaced spans of a call's result (or could not run);
+    /// the model saw the markers, never what they replaced.
+    ContentFiltered {
+        /// The call id.
+        call_id: String,
+        /// The tool name.
+        name: String,
+        /// What was replaced, by source, and any warning.
+        report: tackle_core::FilterReport,
+    },
     /// Sources the run did not have before.
     Sources {
         /// The new sources.

@@ -645,6 +645,14 @@ impl Harness {
                     arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
                     result: self.keep_results_in_traces.then(|| shown.clone().into_owned()),
                     detail: ret.detail.clone(),
+                    filter: ret.filter.clone(),
+                });
+            }
+            if let Some(report) = &ret.filter {
+                sink.emit(RunEvent::ContentFiltered {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    report: report.clone(),
                 });
             }
             if let Some(cost) = ret.cost {

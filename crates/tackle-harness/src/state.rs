@@ -52,6 +52,10 @@ pub struct CallTrace {
     /// Why the call did not succeed, in full (kept whether or not results are).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// What the prompt-injection filter replaced in the result (kept whether or not
+    /// results are).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<tackle_core::FilterReport>,
 }
 
 /// Why a call waits.

@@ -24,7 +24,7 @@ use crate::registry::{Offer, OfferedTool};
 use crate::schema::shorten;
 use tackle_core::Secret;
 
-use crate::untrusted::{PassThrough, UntrustedFilter, UntrustedText};
+use crate::untrusted::{GuardFilter, UntrustedFilter, UntrustedText};
 
 /// How the executor retries unexpected failures of idempotent tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,7 +159,7 @@ impl Executor {
             retry: RetryPolicy::default(),
             pre_hooks: Vec::new(),
             post_hooks: Vec::new(),
-            untrusted: Arc::new(PassThrough),
+            untrusted: Arc::new(GuardFilter::default()),
         }
     }
 
@@ -189,7 +189,8 @@ impl Executor {
 
     /// Filters the results of tools whose definitions say `returns_untrusted_content`
     /// with `filter` (after secrets are removed and the size cap applied), unless the tool
-    /// filtered them itself. [`PassThrough`] by default.
+    /// filtered them itself. [`GuardFilter`](crate::untrusted::GuardFilter) at its default strictness by
+    /// default; [`PassThrough`](crate::untrusted::PassThrough) switches filtering off.
     pub fn untrusted_filter(mut self, filter: Arc<dyn UntrustedFilter>) -> Self {
         self.untrusted = filter;
         self
@@ -450,12 +451,18 @@ impl Executor {
     async fn filter_untrusted(&self, ret: &mut ToolReturn) {
         let mut texts = Vec::new();
         if let Some(text) = &ret.content.text {
-            texts.push(UntrustedText { source: ret.tool_name.clone(), field: "content", text: text.clone() });
+            texts.push(UntrustedText {
+                tool: ret.tool_name.clone(),
+                source: ret.tool_name.clone(),
+                field: "content",
+                text: text.clone(),
+            });
         }
         if let Some(json) = &ret.content.json {
             let mut strings = Vec::new();
             collect_strings(json, &mut strings);
             texts.extend(strings.into_iter().map(|text| UntrustedText {
+                tool: ret.tool_name.clone(),
                 source: ret.tool_name.clone(),
                 field: "json",
                 text,
@@ -483,12 +490,8 @@ impl Executor {
             });
         }
         ret.untrusted_filtered = true;
-        if let Some(warning) = filtered.warning {
-            let mut metadata = ret.private_metadata.take().unwrap_or_else(|| Value::Object(Map::new()));
-            if let Value::Object(map) = &mut metadata {
-                map.insert("filter_warning".into(), Value::String(warning));
-            }
-            ret.private_metadata = Some(metadata);
+        if !filtered.report.is_empty() {
+            ret.filter = Some(filtered.report);
         }
     }
 

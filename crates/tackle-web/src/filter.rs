@@ -2,4 +2,6 @@
 //! tool that returns untrusted content through it); the web tools use it for every field
 //! they return.
 
-pub use tackle_tools::untrusted::{FilterFuture, Filtered, PassThrough, UntrustedFilter, UntrustedText};
+pub use tackle_tools::untrusted::{
+    FilterFuture, Filtered, GuardFilter, GuardPolicy, PassThrough, UntrustedFilter, UntrustedText,
+};

@@ -42,7 +42,9 @@ mod tools;
 pub use budget::allocate;
 pub use error::{ResolveError, RetrieveErrorKind, SearchError};
 pub use extract::{Page, StopFlag, extract, extract_until, truncate};
-pub use filter::{FilterFuture, Filtered, PassThrough, UntrustedFilter, UntrustedText};
+pub use filter::{
+    FilterFuture, Filtered, GuardFilter, GuardPolicy, PassThrough, UntrustedFilter, UntrustedText,
+};
 pub use policy::{HostPattern, TargetPolicy};
 pub use resolve::{Resolve, SystemResolver};
 pub use retrieve::{ContentKind, RetrieveError, Retrieved, Retriever, decode, kind_of};

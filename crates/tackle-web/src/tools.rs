@@ -6,12 +6,12 @@ use std::time::Duration;
 use futures_util::{StreamExt, stream};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tackle_core::{Confidence, SettingField, Source, ToolReturn};
+use tackle_core::{Confidence, FilterReport, SettingField, Source, ToolReturn};
 use tackle_tools::{FunctionTool, ToolBuildError, ToolContext, ToolError, typed_tool};
 
 use crate::budget::allocate;
 use crate::extract::{Page, StopFlag, extract_until, truncate};
-use crate::filter::{PassThrough, UntrustedFilter, UntrustedText};
+use crate::filter::{GuardFilter, UntrustedFilter, UntrustedText};
 use crate::policy::{HostPattern, TargetPolicy};
 use crate::retrieve::{RetrieveError, Retriever};
 use crate::search::{SearchBackend, SearchHit, SearchQuery, SearxNg, dedup_key};
@@ -175,11 +175,12 @@ fn header(page: &Page) -> String {
 }
 
 impl WebTools {
-    /// Web tools over `retriever`, with no filter and no search backend.
+    /// Web tools over `retriever`, filtered by tackle-guard at its default strictness, with
+    /// no search backend.
     pub fn new(retriever: Retriever) -> Self {
         WebTools {
             retriever,
-            filter: Arc::new(PassThrough),
+            filter: Arc::new(GuardFilter::default()),
             backend: None,
             search_timeout: Duration::from_secs(60),
         }
@@ -192,7 +193,7 @@ impl WebTools {
         self
     }
 
-    /// Filters untrusted text with `filter`.
+    /// Filters untrusted text with `filter` (`PassThrough` switches filtering off).
     pub fn filter(mut self, filter: Arc<dyn UntrustedFilter>) -> Self {
         self.filter = filter;
         self
@@ -204,12 +205,19 @@ impl WebTools {
         self
     }
 
-    /// Filters every field of `pages` that reaches the model, in one batch.
-    async fn filter_pages(&self, pages: &mut [Page]) -> Option<String> {
+    /// Filters every field of `pages` that reaches the model, in one batch; the report when
+    /// there is something to say. A filter that returns another number of texts is broken:
+    /// the pages then stay as they were and the report says so.
+    async fn filter_pages(&self, tool: &str, pages: &mut [Page]) -> Option<FilterReport> {
         let mut batch = Vec::new();
         for page in pages.iter() {
             let mut push = |field, text: &str| {
-                batch.push(UntrustedText { source: page.url.clone(), field, text: text.to_owned() })
+                batch.push(UntrustedText {
+                    tool: tool.to_owned(),
+                    source: page.url.clone(),
+                    field,
+                    text: text.to_owned(),
+                })
             };
             push("content", &page.markdown);
             for (field, value) in [
@@ -223,7 +231,15 @@ impl WebTools {
                 }
             }
         }
-        let crate::filter::Filtered { texts, warning } = self.filter.filter(batch).await;
+        let expected = batch.len();
+        let crate::filter::Filtered { texts, report } = self.filter.filter(batch).await;
+        if texts.len() != expected {
+            tracing::warn!(tool, "the untrusted-content filter returned another number of texts");
+            return Some(FilterReport {
+                sources: Vec::new(),
+                warning: Some("the prompt-injection filter failed; this content was not filtered".into()),
+            });
+        }
         let mut texts = texts.into_iter();
         for page in pages.iter_mut() {
             let mut next = || texts.next().map(|t| t.text).unwrap_or_default();
@@ -234,7 +250,7 @@ impl WebTools {
                 }
             }
         }
-        warning
+        (!report.is_empty()).then_some(report)
     }
 
     /// `read_web_page`.
@@ -279,7 +295,7 @@ impl WebTools {
         let mut page = extract_off_thread(retrieved).await?;
         let (content, truncated) = truncate(&page.markdown, max);
         page.markdown = content;
-        let warning = self.filter_pages(std::slice::from_mut(&mut page)).await;
+        let report = self.filter_pages("read_web_page", std::slice::from_mut(&mut page)).await;
         if page.markdown.trim().is_empty() {
             return Err(ToolError::feedback(format!("{} has no readable content.", page.url)));
         }
@@ -298,9 +314,7 @@ impl WebTools {
         if private_target {
             ret = ret.with_required_confidence(Confidence::High);
         }
-        if let Some(warning) = warning {
-            ret = ret.with_private_metadata(serde_json::json!({"filter_warning": warning}));
-        }
+        ret.filter = report;
         // Every field went through the filter above, one batch per call.
         ret.untrusted_filtered = true;
         Ok(ret)
@@ -456,7 +470,7 @@ impl WebTools {
                 }
             }
         }
-        let warning = self.filter_pages(&mut pages).await;
+        let report = self.filter_pages("web_search", &mut pages).await;
         let mut text = format!("Results for {query:?}:\n");
         let mut sources = Vec::new();
         for (rank, (page, entry)) in pages.iter().zip(&entries).enumerate() {
@@ -484,9 +498,7 @@ impl WebTools {
             }
         }
         let mut ret = ToolReturn::text(text).with_sources(sources);
-        if let Some(warning) = warning {
-            ret = ret.with_private_metadata(serde_json::json!({"filter_warning": warning}));
-        }
+        ret.filter = report;
         // Every field went through the filter above, one batch per call.
         ret.untrusted_filtered = true;
         Ok(ret)

@@ -4,6 +4,7 @@
 
 mod canary;
 mod commands;
+mod guard;
 mod local;
 mod runs;
 mod sessions;

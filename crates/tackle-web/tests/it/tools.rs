@@ -37,7 +37,7 @@ impl UntrustedFilter for Recording {
                 t
             })
             .collect();
-        Box::pin(async move { tackle_web::Filtered { texts: marked, warning: None } })
+        Box::pin(async move { tackle_web::Filtered { texts: marked, report: Default::default() } })
     }
 }
 
