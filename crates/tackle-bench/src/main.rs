@@ -22,6 +22,8 @@
 //! `tackle-bench local MODEL.gguf`: the embedded model's speed, memory and tool decisions
 //! on 50 prompts (see `local.rs`).
 //!
+//! `tackle-bench guard --html DIR`: the filter's cost beside extraction, page by page, as
+//! `read_web_page` pays it (every field the page gives the model, one batch).
 //! `tackle-bench guard --dir DIR`: the prompt-injection filter's MB/s on the `*.txt` files of
 //! a directory, each layer alone and the whole check (see `guard.rs`).
 //!
@@ -402,9 +404,13 @@ fn main() {
     let (write_to, dir) = (flag("--write"), flag("--dir"));
     let outcome = match which.as_str() {
         "extract" => bench_extract(write_to, dir),
-        "guard" => match dir {
-            Some(dir) => guard::bench(dir),
-            None => Err("usage: tackle-bench guard --dir DIR (of .txt files)".into()),
+        "guard" => match (dir, flag("--html")) {
+            (Some(dir), _) => guard::bench(dir),
+            (None, Some(html)) => guard::overhead(html),
+            (None, None) => {
+                Err("usage: tackle-bench guard --dir DIR (of .txt files) | --html DIR (of .html pages)"
+                    .into())
+            }
         },
         "local" => match args.get(1) {
             Some(path) => local::bench(path),
