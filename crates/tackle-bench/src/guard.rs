@@ -63,7 +63,7 @@ pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
 
 /// The filter's time beside extraction's, per page of `dir/*.html`: each page extracted
 /// as `read_web_page` does, then its fields (content, title, description, author, site
-/// name) checked in one batch. Medians of 5 passes after 2 warm-ups; the overhead is the
+/// name, hidden text) checked in one batch. Medians of 5 passes after 2 warm-ups; the overhead is the
 /// filter's total time over extraction's, and the median of the per-page ratios.
 pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
     let mut pages = Vec::new();
@@ -89,6 +89,9 @@ pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
             if let Some(value) = value {
                 batch.push(Input { source: page.url.clone(), field: field.into(), text: value.clone() });
             }
+        }
+        for hidden in &page.hidden {
+            batch.push(Input { source: page.url.clone(), field: "hidden".into(), text: hidden.text.clone() });
         }
         batch
     };

@@ -33,6 +33,8 @@ impl StopFlag {
     }
 }
 
+pub use crate::html::hidden::HiddenText;
+
 /// A page's readable content and metadata. Every field is untrusted outside content.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Page {
@@ -50,6 +52,9 @@ pub struct Page {
     pub site_name: Option<String>,
     /// The main content as Markdown.
     pub markdown: String,
+    /// Text the page carries but a reader does not see (comments, hidden elements), left
+    /// out of `markdown`; never shown to a model, handed to the injection filter.
+    pub hidden: Vec<HiddenText>,
 }
 
 fn some(text: String) -> Option<String> {
@@ -79,6 +84,7 @@ pub fn extract_until(text: &str, kind: ContentKind, url: &Url, stop: &StopFlag) 
     page.published = meta.published;
     page.site_name = meta.site_name.and_then(some);
     page.markdown = tidy(&extracted.markdown);
+    page.hidden = extracted.hidden;
     Some(page)
 }
 

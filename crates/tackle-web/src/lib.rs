@@ -41,7 +41,7 @@ mod tools;
 
 pub use budget::allocate;
 pub use error::{ResolveError, RetrieveErrorKind, SearchError};
-pub use extract::{Page, StopFlag, extract, extract_until, truncate};
+pub use extract::{HiddenText, Page, StopFlag, extract, extract_until, truncate};
 pub use filter::{
     FilterFuture, Filtered, GuardFilter, GuardPolicy, PassThrough, UntrustedFilter, UntrustedText,
 };

@@ -230,6 +230,11 @@ impl WebTools {
                     push(field, value);
                 }
             }
+            // What a reader cannot see: never shown to the model, but instructions hidden
+            // there are evidence about the whole page.
+            for hidden in &page.hidden {
+                push("hidden", &hidden.text);
+            }
         }
         let expected = batch.len();
         let crate::filter::Filtered { texts, report } = self.filter.filter(batch).await;
@@ -248,6 +253,9 @@ impl WebTools {
                 if value.is_some() {
                     *value = Some(next());
                 }
+            }
+            for hidden in &mut page.hidden {
+                hidden.text = next();
             }
         }
         (!report.is_empty()).then_some(report)

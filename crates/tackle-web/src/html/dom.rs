@@ -232,6 +232,8 @@ pub(crate) struct Document {
     pub(crate) json_ld: Vec<String>,
     /// The `<title>` text.
     pub(crate) title: Option<String>,
+    /// The text of comments (at most `hidden::MAX_PIECES`), hidden from readers.
+    pub(crate) comments: Vec<String>,
 }
 
 impl Document {
@@ -393,6 +395,19 @@ impl Builder {
             self.doc.nodes[last as usize].next = id;
         }
         id
+    }
+
+    /// Keeps a comment's text (capped), for the hidden text a page carries.
+    fn comment(&mut self, raw: &str) {
+        let comments = &mut self.doc.comments;
+        if comments.len() >= super::hidden::MAX_PIECES || raw.trim().is_empty() {
+            return;
+        }
+        let mut end = raw.len().min(super::hidden::MAX_PIECE);
+        while !raw.is_char_boundary(end) {
+            end -= 1;
+        }
+        comments.push(raw[..end].to_owned());
     }
 
     fn text(&mut self, raw: &str) {
@@ -594,7 +609,9 @@ fn tokenize(html: &str, builder: &mut Builder, stop: &crate::extract::StopFlag) 
                     } else if bytes[body..].starts_with(b"->") {
                         body + 2
                     } else {
-                        memmem::find(&bytes[body..], b"-->").map_or(bytes.len(), |i| body + i + 3)
+                        let end = memmem::find(&bytes[body..], b"-->").map_or(bytes.len(), |i| body + i);
+                        builder.comment(&html[body..end]);
+                        (end + 3).min(bytes.len())
                     }
                 } else {
                     memchr(b'>', &bytes[lt..]).map_or(bytes.len(), |i| lt + i + 1)

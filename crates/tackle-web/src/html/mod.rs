@@ -2,6 +2,7 @@
 //! selection ([`readable`]), Markdown rendering ([`markdown`]) and metadata ([`meta`]).
 
 pub(crate) mod dom;
+pub(crate) mod hidden;
 pub(crate) mod markdown;
 pub(crate) mod meta;
 pub(crate) mod readable;
@@ -16,6 +17,8 @@ use readable::Strictness;
 pub(crate) struct Extracted {
     pub(crate) meta: meta::Metadata,
     pub(crate) markdown: String,
+    /// Text a reader does not see (comments, hidden elements), left out of the Markdown.
+    pub(crate) hidden: Vec<hidden::HiddenText>,
 }
 
 /// Below this many characters, a strict attempt is retried without leaving out elements
@@ -60,7 +63,8 @@ pub(crate) fn extract(html: &str, url: &Url, stop: &StopFlag) -> Option<Extracte
         markdown =
             if markdown.is_empty() { format!("# {title}") } else { format!("# {title}\n\n{markdown}") };
     }
-    Some(Extracted { meta, markdown })
+    let hidden = hidden::collect(&doc);
+    Some(Extracted { meta, markdown, hidden })
 }
 
 /// The start of a text, in lower case, where a headline would be.

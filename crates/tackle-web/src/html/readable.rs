@@ -248,15 +248,9 @@ fn boilerplate_by_kind(doc: &Document, id: u32, tag: Tag) -> bool {
         // which is decided by name and density instead.
         return tag != Form;
     }
-    if doc.attr(id, "hidden").is_some() || doc.attr(id, "aria-hidden").is_some_and(|v| v.trim() == "true") {
+    // What a reader cannot see is not content (it goes to the injection filter instead).
+    if super::hidden::how(doc, id).is_some() {
         return true;
-    }
-    if let Some(style) = doc.attr(id, "style") {
-        let style: String =
-            style.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-        if style.contains("display:none") || style.contains("visibility:hidden") {
-            return true;
-        }
     }
     if let Some(role) = doc.attr(id, "role") {
         let role = role.trim().to_ascii_lowercase();
