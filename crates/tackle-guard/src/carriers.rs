@@ -137,9 +137,14 @@ fn hex_value(b: u8) -> Option<u8> {
 }
 
 /// The hex pairs from `at` on (each optionally after `\x`, `0x` or a space): where they
-/// end and the bytes they spell.
+/// end and the bytes they spell. Runs too short to be a carrier are measured without being
+/// decoded (most are ordinary words: "added", "face").
 fn hex_pairs(bytes: &[u8], at: usize) -> (usize, Vec<u8>) {
-    let mut decoded = Vec::new();
+    let end = hex_end(bytes, at);
+    if end - at < MIN_HEX {
+        return (end, Vec::new());
+    }
+    let mut decoded = Vec::with_capacity((end - at) / 2);
     let mut end = at;
     loop {
         let mut p = end;
@@ -158,6 +163,23 @@ fn hex_pairs(bytes: &[u8], at: usize) -> (usize, Vec<u8>) {
     }
 }
 
+/// Where the hex pairs from `at` end (as [`hex_pairs`] reads them).
+fn hex_end(bytes: &[u8], at: usize) -> usize {
+    let mut end = at;
+    loop {
+        let mut p = end;
+        if bytes[p..].starts_with(b"\\x") || bytes[p..].starts_with(b"0x") {
+            p += 2;
+        } else if p > at && bytes.get(p) == Some(&b' ') {
+            p += 1;
+        }
+        match (bytes.get(p), bytes.get(p + 1)) {
+            (Some(high), Some(low)) if high.is_ascii_hexdigit() && low.is_ascii_hexdigit() => end = p + 2,
+            _ => return end,
+        }
+    }
+}
+
 /// Hex runs, read from their start and, failing that, one digit later (a run may begin
 /// with a stray digit); either way the scan goes on after the run, so it stays linear.
 fn hex_runs(text: &str, found: &mut Vec<Decoded>) {
@@ -168,23 +190,21 @@ fn hex_runs(text: &str, found: &mut Vec<Decoded>) {
             at += 1;
             continue;
         }
-        let (end, decoded) = hex_pairs(bytes, at);
-        if end == at {
+        // Measured first, decoded only when long enough (most runs are words: "added").
+        let ends = [hex_end(bytes, at), hex_end(bytes, at + 1)];
+        if ends[0] == at && ends[1] == at + 1 {
             at += 1;
             continue;
         }
-        let mut next = end;
-        for start in [at, at + 1] {
-            let (end, decoded) = if start == at { (end, decoded.clone()) } else { hex_pairs(bytes, start) };
-            next = next.max(end);
+        for (start, end) in [(at, ends[0]), (at + 1, ends[1])] {
             if end - start >= MIN_HEX
-                && let Some(text) = readable(&decoded)
+                && let Some(text) = readable(&hex_pairs(bytes, start).1)
             {
                 found.push(Decoded { range: start..end, carrier: Carrier::Hex, text });
                 break;
             }
         }
-        at = next.max(at + 1);
+        at = ends[0].max(ends[1]).max(at + 1);
     }
 }
 
@@ -206,7 +226,7 @@ fn escape_runs(text: &str, found: &mut Vec<Decoded>) {
         for line in text.split_inclusive('\n') {
             let start = offset;
             offset += line.len();
-            if count(line) < MIN_ESCAPES {
+            if memchr::memchr(mark, line.as_bytes()).is_none() || count(line) < MIN_ESCAPES {
                 continue;
             }
             let decoded = match carrier {
@@ -261,8 +281,14 @@ fn unescape(line: &str, mark: u8, plus: Option<u8>) -> Vec<u8> {
 }
 
 fn count_references(line: &str) -> usize {
-    line.match_indices("&#").count()
-        + ["&lt;", "&gt;", "&amp;", "&quot;", "&apos;"].iter().map(|e| line.matches(e).count()).sum::<usize>()
+    let bytes = line.as_bytes();
+    memchr::memchr_iter(b'&', bytes)
+        .filter(|&i| {
+            let rest = &bytes[i + 1..];
+            rest.starts_with(b"#")
+                || [&b"lt;"[..], b"gt;", b"amp;", b"quot;", b"apos;"].iter().any(|e| rest.starts_with(e))
+        })
+        .count()
 }
 
 fn decode_references(line: &str) -> Option<String> {

@@ -349,30 +349,58 @@ fn is_cjk(c: char) -> bool {
     matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
 
-/// The units of `text`: lines, and sentences within a line, as ranges.
+/// The units of `text`: lines, and sentences within a line, as ranges. One pass over the
+/// bytes: a unit ends at a line break, at `.`, `!` or `?` before white space or the end,
+/// and after `。`, `！` or `？`.
 pub fn units(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = text.as_bytes();
-    for (i, c) in text.char_indices() {
-        let end_of_unit = match c {
-            '\n' => true,
-            '.' | '!' | '?' => bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()),
-            '。' | '！' | '？' => true,
-            _ => false,
+    let push = |start: usize, end: usize, out: &mut Vec<Range<usize>>| {
+        if !text[start..end].trim().is_empty() {
+            out.push(start..end);
+        }
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'\n' => Some(i + 1),
+            b'.' | b'!' | b'?' if bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace) => Some(i + 1),
+            // 。 (E3 80 82), ！ (EF BC 81), ？ (EF BC 9F)
+            0xE3 if bytes.get(i + 1..i + 3) == Some(&[0x80, 0x82][..]) => Some(i + 3),
+            0xEF if matches!(bytes.get(i + 1..i + 3), Some([0xBC, 0x81 | 0x9F])) => Some(i + 3),
+            _ => None,
         };
-        if end_of_unit {
-            let end = i + c.len_utf8();
-            if !text[start..end].trim().is_empty() {
-                out.push(start..end);
+        match end {
+            Some(end) => {
+                push(start, end, &mut out);
+                start = end;
+                i = end;
             }
-            start = end;
+            None => i += 1,
         }
     }
-    if !text[start..].trim().is_empty() {
-        out.push(start..text.len());
-    }
+    push(start, text.len(), &mut out);
     out
+}
+
+/// How many quotation marks of any style (`"`, `“ ” „`, `« »`, `「 」 『 』`) `unit` holds.
+fn quotes(unit: &str) -> usize {
+    let bytes = unit.as_bytes();
+    let mut n = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        n += usize::from(match b {
+            b'"' => true,
+            // “ ” „ (E2 80 9C/9D/9E)
+            0xE2 => matches!(bytes.get(i + 1..i + 3), Some([0x80, 0x9C..=0x9E])),
+            // « » (C2 AB/BB)
+            0xC2 => matches!(bytes.get(i + 1), Some(0xAB | 0xBB)),
+            // 「 」 『 』 (E3 80 8C..8F)
+            0xE3 => matches!(bytes.get(i + 1..i + 3), Some([0x80, 0x8C..=0x8F])),
+            _ => false,
+        });
+    }
+    n
 }
 
 /// The signals in each unit of normalised `text` (from [`crate::normalize`]).
@@ -409,15 +437,16 @@ pub fn detect(text: &str) -> Vec<Unit> {
             let mut counts = [0u16; SIGNALS];
             let first = hits.partition_point(|(s, _, _)| *s < range.start);
             let last = hits.partition_point(|(s, _, _)| *s < range.end);
-            let inside: Vec<&(usize, usize, Role)> =
-                hits[first..last].iter().filter(|(_, e, _)| *e <= range.end).collect();
+            // The hits inside the unit (a hit running past its end belongs to no unit).
+            let inside = &hits[first..last];
+            let within = |(_, e, _): &&(usize, usize, Role)| *e <= range.end;
             let mut add = |signal: Signal| counts[signal.index()] = counts[signal.index()].saturating_add(1);
-            for (i, (start, _, role)) in inside.iter().enumerate() {
+            for (i, (start, _, role)) in inside.iter().enumerate().filter(|(_, h)| within(h)) {
                 // Either order: Japanese and German put the object first.
                 let near = |other: Role| {
                     let before = inside[..i].iter().rev().take_while(|(s, _, _)| start - s <= PAIR_WINDOW);
                     let after = inside[i + 1..].iter().take_while(|(s, _, _)| s - start <= PAIR_WINDOW);
-                    before.chain(after).any(|(s, _, r)| *r == other && s != start)
+                    before.chain(after).filter(within).any(|(s, _, r)| *r == other && s != start)
                 };
                 match role {
                     Role::Is(signal) => add(*signal),
@@ -447,8 +476,7 @@ pub fn detect(text: &str) -> Vec<Unit> {
             }
             // Quoted text (a pair of quotation marks in any style): someone is being cited,
             // which is what discussions do.
-            const QUOTES: [char; 10] = ['"', '“', '”', '„', '«', '»', '「', '」', '『', '』'];
-            if text[range.clone()].matches(QUOTES).count() >= 2 {
+            if quotes(&text[range.clone()]) >= 2 {
                 add(Signal::Discussion);
             }
             Unit { range, counts }

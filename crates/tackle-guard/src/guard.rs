@@ -279,15 +279,20 @@ fn features(text: &str, unit: &Unit, carrier: Option<Carrier>, hidden_chars: usi
 
 /// Backticks, or more than one character in twelve a bracket, operator or underscore.
 fn code_like(unit: &str) -> bool {
-    if unit.contains('`') {
-        return true;
-    }
+    // One pass over the bytes; characters counted by their first bytes (UTF-8
+    // continuation bytes skipped); Unicode spaces are gone from normalised text.
     let (mut marks, mut all) = (0usize, 0usize);
-    for c in unit.chars().filter(|c| !c.is_whitespace()) {
+    for &b in unit.as_bytes() {
+        if b == b'`' {
+            return true;
+        }
+        if b & 0xC0 == 0x80 || b.is_ascii_whitespace() {
+            continue;
+        }
         all += 1;
         marks += usize::from(matches!(
-            c,
-            '{' | '}' | '(' | ')' | '[' | ']' | '<' | '>' | '=' | ';' | '_' | '/' | '|' | '$'
+            b,
+            b'{' | b'}' | b'(' | b')' | b'[' | b']' | b'<' | b'>' | b'=' | b';' | b'_' | b'/' | b'|' | b'$'
         ));
     }
     marks * 12 > all && all > 0

@@ -22,8 +22,9 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization as _};
 pub struct Normalized {
     /// The normalised text.
     pub text: String,
-    /// For each byte of `text`, the range of the original character it came from.
-    origins: Vec<Range<u32>>,
+    /// For each byte of `text`, the range of the original character it came from; `None`
+    /// when every byte came from the same byte of the original (ASCII text).
+    origins: Option<Vec<Range<u32>>>,
     /// Characters of the original that were dropped or decoded as hidden carriers.
     pub hidden_chars: usize,
 }
@@ -32,16 +33,19 @@ impl Normalized {
     /// The range of the original text that `range` of the normalised text came from.
     /// Ranges outside the text are clamped to it.
     pub fn original_range(&self, range: Range<usize>) -> Range<usize> {
-        let end = range.end.min(self.origins.len());
+        let Some(origins) = &self.origins else {
+            let end = range.end.min(self.text.len());
+            return range.start.min(end)..end;
+        };
+        let end = range.end.min(origins.len());
         let start = range.start.min(end);
         if start == end {
-            let at = self
-                .origins
+            let at = origins
                 .get(start)
-                .map_or_else(|| self.origins.last().map_or(0, |r| r.end as usize), |r| r.start as usize);
+                .map_or_else(|| origins.last().map_or(0, |r| r.end as usize), |r| r.start as usize);
             return at..at;
         }
-        self.origins[start].start as usize..self.origins[end - 1].end as usize
+        origins[start].start as usize..origins[end - 1].end as usize
     }
 }
 
@@ -79,18 +83,35 @@ fn tag_payload(c: char) -> Option<char> {
 
 /// Normalises `original` for detection (see the module docs).
 pub fn normalize(original: &str) -> Normalized {
+    // ASCII text is its own NFKC form, holds nothing invisible and no look-alikes: lower
+    // case is all there is to do, and every byte maps to itself.
+    if original.is_ascii() {
+        return Normalized { text: original.to_ascii_lowercase(), origins: None, hidden_chars: 0 };
+    }
     // Pass 1: each character in its plain, lower-case form, with where it came from. ASCII
     // goes straight through; other characters are remembered as written, for pass 2.
     let mut text = String::with_capacity(original.len());
     let mut origins: Vec<Range<u32>> = Vec::with_capacity(original.len());
     let mut written: Vec<(usize, char)> = Vec::new();
     let mut hidden_chars = 0;
-    for (at, c) in original.char_indices() {
+    let bytes = original.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        // A run of ASCII goes through in one step.
+        let run = bytes[at..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - at);
+        if run > 0 {
+            text.push_str(&original[at..at + run]);
+            let start = text.len() - run;
+            // Lower-casing ASCII in place keeps the text valid UTF-8.
+            text[start..].make_ascii_lowercase();
+            origins.extend((at..at + run).map(|i| i as u32..i as u32 + 1));
+            at += run;
+            continue;
+        }
+        let Some(c) = original[at..].chars().next() else { break };
         let from = at as u32..(at + c.len_utf8()) as u32;
-        if c.is_ascii() {
-            text.push(c.to_ascii_lowercase());
-            origins.push(from);
-        } else if is_invisible(c) {
+        at += c.len_utf8();
+        if is_invisible(c) {
             hidden_chars += 1;
         } else if let Some(carried) = tag_payload(c) {
             hidden_chars += 1;
@@ -144,7 +165,7 @@ pub fn normalize(original: &str) -> Normalized {
         text = folded;
         origins = folded_origins;
     }
-    Normalized { text, origins, hidden_chars }
+    Normalized { text, origins: Some(origins), hidden_chars }
 }
 
 /// Appends `c` in lower case, remembering a non-ASCII result that could be a look-alike of
@@ -239,17 +260,10 @@ pub fn respell(text: &str) -> Option<String> {
         let mut chars = t.chars();
         chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
     };
-    // A first look without allocating: most units have nothing to undo.
-    let mut run = 0;
-    let mut needed = false;
-    for token in text.split(split).filter(|t| !t.is_empty()) {
-        run = if single(token) { run + 1 } else { 0 };
-        if run >= 4 || unshuffle(token).is_some() {
-            needed = true;
-            break;
-        }
-    }
-    if !needed {
+    // A first look, byte by byte and without allocating: most units have nothing to undo.
+    // (Every splitting character but Unicode spaces is ASCII; normalised text has those
+    // as ASCII spaces already, and the full pass below splits on all of them anyway.)
+    if !needs_respelling(text) {
         return None;
     }
     // Tokens with their positions: in spaced-out text a wider gap separates words
@@ -290,6 +304,56 @@ pub fn respell(text: &str) -> Option<String> {
         i += 1;
     }
     Some(out.join(" "))
+}
+
+/// Whether `text` has a run of four single-character tokens or a word that may be a
+/// shuffled attack word (same length, first and last letter as one).
+fn needs_respelling(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let splits = |b: u8| b.is_ascii_whitespace() || matches!(b, b'.' | b'-' | b'_' | b'|' | b'/');
+    let (mut run, mut start) = (0, None::<usize>);
+    for i in 0..=bytes.len() {
+        let at_split = bytes.get(i).is_none_or(|&b| splits(b));
+        match (at_split, start) {
+            (true, Some(s)) => {
+                let token = &text[s..i];
+                let mut chars = token.chars();
+                let single = chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none();
+                run = if single { run + 1 } else { 0 };
+                if run >= 4 || (may_be_shuffled(token.as_bytes()) && unshuffle(token).is_some()) {
+                    return true;
+                }
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether some attack word has `word`'s length and first and last byte: one lookup in
+/// a table of length masks by first and last letter.
+fn may_be_shuffled(word: &[u8]) -> bool {
+    static SIGNATURES: std::sync::OnceLock<[u16; 26 * 26]> = std::sync::OnceLock::new();
+    let (Some(&first), Some(&last)) = (word.first(), word.last()) else { return false };
+    if !(5..=12).contains(&word.len()) || !first.is_ascii_lowercase() || !last.is_ascii_lowercase() {
+        return false;
+    }
+    let table = SIGNATURES.get_or_init(|| {
+        let mut table = [0u16; 26 * 26];
+        for target in SHUFFLE_TARGETS.iter().map(|t| t.as_bytes()) {
+            if let (Some(&f), Some(&l)) = (target.first(), target.last())
+                && f.is_ascii_lowercase()
+                && l.is_ascii_lowercase()
+                && target.len() < 16
+            {
+                table[usize::from(f - b'a') * 26 + usize::from(l - b'a')] |= 1 << target.len();
+            }
+        }
+        table
+    });
+    table[usize::from(first - b'a') * 26 + usize::from(last - b'a')] & (1 << word.len()) != 0
 }
 
 /// The attack word `word` is a shuffle of (same length, first and last letter, same letters),
