@@ -268,4 +268,26 @@ pub fn guard_normalize(data: &[u8]) {
         assert!(found.range.start < found.range.end && found.range.end <= text.len());
         assert!(text.is_char_boundary(found.range.start) && text.is_char_boundary(found.range.end));
     }
+    // The whole guard, at its most eager: text without findings comes back byte for byte,
+    // findings lie within the text and each leaves a marker.
+    let guard = tackle_guard::Guard::new(
+        tackle_guard::Trees::trained(),
+        tackle_guard::Strictness::Strict,
+        tackle_guard::Thresholds::default(),
+    );
+    let input = tackle_guard::Input {
+        source: "fuzz".into(),
+        field: "content".into(),
+        text: text.clone().into_owned(),
+    };
+    let (out, report) = guard.check(vec![input]);
+    assert_eq!(out.len(), 1);
+    if report.is_clean() {
+        assert_eq!(out[0], text);
+    } else {
+        for finding in report.sources.iter().flat_map(|s| &s.findings) {
+            assert!(finding.range.start <= finding.range.end && finding.range.end <= text.len());
+        }
+        assert!(out[0].contains("[tackle-guard: suspicious text removed"));
+    }
 }

@@ -11,6 +11,8 @@
 #               cargo's registry (offline once the workspace has been built)
 #   sentences/  web and news sentences in the eight languages: lingua-rs's test data at a
 #               pinned commit (GitHub; skipped when unreachable, or read from LINGUA_RS=<clone>)
+#   aidocs/     documentation of LLM client libraries (PyPI sdists, pinned): text full of system
+#               prompts, roles, tool calls and "ignore", written to people, never to a model
 set -euo pipefail
 dir="${1:-${TMPDIR:-/tmp}/tackle-guard-real}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -78,6 +80,23 @@ for p in json.load(sys.stdin)["packages"]:
         with open(os.path.join(out, p["name"] + "-" + p["version"] + ".txt"), "w", encoding="utf-8") as f:
             f.write(text)
 ' "$dir/readme"
+fi
+
+if [ ! -d "$dir/aidocs" ]; then
+    mkdir -p "$dir/aidocs" "$work/ai"
+    for package in openai==1.57.0 anthropic==0.40.0 langchain-core==0.3.21 llama-index-core==0.12.2 \
+        instructor==1.7.0 ollama==0.4.2 mistralai==1.2.3 smolagents==1.0.0 openai-agents==0.0.3 \
+        litellm==1.53.1 tiktoken==0.8.0; do
+        python3 -m pip download --quiet --no-deps --no-binary :all: "$package" -d "$work/ai"
+    done
+    for archive in "$work"/ai/*.tar.gz; do tar -xzf "$archive" -C "$work/ai"; done
+    find "$work/ai" -mindepth 1 -maxdepth 1 -type d | sort | while read -r package; do
+        name="$(basename "$package")"
+        find "$package" \( -name '*.md' -o -name '*.rst' \) -type f | sort | while read -r doc; do
+            rel="${doc#"$package"/}"
+            cp "$doc" "$dir/aidocs/${name}_${rel//\//_}.txt"
+        done
+    done
 fi
 
 if [ ! -d "$dir/sentences" ]; then

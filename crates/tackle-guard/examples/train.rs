@@ -10,7 +10,7 @@
 //! start, in the middle or at the end of a document, plain or concealed (zero-width
 //! characters, look-alike letters, base64). Units are labelled by whether they overlap the
 //! payload; the model is gradient-boosted trees with balanced class weights, calibrated so
-//! that the default strictness marks 1.5 % of the training documents.
+//! that the default strictness marks 1.8 % of the training documents.
 #![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::collections::BTreeMap;
@@ -155,12 +155,25 @@ fn inject(doc: &str, payload: &str, position: usize) -> (String, Range<usize>) {
 }
 
 /// Feature rows of one text, as the guard scores it, labelled by overlap with `payload`.
+///
+/// A payload unit without any evidence of instructions to an AI (only context: an
+/// imperative, the second person, a model named) is left out: context alone must never
+/// mark text, so the trees learn it only from benign units.
 fn rows(text: &str, payload: Option<&Range<usize>>, out: &mut Vec<([f32; FEATURES], bool)>) {
     let overlaps = |r: &Range<usize>| payload.is_some_and(|p| r.start < p.end && p.start < r.end);
     for candidate in candidates(text) {
-        out.push((feature_vector(&candidate.features), overlaps(&candidate.range)));
+        let x = feature_vector(&candidate.features);
+        let positive = overlaps(&candidate.range);
+        if positive && EVIDENCE.iter().all(|&i| x[i] == 0.0) {
+            continue;
+        }
+        out.push((x, positive));
     }
 }
+
+/// The features that are evidence of instructions to an AI (override, addressed to an AI,
+/// role marker, tool request, exfiltration, tool-call JSON, secrecy, persona, directive).
+const EVIDENCE: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 11];
 
 struct Sample {
     text: String,
@@ -197,6 +210,11 @@ fn score_of(scorer: &Trees, x: &[f32; FEATURES]) -> f32 {
 }
 
 const ROUNDS: usize = 160;
+const POSITIVE_SHARE: f64 = 0.25;
+/// The share of training documents each strictness may mark.
+const RELAXED_RATE: f64 = 0.005;
+const DEFAULT_RATE: f64 = 0.018;
+const STRICT_RATE: f64 = 0.05;
 const DEPTH: usize = 3;
 const RATE: f32 = 0.15;
 const LAMBDA: f64 = 1.0;
@@ -214,7 +232,10 @@ fn train(rows: &[([f32; FEATURES], bool)]) -> Trees {
     let positives = rows.iter().filter(|(_, y)| *y).count().max(1) as f64;
     let negatives = rows.iter().filter(|(_, y)| !*y).count().max(1) as f64;
     let n = rows.len() as f64;
-    let (wp, wn) = (n / (2.0 * positives), n / (2.0 * negatives));
+    // Positives weigh a quarter of the negatives in all: the default threshold sits at a
+    // low false-alarm rate, and the trees should spend their splits telling benign units
+    // apart there rather than on recall the calibration gives up anyway.
+    let (wp, wn) = (POSITIVE_SHARE * n / positives, n / negatives);
     let weight = |y: bool| if y { wp } else { wn };
     let base = ((positives * wp) / (negatives * wn)).ln() as f32;
     let bins: Vec<[u8; FEATURES]> = rows.iter().map(|(x, _)| x.map(|v| bin(v) as u8)).collect();
@@ -399,8 +420,8 @@ fn main() {
         }
         scorer = train(&train_rows);
     }
-    // Calibration: the default strictness marks at most 1.5 % of the training documents,
-    // relaxed 0.3 %, strict 5 %. The intercept is moved so that the default threshold is the
+    // Calibration: each strictness marks at most its share of the training documents
+    // (`RELAXED_RATE`, `DEFAULT_RATE`, `STRICT_RATE`). The intercept is moved so that the default threshold is the
     // score 0.5; the others become thresholds of their own.
     let mut benign_scores: Vec<f32> = train_samples
         .iter()
@@ -413,7 +434,12 @@ fn main() {
         let i = ((benign_scores.len() as f64) * (1.0 - rate)).floor() as usize;
         benign_scores.get(i.min(benign_scores.len().saturating_sub(1))).copied().unwrap_or(0.0) + 1e-3
     };
-    let (z_relaxed, z_default, z_strict) = (at(0.003), at(0.015), at(0.05));
+    let (z_relaxed, z_default) = (at(RELAXED_RATE), at(DEFAULT_RATE));
+    // Tree scores come in steps: where 5 % lands on the default's step, strict takes the
+    // next step down, so that the levels always differ.
+    let z_strict = Some(at(STRICT_RATE)).filter(|z| *z < z_default - 1e-3).unwrap_or_else(|| {
+        benign_scores.iter().rev().find(|z| **z < z_default - 2e-3).map_or(z_default - 1.0, |z| z + 1e-3)
+    });
     let scorer = Trees::new(scorer.base() - z_default, scorer.trees().to_vec());
     let sigmoid = |z: f32| 1.0 / (1.0 + (-z).exp());
     let thresholds = Thresholds {
@@ -445,6 +471,11 @@ fn main() {
             &load(&format!("{root}/fresh_payloads.jsonl"), "family"),
         );
         evaluate("fresh", &scorer, &fresh);
+        let fresh2 = samples(
+            &load(&format!("{root}/fresh2_benign.jsonl"), "genre"),
+            &load(&format!("{root}/fresh2_payloads.jsonl"), "family"),
+        );
+        evaluate("fresh2", &scorer, &fresh2);
     }
     if std::env::args().any(|a| a == "--write") {
         let node = |n: &Node| match n {

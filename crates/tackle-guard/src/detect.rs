@@ -20,7 +20,7 @@ pub enum Signal {
     /// A verb that sets aside what came before, near a word for instructions
     /// ("ignore the previous instructions").
     Override,
-    /// Words that address an AI ("AI assistant", "language model", "note to AI").
+    /// Words that address an AI ("note to AI", "dear assistant", "if you are an AI").
     AddressedToAi,
     /// Role markers and fake turns (`system:`, `### Instruction:`, `<|im_start|>`).
     RoleMarker,
@@ -50,10 +50,13 @@ pub enum Signal {
     /// A request to send something to a URL or an address (ordinary in contact details,
     /// telling only with other evidence).
     SendTo,
+    /// Words that name an AI ("LLM", "language model", "AI assistant"): talking about one,
+    /// which documentation does all the time, not to one.
+    MentionsAi,
 }
 
 /// How many signals there are.
-pub const SIGNALS: usize = 14;
+pub const SIGNALS: usize = 15;
 
 impl Signal {
     /// Every signal, in feature order.
@@ -72,6 +75,7 @@ impl Signal {
         Signal::Directive,
         Signal::SecondPerson,
         Signal::SendTo,
+        Signal::MentionsAi,
     ];
 
     /// The signal's name in reports and feature files.
@@ -91,6 +95,7 @@ impl Signal {
             Signal::Directive => "directive",
             Signal::SecondPerson => "second_person",
             Signal::SendTo => "send_to",
+            Signal::MentionsAi => "mentions_ai",
         }
     }
 
@@ -139,6 +144,10 @@ const PHRASES: &[(Role, &[&str])] = &[
         &[
         "ignore", "disregard", "forget", "override", "bypass", "skip", "abandon", "discard", "set aside",
         "pay no attention to", "do not follow", "don't follow", "stop following", "no longer follow",
+        "no longer apply", "no longer applies", "no longer valid", "void", "obsolete", "revoked", "suspended",
+        "was a test", "gelten nicht mehr", "ungültig", "ne s'appliquent plus", "annulées", "ya no aplican",
+        "ya no son válidas", "não se aplicam mais", "não valem mais", "больше не действуют", "отменены",
+        "不再适用", "已失效", "無効",
         "ignoriere", "ignorieren sie", "vergiss", "vergessen sie", "missachte", "übergehe", "ignorez",
         "ignore les", "oublie", "oubliez", "ne tenez pas compte", "ignora", "olvida", "olvide", "omite",
         "desestima", "ignore as", "esqueça", "esqueca", "desconsidere", "игнорируй", "игнорируйте",
@@ -148,7 +157,7 @@ const PHRASES: &[(Role, &[&str])] = &[
     (
         Role::InstructionNoun,
         &[
-        "instruction", "rules", "guideline", "prompt", "constraint",
+        "instruction", "rules", "guideline", "guidance", "prompt", "constraint",
         "guardrail", "policies", "policy", "system message", "anweisung",
         "regeln", "befehle", "vorgaben", "richtlinien", "consigne", "règles", "regles", "directives",
         "instrucciones", "reglas", "indicaciones", "directrices", "instruções", "instrucoes", "regras",
@@ -157,30 +166,57 @@ const PHRASES: &[(Role, &[&str])] = &[
         ],
     ),
     (
+        Role::Is(Signal::Override),
+        &[
+        "real instructions", "actual instructions", "true instructions", "new rule from", "new rules:",
+        "instead, do",
+        ],
+    ),
+    (
         Role::Is(Signal::AddressedToAi),
         &[
-        "ai assistant", "ai agent", "ai model", "language model", "llm", "chatbot", "chat bot", "as an ai",
-        "note to ai", "to the ai", "dear ai", "hey ai", "attention ai", "ai system", "ai reading this",
-        "assistant reading", "automated agent", "autonomous agent", "gpt", "chatgpt", "claude", "gemini",
-        "copilot", "for the assistant", "to the assistant", "if you are an ai", "if you're an ai", "you are an ai", "bot reading", "ki-assistent",
-        "ki assistent", "sprachmodell", "liebe ki", "an die ki", "assistant ia", "l'ia",
+        "note to ai", "notes to ai", "to the ai", "dear ai", "hey ai", "hi ai", "attention ai", "ai reading this",
+        "assistant reading", "for the assistant", "to the assistant", "message for the ai", "if you are an ai",
+        "if you're an ai", "you are an ai", "as an ai", "if you are a language model", "if you are an llm",
+        "if you're an llm", "to any ai", "to all ai", "any ai reading", "ai agents reading", "ai reading",
+        "bots reading", "bot reading", "to any language model", "to language models", "for language models",
+        "for ai agents", "attention assistant", "hey assistant", "dear assistant", "hey bot", "dear bot",
+        "hey copilot", "hey claude", "hey chatgpt", "hey gemini", "an alle ki", "liebe ki", "an die ki",
+        "hinweis an ki", "an alle sprachmodelle", "ki-systeme, die", "message pour l'assistant",
+        "à l'assistant", "pour l'ia", "à l'ia", "aux modèles de langage", "nota para el asistente",
+        "para el asistente", "si eres un modelo", "si eres una ia", "para o assistente", "para modelos de",
+        "se você é uma ia", "сообщение для ии", "для ии", "к ии", "если ты ии", "для языковых моделей",
+        "致ai", "ai助手：", "如果你是ai", "如果你是人工智能", "aiへ", "aiアシスタントへ", "このメールを処理するai",
+        "あなたがai",
+        ],
+    ),
+    (
+        Role::Is(Signal::MentionsAi),
+        &[
+        "ai assistant", "ai agent", "ai model", "language model", "llm", "chatbot", "chat bot", "ai system",
+        "automated agent", "autonomous agent", "gpt", "chatgpt", "claude", "gemini", "copilot", "language models",
+        "ai agents", "ai systems", "automated systems", "llms", "sprachmodelle", "ki-systeme", "modèles de langage",
+        "modelos de lenguaje", "modelos de linguagem", "языковым моделям", "языковых моделей", "ai模型",
+        "人工智能助手", "aiモデル", "ki-assistent", "ki assistent", "sprachmodell", "assistant ia", "l'ia",
         "modèle de langage", "modele de langage", "asistente de ia", "modelo de lenguaje", "la ia",
-        "assistente de ia", "modelo de linguagem", "ии-ассистент", "ии ассистент", "языковая модель",
-        "нейросеть", "к ии", "人工智能", "ai助手", "语言模型", "大模型", "智能助手", "aiアシスタント", "言語モデル", "aiへ",
+        "assistente de ia", "modelo de linguagem", "ии-ассистент", "ии ассистент", "языковая модель", "нейросеть",
+        "人工智能", "ai助手", "语言模型", "大模型", "智能助手", "aiアシスタント", "言語モデル", "ai",
         ],
     ),
     (
         Role::Is(Signal::RoleMarker),
         &[
-        "system:", "assistant:", "### instruction", "### system", "### response", "[inst]", "[/inst]",
+        "system:", "assistant:", "### instruction:", "### instruction\n", "### system:", "### system\n",
+        "### response:", "### response\n", "[inst]", "[/inst]",
         "<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|assistant|>", "<system>", "</system>",
         "<assistant>", "</article>", "</document>", "</context>", "[system]", "[system message]",
         "begin system prompt", "end system prompt", "developer message", "system prompt:", "<<sys>>",
         "human:", "new instructions:", "updated instructions:", "admin instructions:", "system override",
         "system-anweisung", "systemanweisung", "instructions système", "instrucciones del sistema",
         "instruções do sistema", "системная инструкция", "системное сообщение", "系统提示", "系统指令",
-        "システムプロンプト", "システム指示", "### anweisung", "### antwort", "### réponse", "### respuesta",
-        "### resposta", "### ответ", "### инструкция", "### user", "### assistant", "system update:",
+        "システムプロンプト", "システム指示", "### anweisung:", "### anweisung\n", "### antwort:", "### antwort\n", "### réponse:", "### réponse\n",
+        "### respuesta:", "### respuesta\n", "### resposta:", "### resposta\n", "### ответ:", "### ответ\n",
+        "### инструкция:", "### инструкция\n", "### user:", "### user\n", "### assistant:", "### assistant\n", "system update:",
         "system notice:", "system alert:", "admin notice:",
         ],
     ),
@@ -196,24 +232,31 @@ const PHRASES: &[(Role, &[&str])] = &[
         Role::ToolNoun,
         &[
         "tool", "plugin", "web_search", "read_web_page", "run_command", "write_file", "shell", "terminal",
-        "browser", "werkzeug", "outil", "herramienta", "ferramenta", "инструмент", "工具", "ツール",
+        "browser tool", "werkzeug", "outil", "herramienta", "ferramenta", "инструмент", "工具", "ツール",
+        "send_email", "send_message", "delete_file", "code interpreter", "python tool", "email tool",
+        "file tool", "calendar tool", "search tool", "bash",
         ],
     ),
     (
         Role::SendVerb,
         &[
-        "send", "email", "e-mail", "forward", "post", "upload", "transfer", "exfiltrate", "leak", "submit",
-        "include it in", "append", "share", "copy", "sende", "schicke", "leite", "envoie", "envoyez",
-        "transfère", "envía", "envia", "reenvía", "envie", "encaminhe", "отправь", "перешли", "发送", "转发",
-        "上传", "送信", "転送",
+        "send", "email the", "email it", "email this", "email all", "email them", "email a copy", "e-mail the",
+        "e-mail it", "forward", "post the", "post it", "post them", "post all", "upload the", "upload it",
+        "upload all", "transfer", "exfiltrate", "leak the", "leak it", "submit",
+        "include it in", "append", "share", "copy the", "copy it", "copy all", "copy your", "paste", "attach", "sende", "schicke", "leite", "envoie", "envoyez",
+        "transfère", "envía", "envia", "reenvía", "envie", "encaminhe", "отправь", "перешли", "请发送", "发送到", "发送给", "转发到", "转发给", "请转发",
+        "上传到", "送信して", "送って", "転送して",
         ],
     ),
     (
         Role::DataNoun,
         &[
-        "password", "api key", "api_key", "access token", "tokens", "credential", "secret", "conversation",
+        "password", "api key", "api_key", "access token", "api token", "auth token", "bearer token", "credential", "secret", "conversation",
         "chat history", "browsing history", "system prompt", "personal data", "user's data", "user data",
-        "ssh key", "private key", "card number", "passwort",
+        "ssh key", "private key", "card number", "phone number", "home address", "contacts",
+        "seed phrase", "recovery phrase", "bank details", "credit card", "verification code", "security code",
+        "one-time code", "login code", "session id", "session token", "private notes", "inbox",
+        "passwort",
         "zugangsdaten", "verlauf", "mot de passe", "historique", "contraseña", "historial", "senha",
         "histórico", "пароль", "токен", "истори", "密码", "令牌", "聊天记录", "パスワード", "履歴",
         ],
@@ -238,7 +281,10 @@ const PHRASES: &[(Role, &[&str])] = &[
         &[
         "do not tell", "don't tell", "dont tell", "without telling", "do not mention", "don't mention",
         "do not inform", "do not reveal this", "never mention", "keep this secret", "keep this hidden",
-        "secretly", "silently", "without the user", "the user must not", "user should not know",
+        "do this secretly", "do this silently", "do this quietly", "do it quietly", "secretly add",
+        "silently add", "quietly add", "secretly append", "silently append", "secretly include",
+        "silently include", "secretly forward", "silently forward", "quietly change", "secretly change",
+        "without the user", "the user must not", "user should not know",
         "sag dem nutzer nicht", "ohne es zu erwähnen", "ne dis pas", "sans le dire", "no le digas",
         "sin decirle", "não diga", "sem contar", "не говори", "не сообщай", "不要告诉", "悄悄", "黙って", "言わないで",
         ],
@@ -246,10 +292,18 @@ const PHRASES: &[(Role, &[&str])] = &[
     (
         Role::Is(Signal::Persona),
         &[
-        "you are now", "from now on you", "act as", "pretend to be", "roleplay as", "you will now",
+        "you are now", "from now on you", "you act as", "you will act as", "you'll act as", "please act as",
+        "now act as", "always act as", "pretend to be", "roleplay as", "you will now",
         "developer mode", "jailbreak", "dan mode", "do anything now", "unrestricted mode", "new persona",
         "du bist jetzt", "ab jetzt bist du", "tu es maintenant", "désormais tu", "ahora eres",
-        "a partir de ahora", "agora você é", "теперь ты", "отныне ты", "你现在是", "从现在开始", "今からあなたは",
+        "a partir de ahora", "agora você é", "теперь ты", "отныне ты", "你现在是", "从现在开始你", "今からあなたは",
+        "you are no longer", "you're no longer", "your new role", "your role is now", "your new name",
+        "play the role", "take on the role", "assume the role", "behave as", "impersonate", "stay in character",
+        "ab sofort bist du", "du bist ab sofort", "spiele die rolle", "verhalte dich wie", "tu es désormais",
+        "à partir de maintenant, tu", "à partir de maintenant tu", "joue le rôle", "fais semblant d'être",
+        "desde ahora eres", "actúa como", "finge ser", "a partir de agora você", "aja como", "finja ser",
+        "с этого момента ты", "притворись", "веди себя как", "играй роль", "从现在起你是", "请扮演", "你扮演", "假装你是",
+        "あなたは今から", "になりきって", "のふりをして", "として振る舞",
         ],
     ),
     (
@@ -278,6 +332,11 @@ const PHRASES: &[(Role, &[&str])] = &[
         "回答する際", "zusammenfasst", "summarizing this", "summarising this", "you're summarizing",
         "you are summarizing", "sag dem leser", "dis au lecteur", "indique au lecteur", "dile al lector",
         "diga ao leitor", "informe ao leitor", "informe o leitor", "скажи читателю", "whoever reads this",
+        "in your reply", "when you describe", "when describing", "when you list", "when you recommend",
+        "when asked about", "if asked about", "if the user asks", "when the user asks", "let the reader know",
+        "let the user know", "make sure to mention", "be sure to mention", "remember to tell", "don't forget to tell",
+        "wenn der nutzer fragt", "falls der nutzer", "si l'utilisateur demande", "si el usuario pregunta",
+        "se o usuário perguntar", "если пользователь спросит", "如果用户问", "ユーザーに聞かれたら",
         "whoever is reading", "anyone reading this", "if you are reading this", "the person reading this",
         ],
     ),
@@ -413,11 +472,16 @@ pub fn detect(text: &str) -> Vec<Unit> {
         let (need_start, need_end) = matcher.bounded[found.pattern().as_usize()];
         let before = text[..start].chars().next_back();
         let after = text[end..].chars().next();
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c));
+        // Identifiers are words too: `tool_call` holds no verb.
+        let word = |c: Option<char>| c.is_some_and(|c| (c.is_alphanumeric() || c == '_') && !is_cjk(c));
         // Start boundaries always hold; end boundaries for verbs (the imperative, not
         // "emailed" or "ignores") and short words, so that "instruction" also finds
         // "instructions" but "ai" does not find "said".
         let role = matcher.roles[found.pattern().as_usize()];
+        if role == Role::Is(Signal::RoleMarker) && text[..end].ends_with(':') && text[end..].starts_with(':')
+        {
+            continue;
+        }
         let verb = matches!(role, Role::OverrideVerb | Role::ActionVerb | Role::SendVerb);
         let short = end - start <= 4;
         // Long nouns are found inside compounds too ("Dateiwerkzeug", "Systemanweisung").
@@ -443,8 +507,14 @@ pub fn detect(text: &str) -> Vec<Unit> {
             let mut add = |signal: Signal| counts[signal.index()] = counts[signal.index()].saturating_add(1);
             for (i, (start, _, role)) in inside.iter().enumerate().filter(|(_, h)| within(h)) {
                 // Either order: Japanese and German put the object first.
+                // A noun right before the verb makes a compound noun ("tool use", "tool
+                // call", "password reset"), not a request.
                 let near = |other: Role| {
-                    let before = inside[..i].iter().rev().take_while(|(s, _, _)| start - s <= PAIR_WINDOW);
+                    let before = inside[..i]
+                        .iter()
+                        .rev()
+                        .take_while(|(s, _, _)| start - s <= PAIR_WINDOW)
+                        .filter(|(_, e, _)| start.saturating_sub(*e) > 1);
                     let after = inside[i + 1..].iter().take_while(|(s, _, _)| s - start <= PAIR_WINDOW);
                     before.chain(after).filter(within).any(|(s, _, r)| *r == other && s != start)
                 };
@@ -465,6 +535,9 @@ pub fn detect(text: &str) -> Vec<Unit> {
                     && unit[v.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
             }) {
                 add(Signal::Imperative);
+            }
+            if unit.starts_with("act as ") {
+                add(Signal::Persona);
             }
             if memchr::memmem::find(text[range.clone()].as_bytes(), b"![").is_some()
                 && carries_data_image(&text[range.clone()])
@@ -500,7 +573,7 @@ fn url_after(text: &str, at: usize, end: usize) -> bool {
 /// (`{…}`, `<…>`, `[…]`, `$…`, or a word naming what to put there, like `data`, `email`,
 /// `summary`). Badges and pictures with fixed URLs are not.
 fn carries_data_image(unit: &str) -> bool {
-    const NAMES: [&str; 14] = [
+    const NAMES: [&str; 24] = [
         "data",
         "secret",
         "token",
@@ -515,6 +588,16 @@ fn carries_data_image(unit: &str) -> bool {
         "history",
         "key",
         "message",
+        "insert",
+        "replace",
+        "here",
+        "chat",
+        "notes",
+        "memory",
+        "context",
+        "prompt",
+        "address",
+        "phone",
     ];
     let mut rest = unit;
     while let Some(at) = rest.find("![") {
@@ -522,6 +605,9 @@ fn carries_data_image(unit: &str) -> bool {
         let Some(open) = rest.find("](") else { return false };
         let url = &rest[open + 2..];
         let url = &url[..url.find([')', ' ', '\n']).unwrap_or(url.len())];
+        if url.contains(['{', '<', '$']) || url.contains("%7b") || url.contains("%3c") {
+            return true;
+        }
         let Some((_, query)) = url.split_once('?') else { continue };
         for value in query.split('&').filter_map(|pair| pair.split_once('=').map(|(_, v)| v)) {
             let templated = value.starts_with(['{', '<', '[', '$'])

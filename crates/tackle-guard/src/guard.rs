@@ -131,6 +131,7 @@ pub fn marker(reasons: &[Signal], carrier: Option<Carrier>) -> String {
         Signal::ToolCallJson => "json_shape",
         Signal::AddressedToAi => "addressee",
         Signal::SendTo => "recipient",
+        Signal::MentionsAi => "names_model",
         other => other.name(),
     };
     let mut names: Vec<&str> = reasons.iter().map(label).collect();
@@ -307,7 +308,11 @@ fn reasons(counts: &[u16; SIGNALS]) -> Vec<Signal> {
             **n > 0
                 && !matches!(
                     s,
-                    Signal::Discussion | Signal::Urgency | Signal::Imperative | Signal::SecondPerson
+                    Signal::Discussion
+                        | Signal::Urgency
+                        | Signal::Imperative
+                        | Signal::SecondPerson
+                        | Signal::MentionsAi
                 )
         })
         .map(|(s, _)| *s)

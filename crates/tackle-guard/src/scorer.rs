@@ -6,7 +6,7 @@ use crate::detect::Signal;
 use crate::guard::{Features, Scorer};
 
 /// How many numbers describe one unit.
-pub const FEATURES: usize = 25;
+pub const FEATURES: usize = 27;
 
 /// The names of the features, in order (for the trainer's report).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -35,6 +35,8 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "code_like",
     "send_to",
     "send_to_x_imperative",
+    "mentions_ai",
+    "mentions_ai_x_directive",
 ];
 
 /// The features of one unit: signal counts capped at 3, the carrier and hidden-character
@@ -79,6 +81,8 @@ pub fn feature_vector(f: &Features) -> [f32; FEATURES] {
         f32::from(u8::from(f.code_like)),
         c(Signal::SendTo),
         c(Signal::SendTo) * c(Signal::Imperative),
+        c(Signal::MentionsAi),
+        c(Signal::MentionsAi).min(1.0) * (directive + c(Signal::Imperative)).min(3.0),
     ]
 }
 
