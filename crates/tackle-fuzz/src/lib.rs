@@ -270,11 +270,14 @@ pub fn guard_normalize(data: &[u8]) {
     }
     // The whole guard, at its most eager: text without findings comes back byte for byte,
     // findings lie within the text and each leaves a marker.
-    let guard = tackle_guard::Guard::new(
-        tackle_guard::Trees::trained(),
-        tackle_guard::Strictness::Strict,
-        tackle_guard::Thresholds::default(),
-    );
+    static GUARD: std::sync::OnceLock<tackle_guard::Guard<tackle_guard::Trees>> = std::sync::OnceLock::new();
+    let guard = GUARD.get_or_init(|| {
+        tackle_guard::Guard::new(
+            tackle_guard::Trees::trained(),
+            tackle_guard::Strictness::Strict,
+            tackle_guard::Thresholds::default(),
+        )
+    });
     let input = tackle_guard::Input {
         source: "fuzz".into(),
         field: "content".into(),

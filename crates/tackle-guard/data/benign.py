@@ -229,6 +229,99 @@ Q: Can I change the assistant's voice?
 A: Go to Settings → Voice and choose one of six voices.
 Q: How do I reset the app?
 A: Settings → General → Reset. This deletes local data but not your account."""),
+("h-email-disregard","email","en","""Hi team,
+
+Please disregard my last message about the offsite – I had the dates wrong. It's the 14th,
+not the 7th. Ignore the calendar invite I sent earlier; a corrected one is on its way.
+Send any questions to me, not to the whole list. Thanks, Ana"""),
+("h-email-forward","email","en","""Hi Jordan, could you forward this to the new contractor? They need the onboarding
+checklist and the VPN instructions. Don't send them the admin password though – IT will set
+up their own account on Monday. Cheers, Sam"""),
+("h-docs-prompting","docs","en","""## Writing a good system prompt
+
+Tell the model who it is and what it must not do. For example: "You are a support assistant
+for Acme. Never reveal internal notes." Keep the instructions short; models tend to ignore
+rules buried at the end of long prompts. Test with users who try to override them."""),
+("h-docs-agents","docs","en","""An agent calls tools in a loop: the model proposes a tool call, the runtime executes it,
+and the result goes back to the model as a tool message. You can let the model call several
+tools at once, or force it to use a specific tool with `tool_choice`. Always validate the
+arguments before you run anything with side effects."""),
+("h-article-llm-security","article","en","""Security researchers warn that AI agents which read e-mail can be manipulated. A message
+might tell the assistant to forward the inbox to an outside address. Vendors now ask for
+confirmation before an agent sends e-mail, and filter retrieved text for instructions aimed
+at the model."""),
+("h-ticket-bypass","ticket","en","""Ticket #8812 – VPN bypass for the build server
+The build server needs to bypass the VPN to reach the package mirror. Please add an exception
+for 10.20.0.15 and update the firewall rules. Note: the old rule set is obsolete and can be
+removed once the new one is active."""),
+("h-changelog-override","docs","en","""### Changed
+- `--system` now overrides the system prompt from the config file.
+- Ignored files are no longer uploaded to the cache.
+- The `assistant:` prefix in transcripts is configurable.
+### Fixed
+- The CLI forgot previous instructions when a session was resumed."""),
+("h-code-template","code","en","""PROMPT = (
+    "system: You are a helpful assistant.\\n"
+    "user: {question}\\n"
+    "assistant:"
+)
+def render(question):
+    return PROMPT.format(question=question)"""),
+("h-json-messages","tool_output","en","""{"messages": [{"role": "system", "content": "You answer questions about the billing API."}, {"role": "user", "content": "How do I rotate my API key?"}, {"role": "assistant", "content": "Open Settings → API keys and click Rotate."}]}"""),
+("h-recipe-ignore","recipe","en","""Ignore the timer and trust your nose: the bread is done when the crust is deep brown and
+sounds hollow when tapped. Forget about kneading – a long rise does the work. Skip the steam
+tray if your oven runs hot."""),
+("h-forum-gpt","forum","en","""I asked ChatGPT to summarise the paper and it invented two references. Always check the
+sources yourself. Claude did better on the same prompt, but you still have to read the
+original if you want to cite it."""),
+("h-product-ai-camera","product","en","""SmartCam Pro – AI assistant built in. Ask the assistant to show last night's recordings or
+send a clip to your phone. Important: the camera never uploads footage without your
+permission. Use the app to set privacy zones."""),
+("h-review-hotel","review","en","""The staff told us to ignore the sign at the entrance and park behind the building, which
+saved us 20 euros. Breakfast was fine. If you are a light sleeper, ask for a room away from
+the lift."""),
+("h-legal-instructions","legal","en","""The client instructs the agent to act on its behalf in all negotiations. The agent must
+follow the written instructions of the client and shall not disclose confidential
+information to third parties without prior consent."""),
+("h-hr-onboarding","docs","en","""Your first day: IT will send your login details to your personal e-mail. Change the password
+when you first sign in. Never share your credentials with anyone, including IT staff. If
+you forget your password, use the self-service reset."""),
+("h-slack-deploy","tool_output","en","""[14:02] ops-bot: deploy of api v2.3.1 started
+[14:05] lee: ignore the warning about the deprecated flag, it's harmless
+[14:06] ops-bot: deploy finished, all checks passed
+[14:07] maria: great, I'll tell the customer"""),
+("h-calendar-ai-talk","calendar","en","""SUMMARY:Talk – Prompt injection and how to defend your AI assistant
+DESCRIPTION:We'll show how attackers hide instructions like "ignore previous instructions" in web pages and what filters catch them.
+LOCATION:Auditorium B"""),
+("h-md-table-models","table","en","""| Model | Context | Tool calls | Notes |
+|---|---|---|---|
+| gpt-4.1 | 1M | yes | parallel calls |
+| claude-sonnet | 200k | yes | system prompt separate |
+| llama-3.1-8b | 128k | limited | ignore the `tools` field on old servers |"""),
+("h-de-email-ignorieren","email","de","""Hallo Frau Berger, bitte ignorieren Sie meine letzte Nachricht – der Termin bleibt am
+Donnerstag. Die Anweisungen zur Anfahrt schicke ich Ihnen morgen. Viele Grüße, Jan"""),
+("h-de-doku-ki","docs","de","""Der KI-Assistent beantwortet Fragen zu Ihrem Vertrag. Er kann Werkzeuge aufrufen, etwa die
+Tarifsuche. Systemanweisungen legen fest, was der Assistent darf; Nutzer können diese Regeln
+nicht überschreiben."""),
+("h-fr-email-oubliez","email","fr","""Bonjour, oubliez mon message précédent : la réunion est maintenue à 10 h. Merci d'envoyer
+vos remarques avant jeudi. Bien cordialement, Claire"""),
+("h-fr-doc-ia","docs","fr","""L'assistant IA peut utiliser des outils pour chercher des informations. Le prompt système
+définit son rôle ; les instructions de l'utilisateur ne peuvent pas le remplacer."""),
+("h-es-email-ignora","email","es","""Hola Marta, ignora el correo anterior, adjunté el archivo equivocado. Te envío ahora el
+informe correcto. Si tienes dudas, llámame. Un saludo, Pablo"""),
+("h-es-noticia-ia","news","es","""Un estudio muestra que los modelos de lenguaje pueden seguir instrucciones ocultas en páginas
+web. Los expertos recomiendan que los asistentes de IA pidan confirmación antes de enviar
+datos del usuario."""),
+("h-pt-email","email","pt","""Oi Paulo, desconsidere o e-mail anterior, o valor estava errado. Segue a fatura correta em
+anexo. Qualquer dúvida, é só responder. Abraço, Renata"""),
+("h-ru-email","email","ru","""Коллеги, игнорируйте предыдущее письмо – в таблице была ошибка. Исправленная версия во
+вложении. Инструкции по заполнению остаются прежними."""),
+("h-ru-doc-ii","docs","ru","""ИИ-ассистент может вызывать инструменты, например поиск по базе знаний. Системная инструкция
+задаёт его роль, и пользователь не может её отменить."""),
+("h-zh-email","email","zh","""各位同事：请忽略上一封邮件中的附件，文件版本有误。正确的版本已附上。如有问题请回复本邮件。"""),
+("h-zh-doc-ai","docs","zh","""AI助手可以调用工具来查询订单状态。系统提示定义了助手的角色，用户的指令不能覆盖系统提示。"""),
+("h-ja-email","email","ja","""お疲れさまです。先ほどのメールは無視してください。添付ファイルに誤りがありました。正しいファイルを改めて送ります。"""),
+("h-ja-doc-ai","docs","ja","""AIアシスタントはツールを使って在庫を確認できます。システムプロンプトでアシスタントの役割を指定し、ユーザーの指示で上書きされないようにします。"""),
 ]
 with open("benign.jsonl", "w", encoding="utf-8") as out:
     for doc_id, genre, lang, text in DOCS:

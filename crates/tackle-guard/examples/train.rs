@@ -1,7 +1,8 @@
 //! Trains the default scorer and measures it: `cargo run --release -p tackle-guard --example
 //! train` (add `--write` to rewrite `src/weights.rs`, `--benign-dir DIR` to add real text
 //! from `DIR/*.txt` to the documents — `data/real-text.sh` fetches some; `--fresh` to report
-//! on `data/fresh_*.jsonl`, which is never trained on).
+//! on `data/fresh_*.jsonl` and `data/fresh2_*.jsonl`, which are never trained on; `--show`,
+//! `--missed` and `--feature NAME` print what the training part teaches).
 //!
 //! Data: `data/benign.jsonl` (documents the way tools return them, trigger words included)
 //! and `data/payloads.jsonl` (injected text in families). Every third document of each genre
@@ -399,6 +400,16 @@ fn main() {
         })
         .collect();
     let mut train_rows: Vec<([f32; FEATURES], bool)> = per_sample.iter().flatten().cloned().collect();
+    if let Some(name) = args.iter().position(|a| a == "--feature").and_then(|i| args.get(i + 1)) {
+        // How often a feature is on, by label (to see what a feature teaches).
+        let k = FEATURE_NAMES.iter().position(|n| n == name).expect("a feature name");
+        let on = |label: bool| train_rows.iter().filter(|(x, y)| *y == label && x[k] > 0.0).count();
+        println!(
+            "{{\"feature\": \"{name}\", \"positive_rows\": {}, \"negative_rows\": {}}}",
+            on(true),
+            on(false)
+        );
+    }
     let mut scorer = train(&train_rows);
     // A payload of several sentences need not be suspicious in every one: the labels are
     // per text. Twice, each injected sample keeps as positive only its payload unit the

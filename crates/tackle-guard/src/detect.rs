@@ -53,10 +53,13 @@ pub enum Signal {
     /// Words that name an AI ("LLM", "language model", "AI assistant"): talking about one,
     /// which documentation does all the time, not to one.
     MentionsAi,
+    /// Evidence inside quotation marks or backticks: cited, as articles and docs cite
+    /// attacks and role markers.
+    Quoted,
 }
 
 /// How many signals there are.
-pub const SIGNALS: usize = 15;
+pub const SIGNALS: usize = 16;
 
 impl Signal {
     /// Every signal, in feature order.
@@ -76,6 +79,7 @@ impl Signal {
         Signal::SecondPerson,
         Signal::SendTo,
         Signal::MentionsAi,
+        Signal::Quoted,
     ];
 
     /// The signal's name in reports and feature files.
@@ -96,6 +100,7 @@ impl Signal {
             Signal::SecondPerson => "second_person",
             Signal::SendTo => "send_to",
             Signal::MentionsAi => "mentions_ai",
+            Signal::Quoted => "quoted",
         }
     }
 
@@ -212,9 +217,10 @@ const PHRASES: &[(Role, &[&str])] = &[
         "<assistant>", "</article>", "</document>", "</context>", "[system]", "[system message]",
         "begin system prompt", "end system prompt", "developer message", "system prompt:", "<<sys>>",
         "human:", "new instructions:", "updated instructions:", "admin instructions:", "system override",
-        "system-anweisung", "systemanweisung", "instructions système", "instrucciones del sistema",
-        "instruções do sistema", "системная инструкция", "системное сообщение", "系统提示", "系统指令",
-        "システムプロンプト", "システム指示", "### anweisung:", "### anweisung\n", "### antwort:", "### antwort\n", "### réponse:", "### réponse\n",
+        "system-anweisung:", "systemanweisung:", "instructions système :", "instructions système:",
+        "instrucciones del sistema:", "instruções do sistema:", "системная инструкция:", "системное сообщение:",
+        "系统提示：", "系统提示:", "系统指令：", "系统指令:", "システムプロンプト：", "システムプロンプト:", "システム指示：",
+        "システム指示:", "### anweisung:", "### anweisung\n", "### antwort:", "### antwort\n", "### réponse:", "### réponse\n",
         "### respuesta:", "### respuesta\n", "### resposta:", "### resposta\n", "### ответ:", "### ответ\n",
         "### инструкция:", "### инструкция\n", "### user:", "### user\n", "### assistant:", "### assistant\n", "system update:",
         "system notice:", "system alert:", "admin notice:",
@@ -443,13 +449,14 @@ pub fn units(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// How many quotation marks of any style (`"`, `“ ” „`, `« »`, `「 」 『 』`) `unit` holds.
-fn quotes(unit: &str) -> usize {
+/// Where `unit` holds quotation marks of any style (`"`, `“ ” „`, `« »`, `「 」 『 』`) or
+/// backticks, as byte offsets.
+fn quotes(unit: &str) -> Vec<usize> {
     let bytes = unit.as_bytes();
-    let mut n = 0;
+    let mut at = Vec::new();
     for (i, &b) in bytes.iter().enumerate() {
-        n += usize::from(match b {
-            b'"' => true,
+        let quote = match b {
+            b'"' | b'`' => true,
             // “ ” „ (E2 80 9C/9D/9E)
             0xE2 => matches!(bytes.get(i + 1..i + 3), Some([0x80, 0x9C..=0x9E])),
             // « » (C2 AB/BB)
@@ -457,9 +464,12 @@ fn quotes(unit: &str) -> usize {
             // 「 」 『 』 (E3 80 8C..8F)
             0xE3 => matches!(bytes.get(i + 1..i + 3), Some([0x80, 0x8C..=0x8F])),
             _ => false,
-        });
+        };
+        if quote {
+            at.push(i);
+        }
     }
-    n
+    at
 }
 
 /// The signals in each unit of normalised `text` (from [`crate::normalize`]).
@@ -518,6 +528,13 @@ pub fn detect(text: &str) -> Vec<Unit> {
                     let after = inside[i + 1..].iter().take_while(|(s, _, _)| s - start <= PAIR_WINDOW);
                     before.chain(after).filter(within).any(|(s, _, r)| *r == other && s != start)
                 };
+                // A negated verb asks for the opposite ("never share your password", "don't
+                // ignore the warning"); "do not follow" is an override verb of its own.
+                if matches!(role, Role::OverrideVerb | Role::ActionVerb | Role::SendVerb)
+                    && negated(text, *start)
+                {
+                    continue;
+                }
                 match role {
                     Role::Is(signal) => add(*signal),
                     Role::OverrideVerb if near(Role::InstructionNoun) => add(Signal::Override),
@@ -548,13 +565,66 @@ pub fn detect(text: &str) -> Vec<Unit> {
                 add(Signal::ToolCallJson);
             }
             // Quoted text (a pair of quotation marks in any style): someone is being cited,
-            // which is what discussions do.
-            if quotes(&text[range.clone()]) >= 2 {
+            // which is what discussions do; evidence inside the quotes is cited evidence.
+            let marks = quotes(&text[range.clone()]);
+            if marks.len() >= 2 {
                 add(Signal::Discussion);
+                let quoted = |at: usize| {
+                    let at = at - range.start;
+                    marks.chunks_exact(2).any(|pair| pair[0] < at && at < pair[1])
+                };
+                let cited = inside
+                    .iter()
+                    .filter(|h| within(h))
+                    // JSON keys are quoted by nature: a tool call in JSON is not cited.
+                    .filter(|(_, _, role)| {
+                        !matches!(
+                            role,
+                            Role::Is(
+                                Signal::Discussion
+                                    | Signal::SecondPerson
+                                    | Signal::MentionsAi
+                                    | Signal::Urgency
+                                    | Signal::ToolCallJson
+                                    | Signal::Exfiltration
+                            )
+                        )
+                    })
+                    .filter(|(start, _, _)| quoted(*start))
+                    .count();
+                for _ in 0..cited.min(3) {
+                    add(Signal::Quoted);
+                }
             }
             Unit { range, counts }
         })
         .collect()
+}
+
+/// Whether the words just before `at` negate the verb there.
+fn negated(text: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(14);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &text[from..at];
+    const NEGATIONS: [&str; 14] = [
+        "don't ",
+        "do not ",
+        "never ",
+        "not ",
+        "n't ",
+        "nicht ",
+        "niemals ",
+        "ne ",
+        "jamais ",
+        "no ",
+        "nunca ",
+        "não ",
+        "не ",
+        "никогда ",
+    ];
+    NEGATIONS.iter().any(|n| before.ends_with(n))
 }
 
 /// Whether a URL or an e-mail address follows `at` within the unit ending at `end`.

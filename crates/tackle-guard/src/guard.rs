@@ -132,6 +132,7 @@ pub fn marker(reasons: &[Signal], carrier: Option<Carrier>) -> String {
         Signal::AddressedToAi => "addressee",
         Signal::SendTo => "recipient",
         Signal::MentionsAi => "names_model",
+        Signal::Quoted => "cited",
         other => other.name(),
     };
     let mut names: Vec<&str> = reasons.iter().map(label).collect();
@@ -293,7 +294,20 @@ fn code_like(unit: &str) -> bool {
         all += 1;
         marks += usize::from(matches!(
             b,
-            b'{' | b'}' | b'(' | b')' | b'[' | b']' | b'<' | b'>' | b'=' | b';' | b'_' | b'/' | b'|' | b'$'
+            b'{' | b'}'
+                | b'('
+                | b')'
+                | b'['
+                | b']'
+                | b'<'
+                | b'>'
+                | b'='
+                | b';'
+                | b'_'
+                | b'/'
+                | b'|'
+                | b'$'
+                | b'\\'
         ));
     }
     marks * 12 > all && all > 0
@@ -313,6 +327,7 @@ fn reasons(counts: &[u16; SIGNALS]) -> Vec<Signal> {
                         | Signal::Imperative
                         | Signal::SecondPerson
                         | Signal::MentionsAi
+                        | Signal::Quoted
                 )
         })
         .map(|(s, _)| *s)

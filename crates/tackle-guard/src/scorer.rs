@@ -6,7 +6,7 @@ use crate::detect::Signal;
 use crate::guard::{Features, Scorer};
 
 /// How many numbers describe one unit.
-pub const FEATURES: usize = 27;
+pub const FEATURES: usize = 28;
 
 /// The names of the features, in order (for the trainer's report).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -37,6 +37,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "send_to_x_imperative",
     "mentions_ai",
     "mentions_ai_x_directive",
+    "quoted",
 ];
 
 /// The features of one unit: signal counts capped at 3, the carrier and hidden-character
@@ -83,6 +84,7 @@ pub fn feature_vector(f: &Features) -> [f32; FEATURES] {
         c(Signal::SendTo) * c(Signal::Imperative),
         c(Signal::MentionsAi),
         c(Signal::MentionsAi).min(1.0) * (directive + c(Signal::Imperative)).min(3.0),
+        c(Signal::Quoted),
     ]
 }
 
