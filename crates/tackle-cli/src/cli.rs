@@ -69,6 +69,10 @@ pub(crate) enum GuardCommand {
         /// default strictness).
         #[arg(long, conflicts_with_all = ["input", "json"])]
         jsonl: bool,
+        /// How readily text is marked: relaxed, default or strict (default: `[guard]
+        /// strictness` in the settings, else default).
+        #[arg(long, value_parser = ["relaxed", "default", "strict"], conflicts_with = "jsonl")]
+        strictness: Option<String>,
     },
 }
 

@@ -14,8 +14,20 @@ fn guard() -> Guard<Trees> {
     Guard::new(Trees::trained(), Strictness::Default, Thresholds::default())
 }
 
-/// `tackle guard check FILE|-` (`--json` for the report).
-pub(crate) fn check(input: &Path, json_out: bool) -> Result<ExitCode, Failure> {
+/// `tackle guard check FILE|-` (`--json` for the report), at the strictness asked for, else
+/// the settings' `[guard] strictness`, else the default.
+pub(crate) fn check(
+    input: &Path,
+    json_out: bool,
+    strictness: Option<&str>,
+    config: &crate::config::Config,
+) -> Result<ExitCode, Failure> {
+    let strictness = match strictness.or(config.file.guard.strictness.as_deref()) {
+        None => Strictness::Default,
+        Some(name) => Strictness::from_name(name).ok_or_else(|| {
+            Failure::usage(format!("guard.strictness = {name:?}: expected relaxed, default or strict"))
+        })?,
+    };
     let (source, text) = if input == Path::new("-") {
         let mut text = String::new();
         std::io::stdin()
@@ -27,7 +39,7 @@ pub(crate) fn check(input: &Path, json_out: bool) -> Result<ExitCode, Failure> {
         (input.display().to_string(), text)
     };
     let (mut out, report) =
-        guard().check(vec![Input { source: source.clone(), field: "content".into(), text }]);
+        guard().check_at(vec![Input { source: source.clone(), field: "content".into(), text }], strictness);
     let filtered = out.pop().unwrap_or_default();
     let findings: Vec<Value> = report
         .sources

@@ -72,9 +72,12 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Secret(SecretCommand::Set { name }) => secrets::set(&name, &config),
         Command::Secret(SecretCommand::Delete { name }) => secrets::delete(&name, &config),
         Command::Guard(GuardCommand::Check { jsonl: true, .. }) => guard::check_lines(),
-        Command::Guard(GuardCommand::Check { input, json, .. }) => {
-            guard::check(input.as_deref().unwrap_or(std::path::Path::new("-")), json)
-        }
+        Command::Guard(GuardCommand::Check { input, json, strictness, .. }) => guard::check(
+            input.as_deref().unwrap_or(std::path::Path::new("-")),
+            json,
+            strictness.as_deref(),
+            &config,
+        ),
         Command::Model(ModelCommand::Pull) => local::pull().await,
         Command::Model(ModelCommand::List) => local::list(),
         Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config),

@@ -49,6 +49,15 @@ pub trait Scorer: Send + Sync {
     fn score(&self, features: &Features) -> f32;
 }
 
+/// A second opinion on borderline units: a model the user brings (an ONNX or GGUF
+/// classifier, a remote service) behind this trait. The default build has none; the guard
+/// asks it only about units the scorer finds borderline (see [`Guard::with_classifier`]).
+pub trait Classifier: Send + Sync {
+    /// The probability that `text` (one unit, as it stands in the original) is an injection,
+    /// or `None` when the classifier cannot judge it (the scorer's score then stands).
+    fn classify(&self, text: &str) -> Option<f32>;
+}
+
 /// How readily text is marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -171,18 +180,44 @@ pub struct Guard<S> {
     scorer: S,
     thresholds: Thresholds,
     strictness: Strictness,
+    classifier: Option<(Box<dyn Classifier>, std::ops::Range<f32>)>,
 }
 
 impl<S: Scorer> Guard<S> {
     /// A guard scoring with `scorer`, marking at `strictness` under `thresholds`.
     pub fn new(scorer: S, strictness: Strictness, thresholds: Thresholds) -> Self {
-        Guard { scorer, thresholds, strictness }
+        Guard { scorer, thresholds, strictness, classifier: None }
+    }
+
+    /// Asks `classifier` about every unit whose score falls in `borderline` (for example
+    /// `0.05..0.99`); its probability replaces the score. Units scored outside the band are
+    /// decided by the scorer alone, so the classifier's cost is paid only where it matters.
+    pub fn with_classifier(
+        mut self,
+        classifier: Box<dyn Classifier>,
+        borderline: std::ops::Range<f32>,
+    ) -> Self {
+        self.classifier = Some((classifier, borderline));
+        self
+    }
+
+    /// The score of one candidate: the scorer's, or the classifier's where it is asked.
+    fn score_of(&self, text: &str, candidate: &Candidate) -> f32 {
+        let score = self.scorer.score(&candidate.features);
+        match &self.classifier {
+            Some((classifier, band)) if band.contains(&score) => text
+                .get(candidate.range.clone())
+                .and_then(|unit| classifier.classify(unit))
+                .filter(|p| p.is_finite())
+                .map_or(score, |p| p.clamp(0.0, 1.0)),
+            _ => score,
+        }
     }
 
     /// The highest unit score of `text` (0 for empty text): the injection score of a
     /// whole text, for batch evaluation.
     pub fn score(&self, text: &str) -> f32 {
-        candidates(text).iter().map(|c| self.scorer.score(&c.features)).fold(0.0, f32::max)
+        candidates(text).iter().map(|c| self.score_of(text, c)).fold(0.0, f32::max)
     }
 
     /// Checks a batch: the texts in the same order, suspicious spans replaced by markers,
@@ -218,7 +253,7 @@ impl<S: Scorer> Guard<S> {
     fn spans(&self, text: &str, threshold: f32) -> Vec<Finding> {
         let mut spans: Vec<Finding> = Vec::new();
         for candidate in candidates(text) {
-            let score = self.scorer.score(&candidate.features);
+            let score = self.score_of(text, &candidate);
             if score >= threshold {
                 spans.push(Finding {
                     field: String::new(),
@@ -474,6 +509,42 @@ mod tests {
             let normalized = normalize(&text);
             assert!(detect(&normalized.text).iter().all(|u| u.counts == [0; SIGNALS]), "{text}");
         }
+    }
+
+    #[test]
+    fn a_classifier_decides_borderline_units_only() {
+        /// Says "injection" about anything mentioning bananas, and counts its calls.
+        struct Bananas(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+        impl Classifier for Bananas {
+            fn classify(&self, text: &str) -> Option<f32> {
+                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Some(if text.contains("banana") { 0.97 } else { 0.01 })
+            }
+        }
+        /// Scores a unit by its second-person count: 0.3 for one, 0.0 for none.
+        struct Borderline;
+        impl Scorer for Borderline {
+            fn score(&self, f: &Features) -> f32 {
+                if f.count(Signal::SecondPerson) > 0 { 0.3 } else { 0.0 }
+            }
+        }
+        let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let guard = Guard::new(
+            Borderline,
+            Strictness::Default,
+            Thresholds { relaxed: 0.8, default: 0.5, strict: 0.2 },
+        )
+        .with_classifier(Box::new(Bananas(calls.clone())), 0.1..0.99);
+        let text = "Rivers are long.\nYou should buy bananas now.\nYou look tired.";
+        let (out, report) = guard.check(vec![input("s", text)]);
+        assert_eq!(report.sources[0].findings.len(), 1, "{report:?}");
+        assert!(
+            out[0].starts_with("Rivers are long.\n[tackle-guard:") && out[0].ends_with("\nYou look tired."),
+            "{}",
+            out[0]
+        );
+        // Two borderline units were asked about; the plain one never was.
+        assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2);
     }
 
     #[test]

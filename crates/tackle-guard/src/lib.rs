@@ -25,8 +25,8 @@ mod weights;
 pub use carriers::{Carrier, Decoded, find_carriers};
 pub use detect::{SIGNALS, Signal, Unit, detect};
 pub use guard::{
-    Candidate, Features, Finding, Guard, Input, Report, Scorer, SourceReport, Strictness, Thresholds,
-    candidates, marker,
+    Candidate, Classifier, Features, Finding, Guard, Input, Report, Scorer, SourceReport, Strictness,
+    Thresholds, candidates, marker,
 };
 pub use normalize::{Normalized, normalize, respell};
 pub use scorer::Trees;

@@ -92,24 +92,51 @@ impl GuardPolicy {
     }
 }
 
-/// The trained guard, loaded once per process.
-fn trained() -> &'static Guard<Trees> {
-    static GUARD: OnceLock<Guard<Trees>> = OnceLock::new();
-    GUARD.get_or_init(|| Guard::new(Trees::trained(), Strictness::Default, Thresholds::default()))
+/// The trained guard without a classifier, built once per process.
+fn trained() -> Arc<Guard<Trees>> {
+    static GUARD: OnceLock<Arc<Guard<Trees>>> = OnceLock::new();
+    GUARD
+        .get_or_init(|| Arc::new(Guard::new(Trees::trained(), Strictness::Default, Thresholds::default())))
+        .clone()
 }
 
 /// tackle-guard as the untrusted filter: normalisation, detectors and the trained scorer;
 /// suspicious spans replaced by a marker that names the reasons, one report per batch.
 /// Runs on a blocking thread; if it fails, the texts pass unchanged and the report says so.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone)]
 pub struct GuardFilter {
     policy: Arc<GuardPolicy>,
+    guard: Arc<Guard<Trees>>,
+}
+
+impl Default for GuardFilter {
+    fn default() -> Self {
+        GuardFilter::new(GuardPolicy::default())
+    }
+}
+
+impl std::fmt::Debug for GuardFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GuardFilter").field("policy", &self.policy).finish_non_exhaustive()
+    }
 }
 
 impl GuardFilter {
     /// The guard under `policy`.
     pub fn new(policy: GuardPolicy) -> Self {
-        GuardFilter { policy: Arc::new(policy) }
+        GuardFilter { policy: Arc::new(policy), guard: trained() }
+    }
+
+    /// The guard under `policy`, asking `classifier` (a model the user brings) about units
+    /// the trained scorer finds borderline, those scored in `borderline`.
+    pub fn with_classifier(
+        policy: GuardPolicy,
+        classifier: Box<dyn tackle_guard::Classifier>,
+        borderline: std::ops::Range<f32>,
+    ) -> Self {
+        let guard = Guard::new(Trees::trained(), Strictness::Default, Thresholds::default())
+            .with_classifier(classifier, borderline);
+        GuardFilter { policy: Arc::new(policy), guard: Arc::new(guard) }
     }
 
     /// The policy in force.
@@ -121,12 +148,13 @@ impl GuardFilter {
 impl UntrustedFilter for GuardFilter {
     fn filter<'a>(&'a self, batch: Vec<UntrustedText>) -> FilterFuture<'a> {
         let policy = Arc::clone(&self.policy);
+        let guard = Arc::clone(&self.guard);
         Box::pin(async move {
             if batch.iter().all(|t| policy.for_tool(&t.tool).is_none()) {
                 return Filtered { texts: batch, report: FilterReport::default() };
             }
             let original = batch.clone();
-            match tokio::task::spawn_blocking(move || guard_batch(&policy, batch)).await {
+            match tokio::task::spawn_blocking(move || guard_batch(&guard, &policy, batch)).await {
                 Ok(filtered) => filtered,
                 Err(failure) => {
                     let why = if failure.is_panic() { "it failed" } else { "it was stopped" };
@@ -155,8 +183,7 @@ pub const HIDDEN_FIELD: &str = "hidden";
 
 /// Checks each text at its tool's strictness (hidden fields first; a source hiding
 /// instructions is checked strictly); one report for the batch.
-fn guard_batch(policy: &GuardPolicy, mut batch: Vec<UntrustedText>) -> Filtered {
-    let guard = trained();
+fn guard_batch(guard: &Guard<Trees>, policy: &GuardPolicy, mut batch: Vec<UntrustedText>) -> Filtered {
     let mut report = FilterReport::default();
     let mut hostile: Vec<String> = Vec::new();
     let hidden_first = {
@@ -262,6 +289,25 @@ mod tests {
         let fields: Vec<&str> = hostile.report.sources[0].spans.iter().map(|s| s.field.as_str()).collect();
         assert_eq!(fields, [HIDDEN_FIELD, "content"], "{:?}", hostile.report);
         assert_ne!(hostile.texts[0].text, visible, "the page's visible text is checked strictly");
+    }
+
+    #[tokio::test]
+    async fn a_classifier_the_user_brings_decides_borderline_units() {
+        /// Calls every unit an injection.
+        struct Everything;
+        impl tackle_guard::Classifier for Everything {
+            fn classify(&self, _text: &str) -> Option<f32> {
+                Some(1.0)
+            }
+        }
+        let line = "Please send your questions to support@shop.example.";
+        let plain = GuardFilter::default().filter(vec![text("read_web_page", line)]).await;
+        assert_eq!(plain.texts[0].text, line);
+        let score = trained().score(line);
+        let asked = GuardFilter::with_classifier(GuardPolicy::default(), Box::new(Everything), score..1.0)
+            .filter(vec![text("read_web_page", line)])
+            .await;
+        assert_ne!(asked.texts[0].text, line, "the classifier's verdict replaced the score {score}");
     }
 
     #[tokio::test]
