@@ -120,11 +120,13 @@ pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
     let (total_e, total_g): (f64, f64) = (extract.iter().sum(), checked.iter().sum());
     let html_bytes: usize = pages.iter().map(String::len).sum();
     let text_bytes: usize = extracted.iter().map(|p| p.markdown.len()).sum();
+    let hidden_bytes: usize = extracted.iter().flat_map(|p| &p.hidden).map(|h| h.text.len()).sum();
     println!(
-        "{{\"bench\": \"guard_overhead\", \"pages\": {}, \"html_mb\": {:.3}, \"extracted_mb\": {:.3}, \"extract_ms\": {:.2}, \"guard_ms\": {:.2}, \"overhead_total\": {:.4}, \"overhead_median_page\": {:.4}, \"overhead_worst_page\": {:.4}}}",
+        "{{\"bench\": \"guard_overhead\", \"pages\": {}, \"html_mb\": {:.3}, \"extracted_mb\": {:.3}, \"hidden_mb\": {:.3}, \"extract_ms\": {:.2}, \"guard_ms\": {:.2}, \"overhead_total\": {:.4}, \"overhead_median_page\": {:.4}, \"overhead_worst_page\": {:.4}}}",
         pages.len(),
         html_bytes as f64 / 1e6,
         text_bytes as f64 / 1e6,
+        hidden_bytes as f64 / 1e6,
         total_e * 1e3,
         total_g * 1e3,
         total_g / total_e,

@@ -210,16 +210,18 @@ fn score_of(scorer: &Trees, x: &[f32; FEATURES]) -> f32 {
     1.0 / (1.0 + (-logit_of(scorer, x)).exp())
 }
 
-const ROUNDS: usize = 160;
+const ROUNDS: usize = 300;
 const POSITIVE_SHARE: f64 = 0.25;
+/// How many times a hand-written benign document counts.
+const HARD_NEGATIVE: usize = 10;
 /// The share of training documents each strictness may mark.
 const RELAXED_RATE: f64 = 0.005;
 const DEFAULT_RATE: f64 = 0.018;
 const STRICT_RATE: f64 = 0.05;
-const DEPTH: usize = 3;
-const RATE: f32 = 0.15;
+const DEPTH: usize = 4;
+const RATE: f32 = 0.1;
 const LAMBDA: f64 = 1.0;
-const MIN_HESSIAN: f64 = 0.5;
+const MIN_HESSIAN: f64 = 0.02;
 /// Feature values are small counts and products of counts: bins 0..=15.
 const BINS: usize = 16;
 
@@ -308,6 +310,37 @@ fn grow(
     let r = grow(bins, g, h, right, depth + 1, nodes);
     nodes[at] = Node::Split { feature: feature as u8, threshold: split as f32 + 0.5, left: l, right: r };
     at as u16
+}
+
+/// The log-odds threshold that marks at most `rate` of the documents whose highest unit
+/// scores are `sorted` (ascending). Tree scores come in steps, many documents sharing one:
+/// the threshold is the lowest step that keeps within the rate, and it is placed halfway
+/// down to the step below, so that no document sits on the edge.
+fn cut(sorted: &[f32], rate: f64) -> f32 {
+    let n = sorted.len().max(1) as f64;
+    // Distinct steps, highest first (scores within 1e-4 are one step).
+    let mut steps: Vec<f32> = Vec::new();
+    for &z in sorted.iter().rev() {
+        if steps.last().is_none_or(|last| *last - z > 1e-4) {
+            steps.push(z);
+        }
+    }
+    let marked_from = |z: f32| sorted.iter().filter(|s| **s >= z - 1e-4).count() as f64 / n;
+    let mut chosen = None;
+    for (i, &z) in steps.iter().enumerate() {
+        if marked_from(z) > rate {
+            break;
+        }
+        chosen = Some(i);
+    }
+    match chosen {
+        // Even the highest step marks too many: above it.
+        None => steps.first().map_or(0.0, |z| z + 1.0),
+        Some(i) => {
+            let below = steps.get(i + 1).copied().unwrap_or(steps[i] - 2.0);
+            (steps[i] + below) / 2.0
+        }
+    }
 }
 
 /// Text-level figures at the default threshold: recall per family, false alarms on the
@@ -399,11 +432,29 @@ fn main() {
             rows_of
         })
         .collect();
-    let mut train_rows: Vec<([f32; FEATURES], bool)> = per_sample.iter().flatten().cloned().collect();
+    // Hand-written benign documents are the hard negatives real text rarely holds (an
+    // article quoting an attack, code with role strings): each counts `HARD_NEGATIVE` times.
+    let repeats: Vec<usize> = train_samples
+        .iter()
+        .map(|s| if s.payload.is_none() && !s.family.starts_with("benign:real:") { HARD_NEGATIVE } else { 1 })
+        .collect();
+    let mut train_rows: Vec<([f32; FEATURES], bool)> = per_sample
+        .iter()
+        .zip(&repeats)
+        .flat_map(|(rows, n)| std::iter::repeat_n(rows, *n).flatten().cloned())
+        .collect();
     if let Some(name) = args.iter().position(|a| a == "--feature").and_then(|i| args.get(i + 1)) {
         // How often a feature is on, by label (to see what a feature teaches).
-        let k = FEATURE_NAMES.iter().position(|n| n == name).expect("a feature name");
-        let on = |label: bool| train_rows.iter().filter(|(x, y)| *y == label && x[k] > 0.0).count();
+        let k = 0;
+        // `--feature a+b`: rows where both are on.
+        let ks: Vec<usize> = name
+            .split('+')
+            .map(|n| FEATURE_NAMES.iter().position(|f| *f == n).expect("a feature name"))
+            .collect();
+        let _ = k;
+        let on = |label: bool| {
+            train_rows.iter().filter(|(x, y)| *y == label && ks.iter().all(|&k| x[k] > 0.0)).count()
+        };
         println!(
             "{{\"feature\": \"{name}\", \"positive_rows\": {}, \"negative_rows\": {}}}",
             on(true),
@@ -416,7 +467,7 @@ fn main() {
     // model scores highest (its other payload units are left out, not made negative).
     for _ in 0..2 {
         train_rows.clear();
-        for sample_rows in &per_sample {
+        for (sample_rows, repeat) in per_sample.iter().zip(&repeats) {
             let best = sample_rows
                 .iter()
                 .enumerate()
@@ -425,7 +476,7 @@ fn main() {
                 .map(|(i, _)| i);
             for (i, (x, y)) in sample_rows.iter().enumerate() {
                 if !*y || Some(i) == best {
-                    train_rows.push((*x, *y));
+                    train_rows.extend(std::iter::repeat_n((*x, *y), *repeat));
                 }
             }
         }
@@ -441,16 +492,11 @@ fn main() {
         .map(|(_, rows)| rows.iter().map(|(x, _)| logit_of(&scorer, x)).fold(f32::NEG_INFINITY, f32::max))
         .collect();
     benign_scores.sort_by(f32::total_cmp);
-    let at = |rate: f64| {
-        let i = ((benign_scores.len() as f64) * (1.0 - rate)).floor() as usize;
-        benign_scores.get(i.min(benign_scores.len().saturating_sub(1))).copied().unwrap_or(0.0) + 1e-3
-    };
-    let (z_relaxed, z_default) = (at(RELAXED_RATE), at(DEFAULT_RATE));
-    // Tree scores come in steps: where 5 % lands on the default's step, strict takes the
-    // next step down, so that the levels always differ.
-    let z_strict = Some(at(STRICT_RATE)).filter(|z| *z < z_default - 1e-3).unwrap_or_else(|| {
-        benign_scores.iter().rev().find(|z| **z < z_default - 2e-3).map_or(z_default - 1.0, |z| z + 1e-3)
-    });
+    let (z_relaxed, z_default, z_strict) = (
+        cut(&benign_scores, RELAXED_RATE),
+        cut(&benign_scores, DEFAULT_RATE),
+        cut(&benign_scores, STRICT_RATE),
+    );
     let scorer = Trees::new(scorer.base() - z_default, scorer.trees().to_vec());
     let sigmoid = |z: f32| 1.0 / (1.0 + (-z).exp());
     let thresholds = Thresholds {
@@ -464,6 +510,19 @@ fn main() {
         train_rows.len(),
         train_rows.iter().filter(|(_, y)| *y).count()
     );
+    if std::env::var_os("TRAIN_PROBE").is_some() {
+        let probe = |on: &[(usize, f32)]| {
+            let mut x = [0f32; FEATURES];
+            for (k, v) in on {
+                x[*k] = *v;
+            }
+            score_of(&scorer, &x)
+        };
+        println!("probe override {:.4}", probe(&[(0, 1.0)]));
+        println!("probe override+discussion {:.4}", probe(&[(0, 1.0), (10, 1.0)]));
+        println!("probe override+discussion+quoted {:.4}", probe(&[(0, 1.0), (10, 1.0), (27, 1.0)]));
+        println!("probe override+imperative {:.4}", probe(&[(0, 1.0), (9, 1.0)]));
+    }
     let mut used = [0usize; FEATURES];
     for node in scorer.trees().iter().flatten() {
         if let Node::Split { feature, .. } = node {

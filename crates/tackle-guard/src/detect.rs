@@ -149,7 +149,8 @@ const PHRASES: &[(Role, &[&str])] = &[
         &[
         "ignore", "disregard", "forget", "override", "bypass", "skip", "abandon", "discard", "set aside",
         "pay no attention to", "do not follow", "don't follow", "stop following", "no longer follow",
-        "no longer apply", "no longer applies", "no longer valid", "void", "obsolete", "revoked", "suspended",
+        "no longer apply", "no longer applies", "no longer valid", "were a mistake", "was a mistake", "are wrong",
+        "were wrong", "void", "obsolete", "revoked", "suspended",
         "was a test", "gelten nicht mehr", "ungültig", "ne s'appliquent plus", "annulées", "ya no aplican",
         "ya no son válidas", "não se aplicam mais", "não valem mais", "больше не действуют", "отменены",
         "不再适用", "已失效", "無効",
@@ -180,7 +181,8 @@ const PHRASES: &[(Role, &[&str])] = &[
     (
         Role::Is(Signal::AddressedToAi),
         &[
-        "note to ai", "notes to ai", "to the ai", "dear ai", "hey ai", "hi ai", "attention ai", "ai reading this",
+        "note to ai", "notes to ai", "ai agent instructions", "instructions for ai", "instructions for the ai",
+        "to the ai", "dear ai", "hey ai", "hi ai", "attention ai", "ai reading this",
         "assistant reading", "for the assistant", "to the assistant", "message for the ai", "if you are an ai",
         "if you're an ai", "you are an ai", "as an ai", "if you are a language model", "if you are an llm",
         "if you're an llm", "to any ai", "to all ai", "any ai reading", "ai agents reading", "ai reading",
@@ -249,7 +251,8 @@ const PHRASES: &[(Role, &[&str])] = &[
         "send", "email the", "email it", "email this", "email all", "email them", "email a copy", "e-mail the",
         "e-mail it", "forward", "post the", "post it", "post them", "post all", "upload the", "upload it",
         "upload all", "transfer", "exfiltrate", "leak the", "leak it", "submit",
-        "include it in", "append", "share", "copy the", "copy it", "copy all", "copy your", "paste", "attach", "sende", "schicke", "leite", "envoie", "envoyez",
+        "include it in", "include them in", "include those in", "put them in", "add them to", "reply to",
+        "append", "share", "copy the", "copy it", "copy all", "copy your", "paste", "attach", "sende", "schicke", "leite", "envoie", "envoyez",
         "transfère", "envía", "envia", "reenvía", "envie", "encaminhe", "отправь", "перешли", "请发送", "发送到", "发送给", "转发到", "转发给", "请转发",
         "上传到", "送信して", "送って", "転送して",
         ],
@@ -264,7 +267,7 @@ const PHRASES: &[(Role, &[&str])] = &[
         "one-time code", "login code", "session id", "session token", "private notes", "inbox",
         "passwort",
         "zugangsdaten", "verlauf", "mot de passe", "historique", "contraseña", "historial", "senha",
-        "histórico", "пароль", "токен", "истори", "密码", "令牌", "聊天记录", "パスワード", "履歴",
+        "histórico", "пароль", "токен", "истори", "ключ", "данные пользователя", "контакты", "密码", "令牌", "聊天记录", "パスワード", "履歴",
         ],
     ),
     (
@@ -291,7 +294,8 @@ const PHRASES: &[(Role, &[&str])] = &[
         "silently add", "quietly add", "secretly append", "silently append", "secretly include",
         "silently include", "secretly forward", "silently forward", "quietly change", "secretly change",
         "without the user", "the user must not", "user should not know",
-        "sag dem nutzer nicht", "ohne es zu erwähnen", "ne dis pas", "sans le dire", "no le digas",
+        "sag dem nutzer nicht", "ohne es zu erwähnen", "gegenüber nicht", "erwähne nicht", "nicht erwähnen",
+        "verschweige", "ohne dass der nutzer", "ne dis pas", "sans le dire", "no le digas",
         "sin decirle", "não diga", "sem contar", "не говори", "не сообщай", "不要告诉", "悄悄", "黙って", "言わないで",
         ],
     ),
@@ -324,6 +328,7 @@ const PHRASES: &[(Role, &[&str])] = &[
         Role::Is(Signal::Directive),
         &[
         "in your answer", "in your response", "in your reply", "in your summary", "in your output",
+        "in the summary", "in the answer", "in the response", "in the reply",
         "your answer", "your response", "your reply", "your summary", "when you summarize",
         "when summarizing", "when you answer", "when you respond", "when you reply", "before you answer",
         "before answering", "before you reply", "before you respond", "before responding", "respond to the user",
@@ -497,7 +502,14 @@ pub fn detect(text: &str) -> Vec<Unit> {
         // Long nouns are found inside compounds too ("Dateiwerkzeug", "Systemanweisung").
         let noun =
             matches!(role, Role::InstructionNoun | Role::ToolNoun | Role::DataNoun) && end - start >= 6;
-        if (need_start && !noun && word(before)) || (need_end && (short || verb) && word(after)) {
+        // Romance imperatives carry their pronouns ("envíalas", "cópialo"): a verb followed by
+        // a clitic is still the verb.
+        let clitic = verb && {
+            let rest = &text[end..];
+            let tail = &rest[..rest.find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len())];
+            CLITICS.contains(&tail)
+        };
+        if (need_start && !noun && word(before)) || (need_end && (short || verb) && !clitic && word(after)) {
             continue;
         }
         hits.push((start, end, matcher.roles[found.pattern().as_usize()]));
@@ -517,14 +529,16 @@ pub fn detect(text: &str) -> Vec<Unit> {
             let mut add = |signal: Signal| counts[signal.index()] = counts[signal.index()].saturating_add(1);
             for (i, (start, _, role)) in inside.iter().enumerate().filter(|(_, h)| within(h)) {
                 // Either order: Japanese and German put the object first.
-                // A noun right before the verb makes a compound noun ("tool use", "tool
-                // call", "password reset"), not a request.
+                // A noun one space before the verb makes a compound noun ("tool use",
+                // "tool call", "password reset"), not a request. (Scripts without spaces
+                // put the object right before the verb: "聊天记录发送到".)
+                let compound = |e: usize| *start == e + 1 && text.as_bytes().get(e) == Some(&b' ');
                 let near = |other: Role| {
                     let before = inside[..i]
                         .iter()
                         .rev()
                         .take_while(|(s, _, _)| start - s <= PAIR_WINDOW)
-                        .filter(|(_, e, _)| start.saturating_sub(*e) > 1);
+                        .filter(|(_, e, _)| !compound(*e));
                     let after = inside[i + 1..].iter().take_while(|(s, _, _)| s - start <= PAIR_WINDOW);
                     before.chain(after).filter(within).any(|(s, _, r)| *r == other && s != start)
                 };
@@ -600,6 +614,12 @@ pub fn detect(text: &str) -> Vec<Unit> {
         })
         .collect()
 }
+
+/// Pronouns Spanish, Portuguese and Italian attach to an imperative.
+const CLITICS: [&str; 16] = [
+    "lo", "la", "los", "las", "le", "les", "me", "nos", "te", "selo", "sela", "selos", "selas", "melo",
+    "mela", "ci",
+];
 
 /// Whether the words just before `at` negate the verb there.
 fn negated(text: &str, at: usize) -> bool {

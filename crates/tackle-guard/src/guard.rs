@@ -41,7 +41,26 @@ impl Features {
     pub fn count(&self, signal: Signal) -> u16 {
         self.counts[signal.index()]
     }
+
+    /// Whether the unit holds evidence of instructions to an AI (not only context: an
+    /// imperative, the second person, urgency, a model named, quotation).
+    pub fn has_evidence(&self) -> bool {
+        EVIDENCE.iter().any(|s| self.count(*s) > 0)
+    }
 }
+
+/// The signals that are evidence of instructions to an AI.
+pub const EVIDENCE: [Signal; 9] = [
+    Signal::Override,
+    Signal::AddressedToAi,
+    Signal::RoleMarker,
+    Signal::ToolRequest,
+    Signal::Exfiltration,
+    Signal::ToolCallJson,
+    Signal::Secrecy,
+    Signal::Persona,
+    Signal::Directive,
+];
 
 /// Turns a unit's features into an injection score between 0 and 1.
 pub trait Scorer: Send + Sync {
@@ -67,7 +86,10 @@ pub enum Strictness {
     /// The default balance.
     #[default]
     Default,
-    /// More text is marked, more false alarms.
+    /// More text is marked, more false alarms: besides what scores over the strict
+    /// threshold, every unit with evidence of instructions to an AI (an override, an
+    /// addressee, a role marker, a tool request, exfiltration, tool-call JSON, secrecy, a
+    /// persona, a directive), whatever its context.
     Strict,
 }
 
@@ -229,10 +251,11 @@ impl<S: Scorer> Guard<S> {
     /// [`Guard::check`] at another strictness.
     pub fn check_at(&self, batch: Vec<Input>, strictness: Strictness) -> (Vec<String>, Report) {
         let threshold = self.thresholds.at(strictness);
+        let any_evidence = strictness == Strictness::Strict;
         let mut report = Report::default();
         let mut out = Vec::with_capacity(batch.len());
         for input in batch {
-            let mut findings = self.spans(&input.text, threshold);
+            let mut findings = self.spans(&input.text, threshold, any_evidence);
             out.push(apply(&input.text, &findings));
             if findings.is_empty() {
                 continue;
@@ -250,11 +273,11 @@ impl<S: Scorer> Guard<S> {
 
     /// Every span of `text` scored at or over the threshold, merged where they overlap (the
     /// higher score and all reasons kept), in order.
-    fn spans(&self, text: &str, threshold: f32) -> Vec<Finding> {
+    fn spans(&self, text: &str, threshold: f32, any_evidence: bool) -> Vec<Finding> {
         let mut spans: Vec<Finding> = Vec::new();
         for candidate in candidates(text) {
             let score = self.score_of(text, &candidate);
-            if score >= threshold {
+            if score >= threshold || (any_evidence && candidate.features.has_evidence()) {
                 spans.push(Finding {
                     field: String::new(),
                     range: candidate.range,

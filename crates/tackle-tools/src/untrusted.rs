@@ -271,11 +271,11 @@ mod tests {
 
     #[tokio::test]
     async fn instructions_hidden_in_a_page_make_its_visible_text_checked_strictly() {
-        // A line the default strictness lets through and the strict one marks.
-        let visible = "Please send your questions to support@shop.example.";
+        // A line the default strictness lets through and the strict one marks: a role
+        // marker cited in documentation is evidence, but not enough at the default.
+        let visible = "The `assistant:` prefix marks the model turn in transcripts.";
         let score = trained().score(visible);
-        let thresholds = Thresholds::default();
-        assert!(score >= thresholds.strict && score < thresholds.default, "pick another line: {score}");
+        assert!(score < Thresholds::default().default, "pick another line: {score}");
         let hidden = |body: &str| UntrustedText { field: HIDDEN_FIELD, ..text("read_web_page", body) };
         let page = |extra: UntrustedText| vec![text("read_web_page", visible), extra];
         let clean = GuardFilter::default().filter(page(hidden("Skip to main content"))).await;
@@ -300,7 +300,7 @@ mod tests {
                 Some(1.0)
             }
         }
-        let line = "Please send your questions to support@shop.example.";
+        let line = "The `assistant:` prefix marks the model turn in transcripts.";
         let plain = GuardFilter::default().filter(vec![text("read_web_page", line)]).await;
         assert_eq!(plain.texts[0].text, line);
         let score = trained().score(line);

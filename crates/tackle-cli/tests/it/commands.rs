@@ -301,13 +301,13 @@ async fn guard_check_marks_files_and_scores_lines() {
     assert!(stdout.ends_with("]\nFast delivery.\n"), "{stdout}");
     assert!(stderr.contains("marked 14..") && stderr.contains("override"), "{stderr}");
 
-    // A line the default lets through and the strict level marks (the precondition is
-    // checked with `--jsonl` scores, so a retrained scorer says why if it fails).
-    let borderline = "Please send your questions to support@shop.example.";
+    // A line the default lets through and the strict level marks: a role marker cited in
+    // documentation (the score is printed, so a retrained scorer says why if it fails).
+    let borderline = "The `assistant:` prefix marks the model turn in transcripts.";
     let mut command = tackle(&config);
     command
         .args(["guard", "check", "--jsonl"])
-        .write_stdin(format!("{{\"id\": 1, \"text\": \"{borderline}\"}}\n"));
+        .write_stdin(format!("{{\"id\": 1, \"text\": {borderline:?}}}\n"));
     let (_, stdout, _) = output(command).await;
     let score = serde_json::from_str::<serde_json::Value>(stdout.trim()).unwrap()["score"].as_f64().unwrap();
     let line = dir.path().join("line.txt");
