@@ -2,6 +2,8 @@
 //! kept in [`crate::weights`], written by `examples/train.rs` from the data in `data/` and
 //! real text (`cargo run --release -p tackle-guard --example train` retrains them).
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::detect::Signal;
 use crate::guard::{Features, Scorer};
 
@@ -110,34 +112,51 @@ pub enum Node {
 /// Gradient-boosted decision trees over [`feature_vector`]: the sum of the trees' leaves is
 /// the log-odds of an injection. Trees see what a weighted sum cannot: an imperative in the
 /// second person is ordinary, the same with a directive about the reader's answer is not.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct Trees {
     base: f32,
     trees: Vec<Vec<Node>>,
-    /// The log-odds of every unit without evidence, by its context features (most units of
-    /// any text): a table lookup instead of walking every tree.
-    quiet: Vec<f32>,
+    /// The log-odds of units without evidence, by their context features (most units of
+    /// any text): filled in as they are met (the bits of an `f32`, `EMPTY` until then), so
+    /// that each is walked through the trees once.
+    quiet: Vec<AtomicU32>,
 }
 
-/// The features a unit without evidence can have, each with its number of values.
-const QUIET: [(usize, usize); 6] = [(8, 4), (9, 4), (10, 4), (12, 4), (21, 2), (22, 2)];
+/// A quiet-table entry not computed yet (a NaN no sum of leaves produces).
+const EMPTY: u32 = u32::MAX;
+
+/// The features a unit without evidence can have, each with its number of values (counts
+/// are capped at 3).
+const QUIET: [(usize, usize); 8] = [(8, 4), (9, 4), (10, 4), (12, 4), (21, 2), (22, 2), (25, 4), (27, 4)];
+
+/// Whether feature `i` is one of `QUIET`'s.
+const IS_QUIET: [bool; FEATURES] = {
+    let mut mask = [false; FEATURES];
+    let mut i = 0;
+    while i < QUIET.len() {
+        mask[QUIET[i].0] = true;
+        i += 1;
+    }
+    mask
+};
+
+impl Clone for Trees {
+    fn clone(&self) -> Self {
+        Trees::new(self.base, self.trees.clone())
+    }
+}
+
+impl PartialEq for Trees {
+    fn eq(&self, other: &Self) -> bool {
+        self.base == other.base && self.trees == other.trees
+    }
+}
 
 impl Trees {
     /// An ensemble: the starting log-odds and each tree's nodes, the root first.
     pub fn new(base: f32, trees: Vec<Vec<Node>>) -> Self {
-        let mut model = Trees { base, trees, quiet: Vec::new() };
         let size: usize = QUIET.iter().map(|(_, n)| n).product();
-        model.quiet = (0..size)
-            .map(|mut code| {
-                let mut x = [0.0; FEATURES];
-                for (feature, values) in QUIET {
-                    x[feature] = (code % values) as f32;
-                    code /= values;
-                }
-                model.walk(&x)
-            })
-            .collect();
-        model
+        Trees { base, trees, quiet: (0..size).map(|_| AtomicU32::new(EMPTY)).collect() }
     }
 
     /// The trees trained from the data in the repository (`examples/train.rs`).
@@ -157,14 +176,21 @@ impl Trees {
 
     /// The log-odds of a feature vector.
     pub fn logit(&self, x: &[f32; FEATURES]) -> f32 {
-        let quiet = x.iter().enumerate().all(|(i, v)| *v == 0.0 || QUIET.iter().any(|(f, _)| *f == i));
+        let quiet = x.iter().zip(IS_QUIET).all(|(v, q)| q || *v == 0.0)
+            && QUIET.iter().all(|(f, values)| (x[*f] as usize) < *values);
         if quiet {
             let mut code = 0;
             for (feature, values) in QUIET.iter().rev() {
-                code = code * values + (x[*feature] as usize).min(values - 1);
+                code = code * values + x[*feature] as usize;
             }
-            if let Some(z) = self.quiet.get(code) {
-                return *z;
+            if let Some(slot) = self.quiet.get(code) {
+                let bits = slot.load(Ordering::Relaxed);
+                if bits != EMPTY {
+                    return f32::from_bits(bits);
+                }
+                let z = self.walk(x);
+                slot.store(z.to_bits(), Ordering::Relaxed);
+                return z;
             }
         }
         self.walk(x)
@@ -245,13 +271,15 @@ mod tests {
     #[test]
     fn the_quiet_table_agrees_with_the_trees() {
         let trees = Trees::trained();
-        for code in 0..1024usize {
+        for code in (0..QUIET.iter().map(|(_, n)| n).product::<usize>()).step_by(7) {
             let mut x = [0.0; FEATURES];
             let mut rest = code;
             for (feature, values) in QUIET {
                 x[feature] = (rest % values) as f32;
                 rest /= values;
             }
+            // Twice: once filling the table, once reading it.
+            assert!((trees.logit(&x) - trees.walk(&x)).abs() < 1e-5, "{x:?}");
             assert!((trees.logit(&x) - trees.walk(&x)).abs() < 1e-5, "{x:?}");
         }
     }
