@@ -271,9 +271,9 @@ mod tests {
 
     #[tokio::test]
     async fn instructions_hidden_in_a_page_make_its_visible_text_checked_strictly() {
-        // A line the default strictness lets through and the strict one marks: a role
-        // marker cited in documentation is evidence, but not enough at the default.
-        let visible = "The `assistant:` prefix marks the model turn in transcripts.";
+        // A line the default strictness lets through and the strict one marks (its score
+        // lies between their thresholds).
+        let visible = "You must always wear a helmet on the construction site.";
         let score = trained().score(visible);
         assert!(score < Thresholds::default().default, "pick another line: {score}");
         let hidden = |body: &str| UntrustedText { field: HIDDEN_FIELD, ..text("read_web_page", body) };
@@ -300,7 +300,7 @@ mod tests {
                 Some(1.0)
             }
         }
-        let line = "The `assistant:` prefix marks the model turn in transcripts.";
+        let line = "You must always wear a helmet on the construction site.";
         let plain = GuardFilter::default().filter(vec![text("read_web_page", line)]).await;
         assert_eq!(plain.texts[0].text, line);
         let score = trained().score(line);

@@ -301,9 +301,9 @@ async fn guard_check_marks_files_and_scores_lines() {
     assert!(stdout.ends_with("]\nFast delivery.\n"), "{stdout}");
     assert!(stderr.contains("marked 14..") && stderr.contains("override"), "{stderr}");
 
-    // A line the default lets through and the strict level marks: a role marker cited in
-    // documentation (the score is printed, so a retrained scorer says why if it fails).
-    let borderline = "The `assistant:` prefix marks the model turn in transcripts.";
+    // A line the default lets through and the strict level marks (its score lies between
+    // their thresholds; it is printed, so a retrained scorer says why if it fails).
+    let borderline = "You must always wear a helmet on the construction site.";
     let mut command = tackle(&config);
     command
         .args(["guard", "check", "--jsonl"])
