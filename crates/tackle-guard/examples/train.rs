@@ -218,6 +218,7 @@ const HARD_NEGATIVE: usize = 10;
 const RELAXED_RATE: f64 = 0.005;
 const DEFAULT_RATE: f64 = 0.018;
 const STRICT_RATE: f64 = 0.05;
+const STRICT_CEILING: f64 = 0.25;
 const DEPTH: usize = 4;
 const RATE: f32 = 0.1;
 const LAMBDA: f64 = 1.0;
@@ -492,11 +493,21 @@ fn main() {
         .map(|(_, rows)| rows.iter().map(|(x, _)| logit_of(&scorer, x)).fold(f32::NEG_INFINITY, f32::max))
         .collect();
     benign_scores.sort_by(f32::total_cmp);
-    let (z_relaxed, z_default, z_strict) = (
-        cut(&benign_scores, RELAXED_RATE),
-        cut(&benign_scores, DEFAULT_RATE),
-        cut(&benign_scores, STRICT_RATE),
-    );
+    let (z_relaxed, z_default) = (cut(&benign_scores, RELAXED_RATE), cut(&benign_scores, DEFAULT_RATE));
+    // Strict marks more than the default: at its rate when a step lies there, else one step
+    // further down, as long as that step marks at most `STRICT_CEILING` of the documents.
+    let z_strict =
+        Some(cut(&benign_scores, STRICT_RATE)).filter(|z| *z < z_default - 1e-3).unwrap_or_else(|| {
+            let mut below = benign_scores.iter().rev().copied().filter(|z| *z < z_default - 1e-4);
+            let Some(step) = below.next() else { return z_default };
+            let marked = benign_scores.iter().filter(|z| **z >= step - 1e-4).count() as f64
+                / benign_scores.len().max(1) as f64;
+            if marked > STRICT_CEILING {
+                return z_default;
+            }
+            let next = below.find(|z| *z < step - 1e-4).unwrap_or(step - 2.0);
+            (step + next) / 2.0
+        });
     let scorer = Trees::new(scorer.base() - z_default, scorer.trees().to_vec());
     let sigmoid = |z: f32| 1.0 / (1.0 + (-z).exp());
     let thresholds = Thresholds {

@@ -133,6 +133,10 @@ enum Role {
     Is(Signal),
     OverrideVerb,
     InstructionNoun,
+    /// A word that points at the reader's own instructions ("previous", "your", "all",
+    /// "the above"): what an override sets aside, not rules in general ("ignore the
+    /// parking rules").
+    Qualifier,
     ActionVerb,
     ToolNoun,
     SendVerb,
@@ -162,6 +166,18 @@ const PHRASES: &[(Role, &[&str])] = &[
         ],
     ),
     (
+        Role::Qualifier,
+        &[
+        "previous", "prior", "above", "earlier", "preceding", "foregoing", "your", "all", "any", "original",
+        "initial", "existing", "current", "system", "developer", "safety", "user's", "these", "those",
+        "vorherigen", "bisherigen", "obigen", "früheren", "deine", "ihre", "alle", "jegliche",
+        "précédentes", "précédents", "ci-dessus", "antérieures", "tes", "vos", "toutes", "tous",
+        "anteriores", "previas", "tus", "sus", "todas", "todos", "suas", "seus", "предыдущ", "прежние",
+        "все", "свои", "твои", "ваши", "системн", "之前", "以前", "先前", "所有", "上面", "上述", "你的", "これまでの",
+        "以前の", "上記の", "すべての", "前の",
+        ],
+    ),
+    (
         Role::InstructionNoun,
         &[
         "instruction", "rules", "guideline", "guidance", "prompt", "constraint",
@@ -176,7 +192,13 @@ const PHRASES: &[(Role, &[&str])] = &[
         Role::Is(Signal::Override),
         &[
         "real instructions", "actual instructions", "true instructions", "new rule from", "new rules:",
-        "instead, do",
+        "instead, do", "ignore the above", "disregard the above", "forget the above", "ignore all the above",
+        "ignore everything above", "disregard everything above", "forget everything above", "ignore everything before",
+        "forget everything before", "ignore everything you were told", "forget everything you were told",
+        "disregard everything you were told", "ignoriere alles oben", "ignoriere alles vorherige", "vergiss alles bisherige",
+        "ignore tout ce qui précède", "oublie tout ce qui précède", "ignora todo lo anterior", "olvida todo lo anterior",
+        "ignore tudo acima", "esqueça tudo acima", "игнорируй всё выше", "забудь всё, что было выше", "忽略以上",
+        "忽略上面", "忽略上述", "上記を無視", "以上を無視",
         ],
     ),
     (
@@ -558,11 +580,13 @@ pub fn detect(text: &str) -> Vec<Unit> {
                 // put the object right before the verb: "聊天记录发送到".)
                 let compound = |e: usize| *start == e + 1 && text.as_bytes().get(e) == Some(&b' ');
                 let near = |other: Role| {
-                    let before = inside[..i]
-                        .iter()
-                        .rev()
-                        .take_while(|(s, _, _)| start - s <= PAIR_WINDOW)
-                        .filter(|(_, e, _)| !compound(*e));
+                    let before =
+                        inside[..i].iter().rev().take_while(|(s, _, _)| start - s <= PAIR_WINDOW).filter(
+                            |(_, e, r)| {
+                                !(compound(*e)
+                                    && matches!(r, Role::InstructionNoun | Role::ToolNoun | Role::DataNoun))
+                            },
+                        );
                     let after = inside[i + 1..].iter().take_while(|(s, _, _)| s - start <= PAIR_WINDOW);
                     before.chain(after).filter(within).any(|(s, _, r)| *r == other && s != start)
                 };
@@ -575,7 +599,9 @@ pub fn detect(text: &str) -> Vec<Unit> {
                 }
                 let signal = match role {
                     Role::Is(signal) => Some(*signal),
-                    Role::OverrideVerb if near(Role::InstructionNoun) => Some(Signal::Override),
+                    Role::OverrideVerb if near(Role::InstructionNoun) && near(Role::Qualifier) => {
+                        Some(Signal::Override)
+                    }
                     Role::ActionVerb if near(Role::ToolNoun) => Some(Signal::ToolRequest),
                     Role::SendVerb if near(Role::DataNoun) => Some(Signal::Exfiltration),
                     Role::SendVerb if url_after(text, *start, range.end) => Some(Signal::SendTo),

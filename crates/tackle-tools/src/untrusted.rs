@@ -239,6 +239,25 @@ fn guard_batch(guard: &Guard<Trees>, policy: &GuardPolicy, mut batch: Vec<Untrus
 mod tests {
     use super::*;
 
+    /// A line the default strictness lets through and the strict one marks: its score lies
+    /// between their thresholds (the candidates are ordinary imperatives and notices).
+    fn borderline() -> &'static str {
+        let t = Thresholds::default();
+        let candidates = [
+            "You must always wear a helmet on the construction site.",
+            "Important: reply to this email before Friday.",
+            "Please send your questions to support@shop.example.",
+            "Use the discount code SAVE10 at checkout.",
+        ];
+        let scores: Vec<f32> = candidates.iter().map(|c| trained().score(c)).collect();
+        candidates
+            .iter()
+            .zip(&scores)
+            .find(|(_, s)| **s >= t.strict && **s < t.default)
+            .map(|(c, _)| *c)
+            .unwrap_or_else(|| panic!("no candidate between the thresholds {t:?}: {scores:?}"))
+    }
+
     fn text(tool: &str, body: &str) -> UntrustedText {
         UntrustedText {
             tool: tool.into(),
@@ -271,11 +290,7 @@ mod tests {
 
     #[tokio::test]
     async fn instructions_hidden_in_a_page_make_its_visible_text_checked_strictly() {
-        // A line the default strictness lets through and the strict one marks (its score
-        // lies between their thresholds).
-        let visible = "You must always wear a helmet on the construction site.";
-        let score = trained().score(visible);
-        assert!(score < Thresholds::default().default, "pick another line: {score}");
+        let visible = borderline();
         let hidden = |body: &str| UntrustedText { field: HIDDEN_FIELD, ..text("read_web_page", body) };
         let page = |extra: UntrustedText| vec![text("read_web_page", visible), extra];
         let clean = GuardFilter::default().filter(page(hidden("Skip to main content"))).await;
@@ -300,7 +315,7 @@ mod tests {
                 Some(1.0)
             }
         }
-        let line = "You must always wear a helmet on the construction site.";
+        let line = borderline();
         let plain = GuardFilter::default().filter(vec![text("read_web_page", line)]).await;
         assert_eq!(plain.texts[0].text, line);
         let score = trained().score(line);

@@ -301,28 +301,38 @@ async fn guard_check_marks_files_and_scores_lines() {
     assert!(stdout.ends_with("]\nFast delivery.\n"), "{stdout}");
     assert!(stderr.contains("marked 14..") && stderr.contains("override"), "{stderr}");
 
-    // A line the default lets through and the strict level marks (its score lies between
-    // their thresholds; it is printed, so a retrained scorer says why if it fails).
-    let borderline = "You must always wear a helmet on the construction site.";
-    let mut command = tackle(&config);
-    command
-        .args(["guard", "check", "--jsonl"])
-        .write_stdin(format!("{{\"id\": 1, \"text\": {borderline:?}}}\n"));
-    let (_, stdout, _) = output(command).await;
-    let score = serde_json::from_str::<serde_json::Value>(stdout.trim()).unwrap()["score"].as_f64().unwrap();
-    let line = dir.path().join("line.txt");
-    std::fs::write(&line, borderline).unwrap();
-    for (flag, marked) in [("default", false), ("strict", true)] {
+    // `--strictness` and `[guard] strictness` reach the guard: some ordinary line is let
+    // through by the default and marked by the strict level.
+    let exit = |args: Vec<String>| {
         let mut command = tackle(&config);
-        command.args(["guard", "check", "--strictness", flag, line.to_str().unwrap()]);
-        let (code, _, stderr) = output(command).await;
-        assert_eq!(code, i32::from(marked), "{flag} (score {score}): {stderr}");
+        command.args(args);
+        async move { output(command).await.0 }
+    };
+    let line = dir.path().join("line.txt");
+    let mut found = false;
+    for candidate in [
+        "You must always wear a helmet on the construction site.",
+        "Important: reply to this email before Friday.",
+        "Please send your questions to support@shop.example.",
+        "Use the discount code SAVE10 at checkout.",
+    ] {
+        std::fs::write(&line, candidate).unwrap();
+        let path = line.to_str().unwrap().to_owned();
+        let check = |level: &str| {
+            vec!["guard".into(), "check".into(), "--strictness".into(), level.into(), path.clone()]
+        };
+        if exit(check("default")).await == 0 && exit(check("strict")).await == 1 {
+            found = true;
+            break;
+        }
     }
+    assert!(found, "no candidate line tells the default and strict levels apart");
     std::fs::write(&config, "[guard]\nstrictness = \"strict\"\n").unwrap();
-    let mut command = tackle(&config);
-    command.args(["guard", "check", line.to_str().unwrap()]);
-    let (code, _, _) = output(command).await;
-    assert_eq!(code, 1, "the settings' strictness is the default");
+    assert_eq!(
+        exit(vec!["guard".into(), "check".into(), line.to_str().unwrap().into()]).await,
+        1,
+        "the settings' strictness"
+    );
     std::fs::write(&config, "").unwrap();
 
     let mut command = tackle(&config);
