@@ -81,6 +81,14 @@ fn tag_payload(c: char) -> Option<char> {
     (0xE0020..=0xE007E).contains(&code).then(|| char::from_u32(code - 0xE0000)).flatten()
 }
 
+/// How many invisible or smuggling characters (tag characters) `original` holds.
+pub(crate) fn hidden_in(original: &str) -> usize {
+    if original.is_ascii() {
+        return 0;
+    }
+    original.chars().filter(|c| is_invisible(*c) || tag_payload(*c).is_some()).count()
+}
+
 /// Normalises `original` for detection (see the module docs).
 pub fn normalize(original: &str) -> Normalized {
     // ASCII text is its own NFKC form, holds nothing invisible and no look-alikes: lower
