@@ -78,22 +78,13 @@ pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
     let url = url::Url::parse("https://bench.example/page")?;
     let guard = Guard::new(Trees::trained(), Strictness::Default, Thresholds::default());
     let fields = |page: &tackle_web::Page| -> Vec<Input> {
-        let mut batch =
-            vec![Input { source: page.url.clone(), field: "content".into(), text: page.markdown.clone() }];
-        for (field, value) in [
-            ("title", &page.title),
-            ("description", &page.description),
-            ("author", &page.author),
-            ("site_name", &page.site_name),
-        ] {
-            if let Some(value) = value {
-                batch.push(Input { source: page.url.clone(), field: field.into(), text: value.clone() });
-            }
-        }
-        for hidden in &page.hidden {
-            batch.push(Input { source: page.url.clone(), field: "hidden".into(), text: hidden.text.clone() });
-        }
-        batch
+        page.untrusted_fields()
+            .map(|(field, text)| Input {
+                source: page.url.clone(),
+                field: field.into(),
+                text: text.to_owned(),
+            })
+            .collect()
     };
     let extracted: Vec<tackle_web::Page> =
         pages.iter().map(|html| tackle_web::extract(html, tackle_web::ContentKind::Html, &url)).collect();

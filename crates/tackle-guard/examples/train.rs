@@ -163,18 +163,13 @@ fn inject(doc: &str, payload: &str, position: usize) -> (String, Range<usize>) {
 fn rows(text: &str, payload: Option<&Range<usize>>, out: &mut Vec<([f32; FEATURES], bool)>) {
     let overlaps = |r: &Range<usize>| payload.is_some_and(|p| r.start < p.end && p.start < r.end);
     for candidate in candidates(text) {
-        let x = feature_vector(&candidate.features);
         let positive = overlaps(&candidate.range);
-        if positive && EVIDENCE.iter().all(|&i| x[i] == 0.0) {
+        if positive && !candidate.features.has_evidence() {
             continue;
         }
-        out.push((x, positive));
+        out.push((feature_vector(&candidate.features), positive));
     }
 }
-
-/// The features that are evidence of instructions to an AI (override, addressed to an AI,
-/// role marker, tool request, exfiltration, tool-call JSON, secrecy, persona, directive).
-const EVIDENCE: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 11];
 
 struct Sample {
     text: String,

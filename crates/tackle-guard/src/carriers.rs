@@ -140,11 +140,23 @@ fn hex_value(b: u8) -> Option<u8> {
 /// end and the bytes they spell. Runs too short to be a carrier are measured without being
 /// decoded (most are ordinary words: "added", "face").
 fn hex_pairs(bytes: &[u8], at: usize) -> (usize, Vec<u8>) {
-    let end = hex_end(bytes, at);
+    let end = hex_walk(bytes, at, |_| {});
     if end - at < MIN_HEX {
         return (end, Vec::new());
     }
     let mut decoded = Vec::with_capacity((end - at) / 2);
+    hex_walk(bytes, at, |b| decoded.push(b));
+    (end, decoded)
+}
+
+/// Where the hex pairs from `at` end.
+fn hex_end(bytes: &[u8], at: usize) -> usize {
+    hex_walk(bytes, at, |_| {})
+}
+
+/// Walks the hex pairs from `at`, handing each byte they spell to `byte`; returns where they
+/// end.
+fn hex_walk(bytes: &[u8], at: usize, mut byte: impl FnMut(u8)) -> usize {
     let mut end = at;
     loop {
         let mut p = end;
@@ -155,26 +167,9 @@ fn hex_pairs(bytes: &[u8], at: usize) -> (usize, Vec<u8>) {
         }
         match (bytes.get(p).copied().and_then(hex_value), bytes.get(p + 1).copied().and_then(hex_value)) {
             (Some(high), Some(low)) => {
-                decoded.push(high << 4 | low);
+                byte(high << 4 | low);
                 end = p + 2;
             }
-            _ => return (end, decoded),
-        }
-    }
-}
-
-/// Where the hex pairs from `at` end (as [`hex_pairs`] reads them).
-fn hex_end(bytes: &[u8], at: usize) -> usize {
-    let mut end = at;
-    loop {
-        let mut p = end;
-        if bytes[p..].starts_with(b"\\x") || bytes[p..].starts_with(b"0x") {
-            p += 2;
-        } else if p > at && bytes.get(p) == Some(&b' ') {
-            p += 1;
-        }
-        match (bytes.get(p), bytes.get(p + 1)) {
-            (Some(high), Some(low)) if high.is_ascii_hexdigit() && low.is_ascii_hexdigit() => end = p + 2,
             _ => return end,
         }
     }

@@ -57,6 +57,23 @@ pub struct Page {
     pub hidden: Vec<HiddenText>,
 }
 
+impl Page {
+    /// Every text of the page a filter must see, with its field name, in a fixed order:
+    /// the content, the metadata the page gives (title, description, author, site name),
+    /// then each piece of hidden text (field `hidden`, never shown to a model).
+    pub fn untrusted_fields(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        let metadata = [
+            ("title", &self.title),
+            ("description", &self.description),
+            ("author", &self.author),
+            ("site_name", &self.site_name),
+        ];
+        std::iter::once(("content", self.markdown.as_str()))
+            .chain(metadata.into_iter().filter_map(|(field, value)| value.as_deref().map(|v| (field, v))))
+            .chain(self.hidden.iter().map(|h| ("hidden", h.text.as_str())))
+    }
+}
+
 fn some(text: String) -> Option<String> {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     (!text.is_empty()).then(|| text.chars().take(1000).collect())

@@ -209,33 +209,19 @@ impl WebTools {
     /// there is something to say. A filter that returns another number of texts is broken:
     /// the pages then stay as they were and the report says so.
     async fn filter_pages(&self, tool: &str, pages: &mut [Page]) -> Option<FilterReport> {
-        let mut batch = Vec::new();
-        for page in pages.iter() {
-            let mut push = |field, text: &str| {
-                batch.push(UntrustedText {
+        // Hidden text is never shown to the model, but instructions hidden there are evidence
+        // about the whole page.
+        let batch: Vec<UntrustedText> = pages
+            .iter()
+            .flat_map(|page| {
+                page.untrusted_fields().map(|(field, text)| UntrustedText {
                     tool: tool.to_owned(),
                     source: page.url.clone(),
                     field,
                     text: text.to_owned(),
                 })
-            };
-            push("content", &page.markdown);
-            for (field, value) in [
-                ("title", &page.title),
-                ("description", &page.description),
-                ("author", &page.author),
-                ("site_name", &page.site_name),
-            ] {
-                if let Some(value) = value {
-                    push(field, value);
-                }
-            }
-            // What a reader cannot see: never shown to the model, but instructions hidden
-            // there are evidence about the whole page.
-            for hidden in &page.hidden {
-                push("hidden", &hidden.text);
-            }
-        }
+            })
+            .collect();
         let expected = batch.len();
         let crate::filter::Filtered { texts, report } = self.filter.filter(batch).await;
         if texts.len() != expected {
@@ -247,6 +233,7 @@ impl WebTools {
         }
         let mut texts = texts.into_iter();
         for page in pages.iter_mut() {
+            // Back in `Page::untrusted_fields` order.
             let mut next = || texts.next().map(|t| t.text).unwrap_or_default();
             page.markdown = next();
             for value in [&mut page.title, &mut page.description, &mut page.author, &mut page.site_name] {
