@@ -117,6 +117,9 @@ pub struct Unit {
     pub range: Range<usize>,
     /// Counts per signal, in [`Signal::ALL`] order.
     pub counts: [u16; SIGNALS],
+    /// The unit reads as code or markup (backticks, or dense in brackets, operators and
+    /// underscores), where `system:` and `ignore` are ordinary.
+    pub code_like: bool,
 }
 
 impl Unit {
@@ -477,12 +480,36 @@ pub fn units(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// Where `unit` holds quotation marks of any style (`"`, `“ ” „`, `« »`, `「 」 『 』`) or
-/// backticks, as byte offsets.
-fn quotes(unit: &str) -> Vec<usize> {
+/// One pass over a unit's bytes: where it holds quotation marks of any style (`"`, `“ ”
+/// „`, `« »`, `「 」 『 』`) or backticks, as byte offsets; and whether it reads as code
+/// (backticks, or more than one character in twelve a bracket, operator or underscore;
+/// characters counted by their first bytes, Unicode spaces being gone from normalised text).
+fn scan(unit: &str) -> (Vec<usize>, bool) {
     let bytes = unit.as_bytes();
     let mut at = Vec::new();
+    let (mut marks, mut all, mut backtick) = (0usize, 0usize, false);
     for (i, &b) in bytes.iter().enumerate() {
+        backtick |= b == b'`';
+        if b & 0xC0 != 0x80 && !b.is_ascii_whitespace() {
+            all += 1;
+            marks += usize::from(matches!(
+                b,
+                b'{' | b'}'
+                    | b'('
+                    | b')'
+                    | b'['
+                    | b']'
+                    | b'<'
+                    | b'>'
+                    | b'='
+                    | b';'
+                    | b'_'
+                    | b'/'
+                    | b'|'
+                    | b'$'
+                    | b'\\'
+            ));
+        }
         let quote = match b {
             b'"' | b'`' => true,
             // “ ” „ (E2 80 9C/9D/9E)
@@ -497,7 +524,7 @@ fn quotes(unit: &str) -> Vec<usize> {
             at.push(i);
         }
     }
-    at
+    (at, backtick || (marks * 12 > all && all > 0))
 }
 
 /// The signals in each unit of normalised `text` (from [`crate::normalize`]).
@@ -553,7 +580,7 @@ pub fn detect(text: &str) -> Vec<Unit> {
             // Cited text: a quotation embedded in a longer sentence ("pages say \"ignore
             // previous instructions\""). Evidence inside it counts as quoted, not as itself.
             // A quotation that is most of the unit is no citation: it is the text itself.
-            let marks = quotes(&text[range.clone()]);
+            let (marks, code_like) = scan(&text[range.clone()]);
             let unit_len = range.len();
             let cited = |at: usize| {
                 let at = at - range.start;
@@ -636,7 +663,7 @@ pub fn detect(text: &str) -> Vec<Unit> {
             if marks.len() >= 2 {
                 add(Signal::Discussion);
             }
-            Unit { range, counts }
+            Unit { range, counts, code_like }
         })
         .collect()
 }

@@ -319,11 +319,11 @@ pub fn candidates(text: &str) -> Vec<Candidate> {
             for inner in detect(&respelled) {
                 out.push(Candidate {
                     range: range.clone(),
-                    features: features(&respelled, &inner, Some(Carrier::Respelled), hidden),
+                    features: features(&inner, Some(Carrier::Respelled), hidden),
                 });
             }
         }
-        out.push(Candidate { range, features: features(&normalized.text, &unit, None, hidden) });
+        out.push(Candidate { range, features: features(&unit, None, hidden) });
     }
     for decoded in find_carriers(text) {
         let inner = normalize(&decoded.text);
@@ -331,50 +331,15 @@ pub fn candidates(text: &str) -> Vec<Candidate> {
         for unit in detect(&inner.text) {
             out.push(Candidate {
                 range: decoded.range.clone(),
-                features: features(&inner.text, &unit, Some(decoded.carrier), hidden),
+                features: features(&unit, Some(decoded.carrier), hidden),
             });
         }
     }
     out
 }
 
-fn features(text: &str, unit: &Unit, carrier: Option<Carrier>, hidden_chars: usize) -> Features {
-    let body = &text[unit.range.clone()];
-    Features { counts: unit.counts, len: unit.range.len(), carrier, hidden_chars, code_like: code_like(body) }
-}
-
-/// Backticks, or more than one character in twelve a bracket, operator or underscore.
-fn code_like(unit: &str) -> bool {
-    // One pass over the bytes; characters counted by their first bytes (UTF-8
-    // continuation bytes skipped); Unicode spaces are gone from normalised text.
-    let (mut marks, mut all) = (0usize, 0usize);
-    for &b in unit.as_bytes() {
-        if b == b'`' {
-            return true;
-        }
-        if b & 0xC0 == 0x80 || b.is_ascii_whitespace() {
-            continue;
-        }
-        all += 1;
-        marks += usize::from(matches!(
-            b,
-            b'{' | b'}'
-                | b'('
-                | b')'
-                | b'['
-                | b']'
-                | b'<'
-                | b'>'
-                | b'='
-                | b';'
-                | b'_'
-                | b'/'
-                | b'|'
-                | b'$'
-                | b'\\'
-        ));
-    }
-    marks * 12 > all && all > 0
+fn features(unit: &Unit, carrier: Option<Carrier>, hidden_chars: usize) -> Features {
+    Features { counts: unit.counts, len: unit.range.len(), carrier, hidden_chars, code_like: unit.code_like }
 }
 
 /// The signals a marker names: the kinds of evidence, not the context around them.

@@ -325,8 +325,11 @@ fn needs_respelling(text: &str) -> bool {
         match (at_split, start) {
             (true, Some(s)) => {
                 let token = &text[s..i];
-                let mut chars = token.chars();
-                let single = chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none();
+                // One character is at most four bytes: longer tokens are words.
+                let single = token.len() <= 4 && {
+                    let mut chars = token.chars();
+                    chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+                };
                 run = if single { run + 1 } else { 0 };
                 if run >= 4 || (may_be_shuffled(token.as_bytes()) && unshuffle(token).is_some()) {
                     return true;
