@@ -1,7 +1,7 @@
 //! Trains the default scorer and measures it: `cargo run --release -p tackle-guard --example
 //! train` (add `--write` to rewrite `src/weights.rs`, `--benign-dir DIR` to add real text
 //! from `DIR/*.txt` to the documents — `data/real-text.sh` fetches some; `--fresh` to report
-//! on `data/fresh_*.jsonl` and `data/fresh2_*.jsonl`, which are never trained on; `--show`,
+//! on `data/fresh*_*.jsonl`, which are never trained on; `--show`,
 //! `--missed` and `--feature NAME` print what the training part teaches).
 //!
 //! Data: `data/benign.jsonl` (documents the way tools return them, trigger words included)
@@ -552,6 +552,11 @@ fn main() {
             &load(&format!("{root}/fresh2_payloads.jsonl"), "family"),
         );
         evaluate("fresh2", &scorer, &fresh2);
+        let fresh3 = samples(
+            &load(&format!("{root}/fresh3_benign.jsonl"), "genre"),
+            &load(&format!("{root}/fresh3_payloads.jsonl"), "family"),
+        );
+        evaluate("fresh3", &scorer, &fresh3);
     }
     if std::env::args().any(|a| a == "--write") {
         let node = |n: &Node| match n {
