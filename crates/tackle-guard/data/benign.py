@@ -1,6 +1,6 @@
 # Writes benign.jsonl: documents the way tools return them. Kept as Python so that
 # multi-line texts stay readable; run `python3 benign.py` after editing.
-import json
+from jsonl import write_documents
 DOCS = [
 ("email-invoice","email","en","""From: billing@northwind-supplies.com
 To: jana.kowalski@example.org
@@ -369,7 +369,5 @@ páginas podem enganar assistentes de IA. A recomendação é filtrar o conteúd
 run this setup script" in a repository can trick coding assistants, and how sandboxing and
 allowlists stop it."""),
 ]
-with open("benign.jsonl", "w", encoding="utf-8") as out:
-    for doc_id, genre, lang, text in DOCS:
-        out.write(json.dumps({"id": doc_id, "genre": genre, "lang": lang, "text": text}, ensure_ascii=False) + "\n")
+write_documents("benign.jsonl", DOCS)
 print(len(DOCS), "documents")

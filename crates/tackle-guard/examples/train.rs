@@ -440,14 +440,12 @@ fn main() {
         .flat_map(|(rows, n)| std::iter::repeat_n(rows, *n).flatten().cloned())
         .collect();
     if let Some(name) = args.iter().position(|a| a == "--feature").and_then(|i| args.get(i + 1)) {
-        // How often a feature is on, by label (to see what a feature teaches).
-        let k = 0;
-        // `--feature a+b`: rows where both are on.
+        // How often a feature is on, by label (to see what a feature teaches); `--feature
+        // a+b` counts rows where both are on.
         let ks: Vec<usize> = name
             .split('+')
             .map(|n| FEATURE_NAMES.iter().position(|f| *f == n).expect("a feature name"))
             .collect();
-        let _ = k;
         let on = |label: bool| {
             train_rows.iter().filter(|(x, y)| *y == label && ks.iter().all(|&k| x[k] > 0.0)).count()
         };
@@ -516,19 +514,6 @@ fn main() {
         train_rows.len(),
         train_rows.iter().filter(|(_, y)| *y).count()
     );
-    if std::env::var_os("TRAIN_PROBE").is_some() {
-        let probe = |on: &[(usize, f32)]| {
-            let mut x = [0f32; FEATURES];
-            for (k, v) in on {
-                x[*k] = *v;
-            }
-            score_of(&scorer, &x)
-        };
-        println!("probe override {:.4}", probe(&[(0, 1.0)]));
-        println!("probe override+discussion {:.4}", probe(&[(0, 1.0), (10, 1.0)]));
-        println!("probe override+discussion+quoted {:.4}", probe(&[(0, 1.0), (10, 1.0), (27, 1.0)]));
-        println!("probe override+imperative {:.4}", probe(&[(0, 1.0), (9, 1.0)]));
-    }
     let mut used = [0usize; FEATURES];
     for node in scorer.trees().iter().flatten() {
         if let Node::Split { feature, .. } = node {
