@@ -573,6 +573,24 @@ mod tests {
             let (out, _) = guard.check(vec![input("s", &whole)]);
             let (pieces, _) = guard.check(lines.iter().map(|l| input("s", l)).collect());
             prop_assert_eq!(pieces.join("\n"), out[0].clone());
+            // Stricter than the output: every candidate of a line has the same evidence,
+            // context and carrier in the whole text as alone (the unit's length aside, which
+            // counts the line break).
+            let view = |c: &Candidate, offset: usize| {
+                let f = &c.features;
+                (c.range.start + offset, f.counts, f.carrier, f.hidden_chars, f.code_like)
+            };
+            let mut alone = Vec::new();
+            let mut offset = 0;
+            for line in &lines {
+                alone.extend(candidates(line).iter().map(|c| view(c, offset)));
+                offset += line.len() + 1;
+            }
+            let mut together: Vec<_> = candidates(&whole).iter().map(|c| view(c, 0)).collect();
+            let key = |v: &(usize, [u16; SIGNALS], Option<Carrier>, usize, bool)| format!("{v:?}");
+            alone.sort_by_key(key);
+            together.sort_by_key(key);
+            prop_assert_eq!(alone, together);
         }
 
         /// Any text: without findings it comes back unchanged; results do not depend on
