@@ -176,10 +176,16 @@ impl UntrustedFilter for GuardFilter {
     }
 }
 
-/// The field for text a reader of the source does not see (a page's comments and hidden
-/// elements). Instructions found there are evidence about the whole source: its other
-/// fields are then checked at [`Strictness::Strict`].
+/// How the fields for text a reader of the source does not see begin (`hidden: comment`,
+/// `hidden: display:none`: a page's comments and hidden elements). Instructions found there
+/// are evidence about the whole source: its other fields are then checked at
+/// [`Strictness::Strict`].
 pub const HIDDEN_FIELD: &str = "hidden";
+
+/// Whether `field` holds text the source hides from its reader.
+pub fn is_hidden(field: &str) -> bool {
+    field.starts_with(HIDDEN_FIELD)
+}
 
 /// Checks each text at its tool's strictness (hidden fields first; a source hiding
 /// instructions is checked strictly); one report for the batch.
@@ -188,13 +194,13 @@ fn guard_batch(guard: &Guard<Trees>, policy: &GuardPolicy, mut batch: Vec<Untrus
     let mut hostile: Vec<String> = Vec::new();
     let hidden_first = {
         let mut order: Vec<usize> = (0..batch.len()).collect();
-        order.sort_by_key(|&i| batch[i].field != HIDDEN_FIELD);
+        order.sort_by_key(|&i| !is_hidden(batch[i].field));
         order
     };
     for i in hidden_first {
         let text = &mut batch[i];
         let Some(strictness) = policy.for_tool(&text.tool) else { continue };
-        let strictness = if text.field != HIDDEN_FIELD && hostile.contains(&text.source) {
+        let strictness = if !is_hidden(text.field) && hostile.contains(&text.source) {
             Strictness::Strict
         } else {
             strictness
@@ -206,7 +212,7 @@ fn guard_batch(guard: &Guard<Trees>, policy: &GuardPolicy, mut batch: Vec<Untrus
         };
         let (mut out, found) = guard.check_at(vec![input], strictness);
         text.text = out.pop().unwrap_or_default();
-        if text.field == HIDDEN_FIELD && !found.is_clean() && !hostile.contains(&text.source) {
+        if is_hidden(text.field) && !found.is_clean() && !hostile.contains(&text.source) {
             hostile.push(text.source.clone());
         }
         for source in found.sources {
@@ -291,7 +297,7 @@ mod tests {
     #[tokio::test]
     async fn instructions_hidden_in_a_page_make_its_visible_text_checked_strictly() {
         let visible = borderline();
-        let hidden = |body: &str| UntrustedText { field: HIDDEN_FIELD, ..text("read_web_page", body) };
+        let hidden = |body: &str| UntrustedText { field: "hidden: comment", ..text("read_web_page", body) };
         let page = |extra: UntrustedText| vec![text("read_web_page", visible), extra];
         let clean = GuardFilter::default().filter(page(hidden("Skip to main content"))).await;
         assert!(clean.report.is_empty(), "{:?}", clean.report);
@@ -302,7 +308,7 @@ mod tests {
             )))
             .await;
         let fields: Vec<&str> = hostile.report.sources[0].spans.iter().map(|s| s.field.as_str()).collect();
-        assert_eq!(fields, [HIDDEN_FIELD, "content"], "{:?}", hostile.report);
+        assert_eq!(fields, ["hidden: comment", "content"], "{:?}", hostile.report);
         assert_ne!(hostile.texts[0].text, visible, "the page's visible text is checked strictly");
     }
 

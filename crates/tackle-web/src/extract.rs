@@ -60,7 +60,7 @@ pub struct Page {
 impl Page {
     /// Every text of the page a filter must see, with its field name, in a fixed order:
     /// the content, the metadata the page gives (title, description, author, site name),
-    /// then each piece of hidden text (field `hidden`, never shown to a model).
+    /// then each piece of hidden text (field `hidden: <how>`, never shown to a model).
     pub fn untrusted_fields(&self) -> impl Iterator<Item = (&'static str, &str)> {
         let metadata = [
             ("title", &self.title),
@@ -70,7 +70,7 @@ impl Page {
         ];
         std::iter::once(("content", self.markdown.as_str()))
             .chain(metadata.into_iter().filter_map(|(field, value)| value.as_deref().map(|v| (field, v))))
-            .chain(self.hidden.iter().map(|h| ("hidden", h.text.as_str())))
+            .chain(self.hidden.iter().map(|h| (h.how, h.text.as_str())))
     }
 }
 

@@ -14,7 +14,8 @@ use super::dom::{Document, Kind};
 /// One piece of hidden text and how it was hidden.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HiddenText {
-    /// How it was hidden (`comment`, `display:none`, `off-screen`, ...).
+    /// How it was hidden, as the field the filter reports it under (`hidden: comment`,
+    /// `hidden: display:none`, `hidden: off-screen`, ...).
     pub how: &'static str,
     /// The text, whitespace folded.
     pub text: String,
@@ -41,15 +42,15 @@ const HIDING_CLASSES: [&str; 9] = [
 /// How element `id` is hidden from a reader, if it is.
 pub(crate) fn how(doc: &Document, id: u32) -> Option<&'static str> {
     if doc.attr(id, "hidden").is_some() {
-        return Some("hidden attribute");
+        return Some("hidden: hidden attribute");
     }
     if doc.attr(id, "aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
-        return Some("aria-hidden");
+        return Some("hidden: aria-hidden");
     }
     if let Some(class) = doc.attr(id, "class")
         && class.split_ascii_whitespace().any(|c| HIDING_CLASSES.iter().any(|h| c.eq_ignore_ascii_case(h)))
     {
-        return Some("hiding class");
+        return Some("hidden: hiding class");
     }
     doc.attr(id, "style").and_then(by_style)
 }
@@ -72,45 +73,45 @@ fn by_style(style: &str) -> Option<&'static str> {
     }
     let get = |name: &str| declarations.iter().rev().find(|(p, _)| p == name).map(|(_, v)| v.as_str());
     if get("display") == Some("none") {
-        return Some("display:none");
+        return Some("hidden: display:none");
     }
     if matches!(get("visibility"), Some("hidden" | "collapse")) {
-        return Some("visibility:hidden");
+        return Some("hidden: visibility:hidden");
     }
     if get("opacity").and_then(|v| v.parse::<f32>().ok()).is_some_and(|o| o < 0.05) {
-        return Some("transparent");
+        return Some("hidden: transparent");
     }
     let color = get("color");
     if color.is_some_and(|c| c == "transparent" || c.ends_with(",0)") || c.ends_with(",0.0)")) {
-        return Some("transparent");
+        return Some("hidden: transparent");
     }
     let background = get("background-color").or_else(|| get("background"));
     if let (Some(color), Some(background)) = (color, background)
         && same_colour(color, background)
     {
-        return Some("same colour as background");
+        return Some("hidden: same colour as background");
     }
     if get("font-size").and_then(length_px).is_some_and(|px| px < 4.0) {
-        return Some("tiny font");
+        return Some("hidden: tiny font");
     }
     let clips = matches!(get("overflow"), Some("hidden" | "clip"));
     let zero = |name: &str| get(name).and_then(length_px).is_some_and(|px| px < 2.0);
     if clips && (zero("height") || zero("width") || zero("max-height")) {
-        return Some("zero size");
+        return Some("hidden: zero size");
     }
     if get("clip").is_some_and(|v| v.starts_with("rect(0") || v.starts_with("rect(1px,1px,1px,1px"))
         || get("clip-path").is_some_and(|v| v.starts_with("inset(50%") || v.starts_with("inset(100%"))
     {
-        return Some("clipped");
+        return Some("hidden: clipped");
     }
     let far = |name: &str| get(name).and_then(length_px).is_some_and(|px| px <= -500.0);
     let positioned = matches!(get("position"), Some("absolute" | "fixed"));
     if far("text-indent") || (positioned && (far("left") || far("top") || far("right") || far("margin-left")))
     {
-        return Some("off-screen");
+        return Some("hidden: off-screen");
     }
     if positioned && get("transform").is_some_and(|t| t.contains("translate") && t.contains("-9999")) {
-        return Some("off-screen");
+        return Some("hidden: off-screen");
     }
     None
 }
@@ -189,7 +190,7 @@ pub(crate) fn collect(doc: &Document) -> Vec<HiddenText> {
         out.push(HiddenText { how, text: text[..end].to_owned() });
     };
     for comment in &doc.comments {
-        keep("comment", super::dom::fold_whitespace(comment), &mut out);
+        keep("hidden: comment", super::dom::fold_whitespace(comment), &mut out);
     }
     let mut stack = vec![Document::ROOT];
     while let Some(id) = stack.pop() {
@@ -247,8 +248,8 @@ mod tests {
                 "O"
             ]
         );
-        assert_eq!(found[0].0, "comment");
-        assert_eq!(found[7].0, "tiny font");
+        assert_eq!(found[0].0, "hidden: comment");
+        assert_eq!(found[7].0, "hidden: tiny font");
     }
 
     #[test]
