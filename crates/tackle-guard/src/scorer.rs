@@ -49,13 +49,7 @@ pub fn feature_vector(f: &Features) -> [f32; FEATURES] {
     let c = |s: Signal| f32::from(f.count(s).min(3));
     let action = c(Signal::ToolRequest) + c(Signal::Exfiltration) + c(Signal::ToolCallJson);
     let directive = c(Signal::Directive);
-    let evidence = c(Signal::Override)
-        + c(Signal::AddressedToAi)
-        + c(Signal::RoleMarker)
-        + action
-        + c(Signal::Secrecy)
-        + c(Signal::Persona)
-        + directive;
+    let evidence: f32 = crate::guard::EVIDENCE.iter().map(|s| c(*s)).sum();
     [
         c(Signal::Override),
         c(Signal::AddressedToAi),
