@@ -96,30 +96,54 @@ fn readable(bytes: &[u8]) -> Option<String> {
     (letters >= 3 && odd * 20 <= total).then(|| text.to_owned())
 }
 
-fn is_base64_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
+/// Byte classes of the run scans: a base64 byte (either alphabet), a byte a hex walk may
+/// cover (hex digits, `\\`, `x`, space).
+const BASE64: u8 = 1;
+const HEX_WALK: u8 = 2;
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'-' | b'_') {
+            table[b] |= BASE64;
+        }
+        if byte.is_ascii_hexdigit() || matches!(byte, b'\\' | b'x' | b' ') {
+            table[b] |= HEX_WALK;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Calls `each` with every maximal stretch of `bytes` at least `min` long whose bytes all
+/// belong to `class`, in order. The count runs without a branch per byte: prose, where
+/// stretches end at every word, costs no mispredictions.
+fn class_runs(bytes: &[u8], class: u8, min: usize, mut each: impl FnMut(usize, usize)) {
+    let outside = |b: &u8| CLASS[usize::from(*b)] & class == 0;
+    let (mut run, mut i) = (0usize, 0usize);
+    while i < bytes.len() {
+        run = (run + 1) * usize::from(!outside(&bytes[i]));
+        i += 1;
+        if run >= min {
+            let end = i + bytes[i..].iter().position(outside).unwrap_or(bytes.len() - i);
+            each(i - run, end);
+            (run, i) = (0, end);
+        }
+    }
 }
 
 fn base64_runs(text: &str, found: &mut Vec<Decoded>) {
     let bytes = text.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        if !is_base64_byte(bytes[at]) {
-            at += 1;
-            continue;
-        }
-        let start = at;
-        while at < bytes.len() && is_base64_byte(bytes[at]) {
-            at += 1;
-        }
-        let body_end = at;
+    class_runs(bytes, BASE64, MIN_BASE64, |start, body_end| {
+        let mut at = body_end;
         while at < bytes.len() && bytes[at] == b'=' && at - body_end < 2 {
             at += 1;
         }
         let run = &text[start..body_end];
         // Plain words are not base64: a run must mix cases or carry digits or symbols.
-        if run.len() < MIN_BASE64 || run.bytes().all(|b| b.is_ascii_lowercase()) {
-            continue;
+        if run.bytes().all(|b| b.is_ascii_lowercase()) {
+            return;
         }
         let engines = [
             base64::engine::general_purpose::STANDARD_NO_PAD,
@@ -129,7 +153,7 @@ fn base64_runs(text: &str, found: &mut Vec<Decoded>) {
         if let Some(text) = decoded.as_deref().and_then(readable) {
             found.push(Decoded { range: start..at, carrier: Carrier::Base64, text });
         }
-    }
+    });
 }
 
 fn hex_value(b: u8) -> Option<u8> {
@@ -179,28 +203,32 @@ fn hex_walk(bytes: &[u8], at: usize, mut byte: impl FnMut(u8)) -> usize {
 /// with a stray digit); either way the scan goes on after the run, so it stays linear.
 fn hex_runs(text: &str, found: &mut Vec<Decoded>) {
     let bytes = text.as_bytes();
-    let mut at = 0;
-    while at + 1 < bytes.len() {
-        if !(bytes[at].is_ascii_hexdigit() || bytes[at] == b'\\') {
-            at += 1;
-            continue;
-        }
-        // Measured first, decoded only when long enough (most runs are words: "added").
-        let ends = [hex_end(bytes, at), hex_end(bytes, at + 1)];
-        if ends[0] == at && ends[1] == at + 1 {
-            at += 1;
-            continue;
-        }
-        for (start, end) in [(at, ends[0]), (at + 1, ends[1])] {
-            if end - start >= MIN_HEX
-                && let Some(text) = readable(&hex_pairs(bytes, start).1)
-            {
-                found.push(Decoded { range: start..end, carrier: Carrier::Hex, text });
-                break;
+    // A walk covers only hex digits, `\\`, `x` and spaces: it stays inside a stretch of
+    // those, and only stretches as long as a carrier can hold one (most are words: "added").
+    class_runs(bytes, HEX_WALK, MIN_HEX, |start, end| {
+        let mut at = start;
+        while at + 1 < end {
+            if !(bytes[at].is_ascii_hexdigit() || bytes[at] == b'\\') {
+                at += 1;
+                continue;
             }
+            // Measured first, decoded only when long enough.
+            let ends = [hex_end(bytes, at), hex_end(bytes, at + 1)];
+            if ends[0] == at && ends[1] == at + 1 {
+                at += 1;
+                continue;
+            }
+            for (start, end) in [(at, ends[0]), (at + 1, ends[1])] {
+                if end - start >= MIN_HEX
+                    && let Some(text) = readable(&hex_pairs(bytes, start).1)
+                {
+                    found.push(Decoded { range: start..end, carrier: Carrier::Hex, text });
+                    break;
+                }
+            }
+            at = ends[0].max(ends[1]).max(at + 1);
         }
-        at = ends[0].max(ends[1]).max(at + 1);
-    }
+    });
 }
 
 /// Percent-encoding, character references, JSON escapes and quoted-printable: runs of text

@@ -459,6 +459,10 @@ pub fn units(text: &str) -> Vec<Range<usize>> {
     };
     let mut i = 0;
     while i < bytes.len() {
+        if !ENDS_UNIT[usize::from(bytes[i])] {
+            i += 1;
+            continue;
+        }
         let end = match bytes[i] {
             b'\n' => Some(i + 1),
             b'.' | b'!' | b'?' if bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace) => Some(i + 1),
@@ -480,6 +484,18 @@ pub fn units(text: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// The bytes that may end a unit (or begin a character that does).
+static ENDS_UNIT: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'\n' as usize] = true;
+    table[b'.' as usize] = true;
+    table[b'!' as usize] = true;
+    table[b'?' as usize] = true;
+    table[0xE3] = true;
+    table[0xEF] = true;
+    table
+};
+
 /// One pass over a unit's bytes: where it holds quotation marks of any style (`"`, `“ ”
 /// „`, `« »`, `「 」 『 』`) or backticks, as byte offsets; and whether it reads as code
 /// (backticks, or more than one character in twelve a bracket, operator or underscore;
@@ -489,27 +505,15 @@ fn scan(unit: &str) -> (Vec<usize>, bool) {
     let mut at = Vec::new();
     let (mut marks, mut all, mut backtick) = (0usize, 0usize, false);
     for (i, &b) in bytes.iter().enumerate() {
-        backtick |= b == b'`';
-        if b & 0xC0 != 0x80 && !b.is_ascii_whitespace() {
+        let class = SCAN_CLASS[usize::from(b)];
+        if class & COUNTED != 0 {
             all += 1;
-            marks += usize::from(matches!(
-                b,
-                b'{' | b'}'
-                    | b'('
-                    | b')'
-                    | b'['
-                    | b']'
-                    | b'<'
-                    | b'>'
-                    | b'='
-                    | b';'
-                    | b'_'
-                    | b'/'
-                    | b'|'
-                    | b'$'
-                    | b'\\'
-            ));
+            marks += usize::from(class & MARK != 0);
         }
+        if class & QUOTE_LEAD == 0 {
+            continue;
+        }
+        backtick |= b == b'`';
         let quote = match b {
             b'"' | b'`' => true,
             // “ ” „ (E2 80 9C/9D/9E)
@@ -526,6 +530,46 @@ fn scan(unit: &str) -> (Vec<usize>, bool) {
     }
     (at, backtick || (marks * 12 > all && all > 0))
 }
+
+/// [`scan`]'s byte classes: a character counted (the first byte of one, not white space),
+/// a code mark, a byte that may open a quotation mark.
+const COUNTED: u8 = 1;
+const MARK: u8 = 2;
+const QUOTE_LEAD: u8 = 4;
+static SCAN_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if byte & 0xC0 != 0x80 && !byte.is_ascii_whitespace() {
+            table[b] |= COUNTED;
+        }
+        if matches!(
+            byte,
+            b'{' | b'}'
+                | b'('
+                | b')'
+                | b'['
+                | b']'
+                | b'<'
+                | b'>'
+                | b'='
+                | b';'
+                | b'_'
+                | b'/'
+                | b'|'
+                | b'$'
+                | b'\\'
+        ) {
+            table[b] |= MARK;
+        }
+        if matches!(byte, b'"' | b'`' | 0xE2 | 0xC2 | 0xE3) {
+            table[b] |= QUOTE_LEAD;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// The signals in each unit of normalised `text` (from [`crate::normalize`]).
 pub fn detect(text: &str) -> Vec<Unit> {
