@@ -34,10 +34,17 @@ pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
         return Err(format!("no .txt files in {dir}").into());
     }
     let guard = Guard::new(Trees::trained(), Strictness::Default, Thresholds::default());
-    let layers: [Layer<'_>; 4] = [
+    let lexical = tackle_guard::Lexical::trained();
+    let layers: [Layer<'_>; 5] = [
         ("normalize", Box::new(|t: &str| drop(std::hint::black_box(tackle_guard::normalize(t))))),
         ("carriers", Box::new(|t: &str| drop(std::hint::black_box(tackle_guard::find_carriers(t))))),
         ("detect", Box::new(|t: &str| drop(std::hint::black_box(tackle_guard::detect(t))))),
+        (
+            "lexical",
+            Box::new(|t: &str| {
+                std::hint::black_box(lexical.logit(t));
+            }),
+        ),
         (
             "guard",
             Box::new(|t: &str| {

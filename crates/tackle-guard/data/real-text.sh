@@ -11,6 +11,10 @@
 #               cargo's registry (offline once the workspace has been built)
 #   sentences/  web and news sentences in the eight languages: lingua-rs's test data at a
 #               pinned commit (GitHub; skipped when unreachable, or read from LINGUA_RS=<clone>)
+#   messages/   interface strings and e-mails of four more translated projects (django-allauth,
+#               django-oscar, wagtail, Sphinx; PyPI sdists, pinned), one file per project and
+#               language: account mails, shop pages, CMS and build messages in the eight
+#               languages (po-text.py reads them)
 #   aidocs/     documentation of LLM client libraries (PyPI sdists, pinned): text full of system
 #               prompts, roles, tool calls and "ignore", written to people, never to a model
 set -euo pipefail
@@ -122,5 +126,13 @@ if [ ! -d "$dir/sentences" ]; then
     else
         echo "lingua-rs sentences unreachable; skipped (set LINGUA_RS to a clone)" >&2
     fi
+fi
+if [ ! -d "$dir/messages" ]; then
+    mkdir -p "$dir/messages" "$work/messages"
+    for package in django-allauth==65.3.0 django-oscar==3.2.5 wagtail==6.3.1 sphinx==8.1.3; do
+        python3 -m pip download --quiet --no-deps --no-binary :all: "$package" -d "$work/messages"
+    done
+    for archive in "$work"/messages/*.tar.gz; do tar -xzf "$archive" -C "$work/messages"; done
+    python3 "$here/po-text.py" "$work/messages" "$dir/messages"
 fi
 echo "$dir"

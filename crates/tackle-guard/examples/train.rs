@@ -19,8 +19,9 @@ use std::ops::Range;
 
 use base64::Engine as _;
 use serde_json::Value;
+use tackle_guard::lexical::{BUCKETS, MIN_NGRAMS, ngrams};
 use tackle_guard::scorer::{FEATURE_NAMES, FEATURES, Node, Trees, feature_vector};
-use tackle_guard::{Guard, Strictness, Thresholds, candidates};
+use tackle_guard::{Guard, Lexical, Strictness, Thresholds, candidates_with};
 
 struct Doc {
     group: String,
@@ -155,14 +156,21 @@ fn inject(doc: &str, payload: &str, position: usize) -> (String, Range<usize>) {
     }
 }
 
-/// Feature rows of one text, as the guard scores it, labelled by overlap with `payload`.
+/// Feature rows of one text, as the guard scores it (its words read by `lexical`), labelled
+/// by overlap with `payload`.
 ///
 /// A payload unit without any evidence of instructions to an AI (only context: an
 /// imperative, the second person, a model named) is left out: context alone must never
-/// mark text, so the trees learn it only from benign units.
-fn rows(text: &str, payload: Option<&Range<usize>>, out: &mut Vec<([f32; FEATURES], bool)>) {
+/// mark text, so the trees learn it only from benign units. (Plain requests with no
+/// evidence are the lexical model's to find.)
+fn rows(
+    text: &str,
+    payload: Option<&Range<usize>>,
+    lexical: &dyn Fn(&str) -> f32,
+    out: &mut Vec<([f32; FEATURES], bool)>,
+) {
     let overlaps = |r: &Range<usize>| payload.is_some_and(|p| r.start < p.end && p.start < r.end);
-    for candidate in candidates(text) {
+    for candidate in candidates_with(text, lexical) {
         let positive = overlaps(&candidate.range);
         if positive && !candidate.features.has_evidence() {
             continue;
@@ -171,19 +179,38 @@ fn rows(text: &str, payload: Option<&Range<usize>>, out: &mut Vec<([f32; FEATURE
     }
 }
 
+#[derive(Clone)]
 struct Sample {
     text: String,
     payload: Option<Range<usize>>,
     family: String,
+    /// Which third of the data it belongs to, for the lexical model's out-of-fold scores:
+    /// a payload's injections all share one fold.
+    fold: usize,
 }
 
-fn samples(benign: &[Doc], payloads: &[Doc]) -> Vec<Sample> {
-    let mut out: Vec<Sample> = benign
+/// The documents as they are, each its own sample.
+fn clean(benign: &[Doc]) -> Vec<Sample> {
+    benign
         .iter()
-        .map(|b| Sample { text: b.text.clone(), payload: None, family: format!("benign:{}", b.group) })
-        .collect();
-    // Each payload goes into about 48 documents, spread over all of them.
-    let stride = (benign.len() / 48).max(1);
+        .enumerate()
+        .map(|(i, b)| {
+            // Pieces of one real file share a fold (the lexical model must not learn a file
+            // to score another piece of it); written documents take turns.
+            let fold = if b.group.starts_with("real:") {
+                b.group.bytes().fold(0usize, |h, c| h.wrapping_mul(31).wrapping_add(usize::from(c))) % 3
+            } else {
+                i % 3
+            };
+            Sample { text: b.text.clone(), payload: None, family: format!("benign:{}", b.group), fold }
+        })
+        .collect()
+}
+
+/// Each payload put into about `per_payload` documents, spread over all of them.
+fn injected(benign: &[Doc], payloads: &[Doc], per_payload: usize) -> Vec<Sample> {
+    let mut out = Vec::new();
+    let stride = (benign.len() / per_payload).max(1);
     for (i, b) in benign.iter().enumerate() {
         for (j, p) in payloads.iter().enumerate() {
             if (i + j * 7) % stride != 0 {
@@ -191,10 +218,140 @@ fn samples(benign: &[Doc], payloads: &[Doc]) -> Vec<Sample> {
             }
             let how = CONCEALMENTS[(i + j) % CONCEALMENTS.len()];
             let (text, range) = inject(&b.text, &conceal(&p.text, how), (i * 7 + j) % 3);
-            out.push(Sample { text, payload: Some(range), family: p.group.clone() });
+            out.push(Sample { text, payload: Some(range), family: p.group.clone(), fold: j % 3 });
         }
     }
     out
+}
+
+fn samples(benign: &[Doc], payloads: &[Doc]) -> Vec<Sample> {
+    let mut out = clean(benign);
+    out.extend(injected(benign, payloads, 48));
+    out
+}
+
+/// The lexical model's examples: each unit's n-gram buckets, its label and its weight.
+struct WordRows {
+    buckets: Vec<Vec<u32>>,
+    labels: Vec<bool>,
+    weights: Vec<f32>,
+    folds: Vec<usize>,
+}
+
+/// The units of every sample, read once: the n-grams of each (in the order
+/// [`candidates_with`] reads them), and the lexical examples — every unit of a clean
+/// document (negative), every payload unit of an injected one (positive).
+fn word_rows(samples: &[Sample], repeats: &[usize]) -> (Vec<Vec<Vec<u32>>>, WordRows) {
+    let mut per_sample = Vec::with_capacity(samples.len());
+    let mut rows =
+        WordRows { buckets: Vec::new(), labels: Vec::new(), weights: Vec::new(), folds: Vec::new() };
+    for (sample, repeat) in samples.iter().zip(repeats) {
+        let read = std::cell::RefCell::new(Vec::new());
+        let units = candidates_with(&sample.text, &|words| {
+            let mut b = Vec::new();
+            ngrams(words, |x| b.push(x as u32));
+            read.borrow_mut().push(b);
+            0.0
+        });
+        let read = read.into_inner();
+        for (candidate, b) in units.iter().zip(&read) {
+            let positive = sample
+                .payload
+                .as_ref()
+                .is_some_and(|p| candidate.range.start < p.end && p.start < candidate.range.end);
+            if sample.payload.is_some() && !positive {
+                // The host document's own units are in its clean sample already.
+                continue;
+            }
+            rows.buckets.push(b.clone());
+            rows.labels.push(positive);
+            rows.weights.push(*repeat as f32);
+            rows.folds.push(sample.fold);
+        }
+        per_sample.push(read);
+    }
+    // A payload unit that also stands in a benign document ("Thank you.", "It is very
+    // important.") is no evidence either way: it is kept as a negative only.
+    let benign: std::collections::HashSet<&Vec<u32>> =
+        rows.buckets.iter().zip(&rows.labels).filter(|(_, y)| !**y).map(|(b, _)| b).collect();
+    let ambiguous: Vec<bool> =
+        rows.buckets.iter().zip(&rows.labels).map(|(b, y)| *y && benign.contains(b)).collect();
+    let mut kept =
+        WordRows { buckets: Vec::new(), labels: Vec::new(), weights: Vec::new(), folds: Vec::new() };
+    for (i, b) in rows.buckets.iter().enumerate() {
+        if !ambiguous[i] {
+            kept.buckets.push(b.clone());
+            kept.labels.push(rows.labels[i]);
+            kept.weights.push(rows.weights[i]);
+            kept.folds.push(rows.folds[i]);
+        }
+    }
+    (per_sample, kept)
+}
+
+const WORD_EPOCHS: usize = 6;
+const WORD_RATE: f32 = 0.5;
+const WORD_L2: f32 = 1e-3;
+/// Positives weigh this share of all the lexical examples' weight.
+const WORD_POSITIVE_SHARE: f32 = 0.3;
+
+/// Logistic regression over the n-grams (each worth 1/√n), AdaGrad with L2 on the weights
+/// a step touches, trained on the examples whose fold is not `skip`; the intercept and the
+/// weights in `f32`.
+fn train_words(rows: &WordRows, skip: Option<usize>) -> (f32, Vec<f32>) {
+    let keep = |i: usize| skip != Some(rows.folds[i]);
+    let (mut pos, mut neg) = (0f32, 0f32);
+    for i in (0..rows.labels.len()).filter(|&i| keep(i)) {
+        if rows.labels[i] { pos += rows.weights[i] } else { neg += rows.weights[i] }
+    }
+    let total = pos + neg;
+    let (wp, wn) =
+        (WORD_POSITIVE_SHARE * total / pos.max(1.0), (1.0 - WORD_POSITIVE_SHARE) * total / neg.max(1.0));
+    let mut w = vec![0f32; BUCKETS];
+    let mut g2 = vec![1e-6f32; BUCKETS];
+    let (mut bias, mut bias_g2) = ((pos / neg.max(1.0)).max(1e-6).ln(), 1e-6f32);
+    let mut order: Vec<usize> = (0..rows.labels.len()).filter(|&i| keep(i)).collect();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..WORD_EPOCHS {
+        // Fisher–Yates with a fixed xorshift: the same model every run.
+        for k in (1..order.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(k, (seed % (k as u64 + 1)) as usize);
+        }
+        for &i in &order {
+            let b = &rows.buckets[i];
+            let x = 1.0 / (b.len().max(MIN_NGRAMS) as f32).sqrt();
+            let z = bias + b.iter().map(|&j| w[j as usize]).sum::<f32>() * x;
+            let p = 1.0 / (1.0 + (-z).exp());
+            let weight = if rows.labels[i] { wp } else { wn };
+            let g = weight * (p - f32::from(u8::from(rows.labels[i])));
+            bias_g2 += g * g;
+            bias -= WORD_RATE * g / bias_g2.sqrt();
+            for &j in b {
+                let j = j as usize;
+                let gj = g * x + WORD_L2 * w[j];
+                g2[j] += gj * gj;
+                w[j] -= WORD_RATE * gj / g2[j].sqrt();
+            }
+        }
+    }
+    (bias, w)
+}
+
+fn words_logit(model: &(f32, Vec<f32>), buckets: &[u32]) -> f32 {
+    model.0
+        + buckets.iter().map(|&j| model.1[j as usize]).sum::<f32>()
+            / (buckets.len().max(MIN_NGRAMS) as f32).sqrt()
+}
+
+/// The model in the crate's form: weights as signed bytes times a scale.
+fn quantize(model: &(f32, Vec<f32>)) -> Lexical {
+    let top = model.1.iter().fold(0f32, |m, w| m.max(w.abs())).max(1e-6);
+    let scale = top / 127.0;
+    let weights = model.1.iter().map(|w| (w / scale).round().clamp(-127.0, 127.0) as i8 as u8).collect();
+    Lexical::new(model.0, scale, weights).expect("a complete model")
 }
 
 fn logit_of(scorer: &Trees, x: &[f32; FEATURES]) -> f32 {
@@ -209,9 +366,15 @@ const ROUNDS: usize = 300;
 const POSITIVE_SHARE: f64 = 0.25;
 /// How many times a hand-written benign document counts.
 const HARD_NEGATIVE: usize = 10;
+/// How many times a composed people-addressed document counts.
+const COMPOSED_NEGATIVE: usize = 2;
+/// How many documents each composed request is put into.
+const REQUEST_HOSTS: usize = 4;
 /// The share of training documents each strictness may mark.
 const RELAXED_RATE: f64 = 0.005;
 const DEFAULT_RATE: f64 = 0.018;
+/// The part of `DEFAULT_RATE` the lexical model may spend alone.
+const LEXICAL_RATE: f64 = 0.005;
 const STRICT_RATE: f64 = 0.05;
 const STRICT_CEILING: f64 = 0.25;
 const DEPTH: usize = 4;
@@ -341,8 +504,9 @@ fn cut(sorted: &[f32], rate: f64) -> f32 {
 
 /// Text-level figures at the default threshold: recall per family, false alarms on the
 /// documents alone.
-fn evaluate(name: &str, scorer: &Trees, samples: &[Sample]) {
-    let guard = Guard::new(scorer.clone(), Strictness::Default, Thresholds::default());
+fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
+    let guard =
+        Guard::new(scorer.clone(), Strictness::Default, Thresholds::default()).with_lexical(lexical.clone());
     let threshold = Thresholds::default().default;
     let mut by_family: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let (mut tp, mut fp, mut fneg, mut tn) = (0, 0, 0, 0);
@@ -350,6 +514,7 @@ fn evaluate(name: &str, scorer: &Trees, samples: &[Sample]) {
         let flagged = guard.score(&sample.text) >= threshold;
         let family = match (&sample.payload, sample.family.strip_prefix("benign:real:")) {
             (Some(_), _) => sample.family.clone(),
+            (None, _) if sample.family == "benign:composed" => "benign composed".to_owned(),
             (None, Some(real)) => format!("benign real {}", real.split(':').next().unwrap_or_default()),
             (None, None) => "benign written".to_owned(),
         };
@@ -374,8 +539,8 @@ fn evaluate(name: &str, scorer: &Trees, samples: &[Sample]) {
             (false, true) => {
                 fp += 1;
                 entry.0 += 1;
-                if name == "train" && std::env::args().any(|a| a == "--show") {
-                    show(scorer, sample);
+                if name != "train" && !name.starts_with("fresh") && std::env::args().any(|a| a == "--show") {
+                    show(scorer, lexical, sample);
                 }
             }
             (false, false) => tn += 1,
@@ -395,8 +560,8 @@ fn evaluate(name: &str, scorer: &Trees, samples: &[Sample]) {
 }
 
 /// The units of a false alarm that scored over the threshold (training part only).
-fn show(scorer: &Trees, sample: &Sample) {
-    for candidate in candidates(&sample.text) {
+fn show(scorer: &Trees, lexical: &Lexical, sample: &Sample) {
+    for candidate in candidates_with(&sample.text, &|words| lexical.logit(words)) {
         let x = feature_vector(&candidate.features);
         let score = score_of(scorer, &x);
         if score >= Thresholds::default().default {
@@ -417,22 +582,54 @@ fn main() {
     }
     let (benign_train, benign_held) = split(benign);
     let (payload_train, payload_held) = split(load(&format!("{root}/payloads.jsonl"), "family"));
+    // The composed requests and their people-addressed twins teach the lexical model only:
+    // the trees and the calibration see the written payloads and the documents.
+    let (composed_train, composed_held) = split(load(&format!("{root}/requests_benign.jsonl"), "genre"));
+    let (request_train, request_held) = split(load(&format!("{root}/requests_payloads.jsonl"), "family"));
     let train_samples = samples(&benign_train, &payload_train);
-    let held_samples = samples(&benign_held, &payload_held);
+    let mut word_samples = train_samples.clone();
+    word_samples.extend(injected(&benign_train, &request_train, REQUEST_HOSTS));
+    word_samples.extend(clean(&composed_train));
+    let mut held_samples = samples(&benign_held, &payload_held);
+    held_samples.extend(
+        injected(&benign_held, &request_held, REQUEST_HOSTS)
+            .into_iter()
+            .map(|s| Sample { family: "composed_request".into(), ..s }),
+    );
+    held_samples
+        .extend(clean(&composed_held).into_iter().map(|s| Sample { family: "benign:composed".into(), ..s }));
+    // Hand-written benign documents are the hard negatives real text rarely holds (an
+    // article quoting an attack, code with role strings): each counts `HARD_NEGATIVE` times
+    // (the composed people-addressed requests, many and alike, `COMPOSED_NEGATIVE` times).
+    let repeat = |s: &Sample| match (&s.payload, s.family.as_str()) {
+        (Some(_), _) => 1,
+        (None, "benign:requests") => COMPOSED_NEGATIVE,
+        (None, family) if family.starts_with("benign:real:") => 1,
+        (None, _) => HARD_NEGATIVE,
+    };
+    let repeats: Vec<usize> = train_samples.iter().map(repeat).collect();
+    // The lexical model: trained three times on two thirds to score the third, so that the
+    // calibration sees its scores on text it has not learnt from; then once on all.
+    let word_repeats: Vec<usize> = word_samples.iter().map(repeat).collect();
+    let (words_read, word_rows) = word_rows(&word_samples, &word_repeats);
+    let folds: Vec<(f32, Vec<f32>)> = (0..3).map(|k| train_words(&word_rows, Some(k))).collect();
+    let lexical = quantize(&train_words(&word_rows, None));
     // Rows per sample: the units of a document, and which overlap the payload.
     let per_sample: Vec<Vec<([f32; FEATURES], bool)>> = train_samples
         .iter()
         .map(|sample| {
             let mut rows_of = Vec::new();
-            rows(&sample.text, sample.payload.as_ref(), &mut rows_of);
+            rows(&sample.text, sample.payload.as_ref(), &|_| 0.0, &mut rows_of);
             rows_of
         })
         .collect();
-    // Hand-written benign documents are the hard negatives real text rarely holds (an
-    // article quoting an attack, code with role strings): each counts `HARD_NEGATIVE` times.
-    let repeats: Vec<usize> = train_samples
+    // Each sample's highest lexical log-odds, out of fold.
+    let words_max: Vec<f32> = train_samples
         .iter()
-        .map(|s| if s.payload.is_none() && !s.family.starts_with("benign:real:") { HARD_NEGATIVE } else { 1 })
+        .zip(&words_read)
+        .map(|(sample, read)| {
+            read.iter().map(|b| words_logit(&folds[sample.fold], b)).fold(f32::NEG_INFINITY, f32::max)
+        })
         .collect();
     let mut train_rows: Vec<([f32; FEATURES], bool)> = per_sample
         .iter()
@@ -476,17 +673,41 @@ fn main() {
         }
         scorer = train(&train_rows);
     }
-    // Calibration: each strictness marks at most its share of the training documents
-    // (`RELAXED_RATE`, `DEFAULT_RATE`, `STRICT_RATE`). The intercept is moved so that the default threshold is the
-    // score 0.5; the others become thresholds of their own.
-    let mut benign_scores: Vec<f32> = train_samples
-        .iter()
-        .zip(&per_sample)
-        .filter(|(sample, _)| sample.payload.is_none())
-        .map(|(_, rows)| rows.iter().map(|(x, _)| logit_of(&scorer, x)).fold(f32::NEG_INFINITY, f32::max))
+    // Calibration, on the real and hand-written documents (the composed ones are many and
+    // alike, and would spend the budget on one kind of text): the words alone may mark
+    // `LEXICAL_RATE` of them, the trees the rest of `DEFAULT_RATE`; the intercept and the
+    // offset are moved so that the default threshold is the score 0.5. Relaxed and strict
+    // mark their shares (`RELAXED_RATE`, `STRICT_RATE`) of the two together.
+    let calibrated: Vec<usize> = (0..train_samples.len())
+        .filter(|&i| train_samples[i].payload.is_none() && train_samples[i].family != "benign:requests")
         .collect();
-    benign_scores.sort_by(f32::total_cmp);
-    let (z_relaxed, z_default) = (cut(&benign_scores, RELAXED_RATE), cut(&benign_scores, DEFAULT_RATE));
+    let tree_max = |scorer: &Trees, i: usize| {
+        per_sample[i].iter().map(|(x, _)| logit_of(scorer, x)).fold(f32::NEG_INFINITY, f32::max)
+    };
+    let sorted = |mut v: Vec<f32>| {
+        v.sort_by(f32::total_cmp);
+        v
+    };
+    // The words' share is set on the composed people-addressed documents too: notices and
+    // e-mails full of requests to the reader, which the real text holds few of.
+    let composed_max: Vec<f32> = word_samples
+        .iter()
+        .zip(&words_read)
+        .filter(|(s, _)| s.payload.is_none() && s.family == "benign:requests")
+        .map(|(s, read)| {
+            read.iter().map(|b| words_logit(&folds[s.fold], b)).fold(f32::NEG_INFINITY, f32::max)
+        })
+        .collect();
+    let offset = cut(
+        &sorted(calibrated.iter().map(|&i| words_max[i]).chain(composed_max.iter().copied()).collect()),
+        LEXICAL_RATE,
+    );
+    let z_trees =
+        cut(&sorted(calibrated.iter().map(|&i| tree_max(&scorer, i)).collect()), DEFAULT_RATE - LEXICAL_RATE);
+    let scorer = Trees::new(scorer.base() - z_trees, scorer.trees().to_vec()).with_lexical_offset(offset);
+    let benign_scores =
+        sorted(calibrated.iter().map(|&i| tree_max(&scorer, i).max(words_max[i] - offset)).collect());
+    let (z_relaxed, z_default) = (cut(&benign_scores, RELAXED_RATE), 0.0);
     // Strict marks more than the default: at its rate when a step lies there, else one step
     // further down, as long as that step marks at most `STRICT_CEILING` of the documents.
     let z_strict =
@@ -501,7 +722,6 @@ fn main() {
             let next = below.find(|z| *z < step - 1e-4).unwrap_or(step - 2.0);
             (step + next) / 2.0
         });
-    let scorer = Trees::new(scorer.base() - z_default, scorer.trees().to_vec());
     let sigmoid = |z: f32| 1.0 / (1.0 + (-z).exp());
     let thresholds = Thresholds {
         relaxed: sigmoid(z_relaxed - z_default).max(0.5),
@@ -523,25 +743,30 @@ fn main() {
     for (name, splits) in FEATURE_NAMES.iter().zip(used) {
         println!("  splits on {name}: {splits}");
     }
-    evaluate("train", &scorer, &train_samples);
-    evaluate("held_out", &scorer, &held_samples);
+    evaluate("train", &scorer, &lexical, &train_samples);
+    evaluate("held_out", &scorer, &lexical, &held_samples);
     if args.iter().any(|a| a == "--fresh") {
         // Never trained or tuned on: written after the weights were fixed, reported once.
         let fresh = samples(
             &load(&format!("{root}/fresh_benign.jsonl"), "genre"),
             &load(&format!("{root}/fresh_payloads.jsonl"), "family"),
         );
-        evaluate("fresh", &scorer, &fresh);
+        evaluate("fresh", &scorer, &lexical, &fresh);
         let fresh2 = samples(
             &load(&format!("{root}/fresh2_benign.jsonl"), "genre"),
             &load(&format!("{root}/fresh2_payloads.jsonl"), "family"),
         );
-        evaluate("fresh2", &scorer, &fresh2);
+        evaluate("fresh2", &scorer, &lexical, &fresh2);
         let fresh3 = samples(
             &load(&format!("{root}/fresh3_benign.jsonl"), "genre"),
             &load(&format!("{root}/fresh3_payloads.jsonl"), "family"),
         );
-        evaluate("fresh3", &scorer, &fresh3);
+        evaluate("fresh3", &scorer, &lexical, &fresh3);
+        let fresh4 = samples(
+            &load(&format!("{root}/fresh4_benign.jsonl"), "genre"),
+            &load(&format!("{root}/fresh4_payloads.jsonl"), "family"),
+        );
+        evaluate("fresh4", &scorer, &lexical, &fresh4);
     }
     if std::env::args().any(|a| a == "--write") {
         let node = |n: &Node| match n {
@@ -571,13 +796,18 @@ fn main() {
              /// The trees.\n\
              pub(crate) const TREES: &[&[Node]] = &[\n{}\n];\n\n\
              /// The thresholds for relaxed, default and strict.\n\
-             pub(crate) const THRESHOLDS: [f32; 3] = [{:.4}, 0.5, {:.4}];\n",
+             pub(crate) const THRESHOLDS: [f32; 3] = [{:.4}, 0.5, {:.4}];\n\n\
+             /// Subtracted from the lexical model's log-odds (`lexical.bin`).\n\
+             pub(crate) const LEXICAL_OFFSET: f32 = {:.5};\n",
             scorer.base(),
             trees.join("\n"),
             thresholds.relaxed,
             thresholds.strict,
+            scorer.lexical_offset(),
         );
         std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/weights.rs"), file).unwrap();
         println!("wrote src/weights.rs");
+        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/lexical.bin"), lexical.to_bytes()).unwrap();
+        println!("wrote src/lexical.bin");
     }
 }

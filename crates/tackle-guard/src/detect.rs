@@ -57,10 +57,13 @@ pub enum Signal {
     /// backticks): cited, as articles and docs cite attacks and role markers, and counted
     /// here instead of as itself.
     Quoted,
+    /// Wording that reads as a request to an AI, by the [`crate::Lexical`] model: named in a
+    /// report when the words alone marked a unit, never counted by the detectors.
+    Wording,
 }
 
 /// How many signals there are.
-pub const SIGNALS: usize = 16;
+pub const SIGNALS: usize = 17;
 
 impl Signal {
     /// Every signal, in feature order.
@@ -81,6 +84,7 @@ impl Signal {
         Signal::SendTo,
         Signal::MentionsAi,
         Signal::Quoted,
+        Signal::Wording,
     ];
 
     /// The signal's name in reports and feature files.
@@ -102,6 +106,7 @@ impl Signal {
             Signal::SendTo => "send_to",
             Signal::MentionsAi => "mentions_ai",
             Signal::Quoted => "quoted",
+            Signal::Wording => "wording",
         }
     }
 
@@ -441,7 +446,7 @@ fn matcher() -> Option<&'static Matcher> {
         .as_ref()
 }
 
-fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
 

@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use crate::carriers::{Carrier, find_carriers};
 use crate::detect::{SIGNALS, Signal, Unit, detect};
+use crate::lexical::Lexical;
 use crate::normalize::normalize;
 
 /// One text to check.
@@ -35,6 +36,8 @@ pub struct Features {
     /// The unit reads as code or markup (backticks, or dense in brackets, operators and
     /// underscores), where `system:` and `ignore` are ordinary.
     pub code_like: bool,
+    /// The log-odds the [`Lexical`] model gives the unit's words.
+    pub lexical: f32,
 }
 
 impl Features {
@@ -67,6 +70,13 @@ pub const EVIDENCE: [Signal; 9] = [
 pub trait Scorer: Send + Sync {
     /// The score of one unit.
     fn score(&self, features: &Features) -> f32;
+
+    /// Whether the unit's wording (its [`Features::lexical`] log-odds) rather than its
+    /// signals decided the score: the report then names [`Signal::Wording`].
+    fn by_wording(&self, features: &Features) -> bool {
+        let _ = features;
+        false
+    }
 }
 
 /// A second opinion on borderline units: a model the user brings (an ONNX or GGUF
@@ -201,6 +211,7 @@ impl Strictness {
 /// marks at.
 pub struct Guard<S> {
     scorer: S,
+    lexical: std::borrow::Cow<'static, Lexical>,
     thresholds: Thresholds,
     strictness: Strictness,
     classifier: Option<(Box<dyn Classifier>, std::ops::Range<f32>)>,
@@ -209,7 +220,19 @@ pub struct Guard<S> {
 impl<S: Scorer> Guard<S> {
     /// A guard scoring with `scorer`, marking at `strictness` under `thresholds`.
     pub fn new(scorer: S, strictness: Strictness, thresholds: Thresholds) -> Self {
-        Guard { scorer, thresholds, strictness, classifier: None }
+        Guard {
+            scorer,
+            lexical: std::borrow::Cow::Borrowed(Lexical::trained()),
+            thresholds,
+            strictness,
+            classifier: None,
+        }
+    }
+
+    /// Reads words with `lexical` instead of the trained model (the trainer's).
+    pub fn with_lexical(mut self, lexical: Lexical) -> Self {
+        self.lexical = std::borrow::Cow::Owned(lexical);
+        self
     }
 
     /// Asks `classifier` about every unit whose score falls in `borderline` (for example
@@ -240,7 +263,10 @@ impl<S: Scorer> Guard<S> {
     /// The highest unit score of `text` (0 for empty text): the injection score of a
     /// whole text, for batch evaluation.
     pub fn score(&self, text: &str) -> f32 {
-        candidates(text).iter().map(|c| self.score_of(text, c)).fold(0.0, f32::max)
+        candidates_with(text, &|words| self.lexical.logit(words))
+            .iter()
+            .map(|c| self.score_of(text, c))
+            .fold(0.0, f32::max)
     }
 
     /// Checks a batch: the texts in the same order, suspicious spans replaced by markers,
@@ -276,14 +302,20 @@ impl<S: Scorer> Guard<S> {
     /// higher score and all reasons kept), in order.
     fn spans(&self, text: &str, threshold: f32, any_evidence: bool) -> Vec<Finding> {
         let mut spans: Vec<Finding> = Vec::new();
-        for candidate in candidates(text) {
+        for candidate in candidates_with(text, &|words| self.lexical.logit(words)) {
             let score = self.score_of(text, &candidate);
             if score >= threshold || (any_evidence && candidate.features.has_evidence()) {
                 spans.push(Finding {
                     field: String::new(),
                     range: candidate.range,
                     score,
-                    reasons: reasons(&candidate.features.counts),
+                    reasons: {
+                        let mut reasons = reasons(&candidate.features.counts);
+                        if self.scorer.by_wording(&candidate.features) {
+                            reasons.push(Signal::Wording);
+                        }
+                        reasons
+                    },
                     carrier: candidate.features.carrier,
                 });
             }
@@ -304,8 +336,15 @@ pub struct Candidate {
 /// Everything of `text` the guard scores: each unit of the normalised text; each unit read
 /// again with spacing and shuffling undone (when that changes it), standing for the whole
 /// unit; and each carrier by the units of what it decodes to, standing for the carrier.
-/// The trainer labels the same candidates, so training and checking see one view.
+/// The trainer labels the same candidates, so training and checking see one view. Words are
+/// read with the trained [`Lexical`] model.
 pub fn candidates(text: &str) -> Vec<Candidate> {
+    let lexical = Lexical::trained();
+    candidates_with(text, &|words| lexical.logit(words))
+}
+
+/// [`candidates`], with `lexical` giving the log-odds of each unit's words (normalised text).
+pub fn candidates_with(text: &str, lexical: &dyn Fn(&str) -> f32) -> Vec<Candidate> {
     let normalized = normalize(text);
     // Per unit, and only counted when the text holds any.
     let hidden_in = |range: &Range<usize>| {
@@ -317,29 +356,39 @@ pub fn candidates(text: &str) -> Vec<Candidate> {
         let hidden = hidden_in(&range);
         if let Some(respelled) = crate::normalize::respell(&normalized.text[unit.range.clone()]) {
             for inner in detect(&respelled) {
+                let words = lexical(&respelled[inner.range.clone()]);
                 out.push(Candidate {
                     range: range.clone(),
-                    features: features(&inner, Some(Carrier::Respelled), hidden),
+                    features: features(&inner, Some(Carrier::Respelled), hidden, words),
                 });
             }
         }
-        out.push(Candidate { range, features: features(&unit, None, hidden) });
+        let words = lexical(&normalized.text[unit.range.clone()]);
+        out.push(Candidate { range, features: features(&unit, None, hidden, words) });
     }
     for decoded in find_carriers(text) {
         let inner = normalize(&decoded.text);
         let hidden = inner.hidden_chars + hidden_in(&decoded.range);
         for unit in detect(&inner.text) {
+            let words = lexical(&inner.text[unit.range.clone()]);
             out.push(Candidate {
                 range: decoded.range.clone(),
-                features: features(&unit, Some(decoded.carrier), hidden),
+                features: features(&unit, Some(decoded.carrier), hidden, words),
             });
         }
     }
     out
 }
 
-fn features(unit: &Unit, carrier: Option<Carrier>, hidden_chars: usize) -> Features {
-    Features { counts: unit.counts, len: unit.range.len(), carrier, hidden_chars, code_like: unit.code_like }
+fn features(unit: &Unit, carrier: Option<Carrier>, hidden_chars: usize, lexical: f32) -> Features {
+    Features {
+        counts: unit.counts,
+        len: unit.range.len(),
+        carrier,
+        hidden_chars,
+        code_like: unit.code_like,
+        lexical,
+    }
 }
 
 /// The signals a marker names: the kinds of evidence, not the context around them.

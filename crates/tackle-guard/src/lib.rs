@@ -18,6 +18,7 @@
 pub mod carriers;
 pub mod detect;
 pub mod guard;
+pub mod lexical;
 pub mod normalize;
 pub mod scorer;
 mod weights;
@@ -26,7 +27,8 @@ pub use carriers::{Carrier, Decoded, find_carriers};
 pub use detect::{SIGNALS, Signal, Unit, detect};
 pub use guard::{
     Candidate, Classifier, Features, Finding, Guard, Input, Report, Scorer, SourceReport, Strictness,
-    Thresholds, candidates, marker,
+    Thresholds, candidates, candidates_with, marker,
 };
+pub use lexical::Lexical;
 pub use normalize::{Normalized, normalize, respell};
 pub use scorer::Trees;

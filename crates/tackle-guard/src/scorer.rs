@@ -110,6 +110,10 @@ pub enum Node {
 pub struct Trees {
     base: f32,
     trees: Vec<Vec<Node>>,
+    /// Subtracted from the [`crate::Lexical`] log-odds to put it on the trees' scale: a
+    /// unit's log-odds is the higher of the two, so the words alone can mark a plain request
+    /// no detector sees, within their own share of the false-alarm budget.
+    lexical_offset: f32,
     /// The log-odds of units without evidence, by their context features (most units of
     /// any text): filled in as they are met (the bits of an `f32`, `EMPTY` until then), so
     /// that each is walked through the trees once.
@@ -136,13 +140,13 @@ const IS_QUIET: [bool; FEATURES] = {
 
 impl Clone for Trees {
     fn clone(&self) -> Self {
-        Trees::new(self.base, self.trees.clone())
+        Trees::new(self.base, self.trees.clone()).with_lexical_offset(self.lexical_offset)
     }
 }
 
 impl PartialEq for Trees {
     fn eq(&self, other: &Self) -> bool {
-        self.base == other.base && self.trees == other.trees
+        self.base == other.base && self.trees == other.trees && self.lexical_offset == other.lexical_offset
     }
 }
 
@@ -150,12 +154,41 @@ impl Trees {
     /// An ensemble: the starting log-odds and each tree's nodes, the root first.
     pub fn new(base: f32, trees: Vec<Vec<Node>>) -> Self {
         let size: usize = QUIET.iter().map(|(_, n)| n).product();
-        Trees { base, trees, quiet: (0..size).map(|_| AtomicU32::new(EMPTY)).collect() }
+        Trees {
+            base,
+            trees,
+            lexical_offset: f32::INFINITY,
+            quiet: (0..size).map(|_| AtomicU32::new(EMPTY)).collect(),
+        }
+    }
+
+    /// The same trees, with the lexical model's log-odds less `offset` as a second opinion
+    /// (without one, the words are not weighed).
+    pub fn with_lexical_offset(mut self, offset: f32) -> Self {
+        self.lexical_offset = offset;
+        self
+    }
+
+    /// The offset of the lexical model's log-odds.
+    pub fn lexical_offset(&self) -> f32 {
+        self.lexical_offset
     }
 
     /// The trees trained from the data in the repository (`examples/train.rs`).
     pub fn trained() -> Self {
         Trees::new(crate::weights::BASE, crate::weights::TREES.iter().map(|tree| tree.to_vec()).collect())
+            .with_lexical_offset(crate::weights::LEXICAL_OFFSET)
+    }
+
+    /// A unit's log-odds: the trees' over its features, or its words' less the offset,
+    /// whichever is higher.
+    pub fn unit_logit(&self, features: &Features) -> f32 {
+        self.logit(&feature_vector(features)).max(self.words(features))
+    }
+
+    fn words(&self, features: &Features) -> f32 {
+        let z = features.lexical - self.lexical_offset;
+        if z.is_nan() { f32::NEG_INFINITY } else { z }
     }
 
     /// The starting log-odds.
@@ -221,8 +254,12 @@ impl Default for Trees {
 
 impl Scorer for Trees {
     fn score(&self, features: &Features) -> f32 {
-        let z = self.logit(&feature_vector(features));
+        let z = self.unit_logit(features);
         1.0 / (1.0 + (-z).exp())
+    }
+
+    fn by_wording(&self, features: &Features) -> bool {
+        self.words(features) > self.logit(&feature_vector(features))
     }
 }
 

@@ -254,6 +254,8 @@ mod tests {
             "Important: reply to this email before Friday.",
             "Please send your questions to support@shop.example.",
             "Use the discount code SAVE10 at checkout.",
+            "Reply to the sender to confirm.",
+            "The assistant will call you back tomorrow.",
         ];
         let scores: Vec<f32> = candidates.iter().map(|c| trained().score(c)).collect();
         candidates

@@ -315,6 +315,8 @@ async fn guard_check_marks_files_and_scores_lines() {
         "Important: reply to this email before Friday.",
         "Please send your questions to support@shop.example.",
         "Use the discount code SAVE10 at checkout.",
+        "Reply to the sender to confirm.",
+        "The assistant will call you back tomorrow.",
     ] {
         std::fs::write(&line, candidate).unwrap();
         let path = line.to_str().unwrap().to_owned();
