@@ -7,7 +7,7 @@
 //! it beside the context the detectors see.
 //!
 //! Words are read from normalised text (lower case, look-alikes folded): runs of letters and
-//! digits, each CJK character on its own (bigrams then hold the words), `:` as a word (an
+//! digits (outside ASCII, of anything but punctuation and symbols), each CJK character on its own (bigrams then hold the words), `:` as a word (an
 //! addressee ends with one), any token with a digit as one number, and a whole URL, domain or
 //! e-mail address as one word, so that no address teaches anything by its name.
 //!
@@ -150,7 +150,7 @@ pub fn ngrams(text: &str, mut each: impl FnMut(usize)) {
                 if crate::detect::is_cjk(c) {
                     flush(&mut word, &mut in_word, &mut digit, &mut emit);
                     emit(hash(bytes));
-                } else if c.is_alphanumeric() {
+                } else if is_word_char(c) {
                     word = bytes.iter().fold(word, |h, b| fnv(h, *b));
                     in_word = true;
                     digit |= c.is_ascii_digit();
@@ -185,6 +185,30 @@ fn is_address(chunk: &str) -> bool {
         && tld.len() >= 2
         && tld.bytes().all(|b| b.is_ascii_alphabetic())
         && host.split('.').all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+}
+
+/// Whether a character outside ASCII belongs to a word: anything but the blocks of
+/// punctuation, symbols, arrows, box drawing and emoji (range checks, where
+/// `char::is_alphanumeric` looks each character up in Unicode's tables: most of the cost of
+/// reading Cyrillic or Greek text).
+fn is_word_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
+    !matches!(
+        u32::from(c),
+        0x80..=0xBF
+            | 0xD7
+            | 0xF7
+            | 0x2000..=0x2BFF
+            | 0x3000..=0x303F
+            | 0xFE30..=0xFE4F
+            | 0xFF00..=0xFF0F
+            | 0xFF1A..=0xFF20
+            | 0xFF3B..=0xFF40
+            | 0xFF5B..=0xFF65
+            | 0x1F000..=0x1FAFF
+    )
 }
 
 const FNV_START: u32 = 0x811C_9DC5;

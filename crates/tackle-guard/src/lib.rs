@@ -9,7 +9,9 @@
 //! instruction-shaped text unit by unit (eight languages); [`Guard`] is the batch API —
 //! texts with their sources in, the same texts out with suspicious spans replaced by a
 //! marker that names the reasons, and a [`Report`] grouped by source — around a [`Scorer`].
-//! The trained scorer comes next.
+//! [`Lexical`] reads a unit's words (a linear model over hashed word n-grams) for the plain
+//! requests no lexicon lists; [`Trees`], the trained scorer, weighs the detectors' signals
+//! and takes the words' verdict where it is the stronger.
 //!
 //! The one decision that shaped this crate: every layer works on the normalised text but
 //! reports ranges of the original, so benign text passes byte for byte and a marker

@@ -318,30 +318,43 @@ pub fn respell(text: &str) -> Option<String> {
 /// shuffled attack word (same length, first and last letter as one).
 fn needs_respelling(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let splits = |b: u8| b.is_ascii_whitespace() || matches!(b, b'.' | b'-' | b'_' | b'|' | b'/');
-    let (mut run, mut start) = (0, None::<usize>);
-    for i in 0..=bytes.len() {
-        let at_split = bytes.get(i).is_none_or(|&b| splits(b));
-        match (at_split, start) {
-            (true, Some(s)) => {
-                let token = &text[s..i];
-                // One character is at most four bytes: longer tokens are words.
-                let single = token.len() <= 4 && {
-                    let mut chars = token.chars();
-                    chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
-                };
-                run = if single { run + 1 } else { 0 };
-                if run >= 4 || (may_be_shuffled(token.as_bytes()) && unshuffle(token).is_some()) {
-                    return true;
-                }
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
+    let (mut run, mut start) = (0, 0);
+    // Tokens are what lies between splitting bytes; each is looked at once, at its end.
+    for end in bytes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &b)| SPLITS[usize::from(b)].then_some(i))
+        .chain(std::iter::once(bytes.len()))
+    {
+        let token = &bytes[start..end];
+        start = end + 1;
+        if token.is_empty() {
+            continue;
+        }
+        // One character is at most four bytes: longer tokens are words.
+        let single = token.len() <= 4 && {
+            let token = &text[end - token.len()..end];
+            let mut chars = token.chars();
+            chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+        };
+        run = if single { run + 1 } else { 0 };
+        if run >= 4 || (may_be_shuffled(token) && unshuffle(&text[end - token.len()..end]).is_some()) {
+            return true;
         }
     }
     false
 }
+
+/// The bytes that split tokens for [`respell`]'s first look.
+static SPLITS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_whitespace() || matches!(b as u8, b'.' | b'-' | b'_' | b'|' | b'/');
+        b += 1;
+    }
+    table
+};
 
 /// Whether some attack word has `word`'s length and first and last byte: one lookup in
 /// a table of length masks by first and last letter.

@@ -5568,4 +5568,4 @@ pub(crate) const TREES: &[&[Node]] = &[
 pub(crate) const THRESHOLDS: [f32; 3] = [0.9976, 0.5, 0.2428];
 
 /// Subtracted from the lexical model's log-odds (`lexical.bin`).
-pub(crate) const LEXICAL_OFFSET: f32 = -0.27654;
+pub(crate) const LEXICAL_OFFSET: f32 = -0.27632;
