@@ -454,21 +454,49 @@ pub(crate) fn is_cjk(c: char) -> bool {
 /// bytes: a unit ends at a line break, at `.`, `!` or `?` before white space or the end,
 /// and after `。`, `！` or `？`.
 pub fn units(text: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
+    scanned_units(text).into_iter().map(|u| u.range).collect()
+}
+
+/// A unit, with its quotation marks and whether it reads as code.
+struct Scanned {
+    range: Range<usize>,
+    /// Quotation marks and backticks, as offsets within the unit.
+    quotes: Vec<usize>,
+    code_like: bool,
+}
+
+/// The units of `text`, each with where it holds quotation marks of any style (`"`, `“ ”
+/// „`, `« »`, `「 」 『 』`) or backticks and whether it reads as code (see [`SCAN_CLASS`]),
+/// in one pass over the bytes.
+fn scanned_units(text: &str) -> Vec<Scanned> {
     let bytes = text.as_bytes();
-    let push = |start: usize, end: usize, out: &mut Vec<Range<usize>>| {
-        if !text[start..end].trim().is_empty() {
-            out.push(start..end);
-        }
-    };
+    let mut out = Vec::new();
+    let (mut start, mut all, mut marks, mut backtick) = (0usize, 0usize, 0usize, false);
+    let mut quotes = Vec::new();
+    let mut push =
+        |start: usize, end: usize, all: usize, marks: usize, backtick: bool, quotes: Vec<usize>| {
+            if !text[start..end].trim().is_empty() {
+                let code_like = backtick || (marks * 12 > all && all > 0);
+                out.push(Scanned { range: start..end, quotes, code_like });
+            }
+        };
     let mut i = 0;
     while i < bytes.len() {
-        if !ENDS_UNIT[usize::from(bytes[i])] {
+        let b = bytes[i];
+        let class = SCAN_CLASS[usize::from(b)];
+        all += usize::from(class & COUNTED != 0);
+        marks += usize::from(class & MARK != 0);
+        if class & (QUOTE_LEAD | ENDS) == 0 {
             i += 1;
             continue;
         }
-        let end = match bytes[i] {
+        if class & QUOTE_LEAD != 0 {
+            backtick |= b == b'`';
+            if is_quote(bytes, i) {
+                quotes.push(i - start);
+            }
+        }
+        let end = match b {
             b'\n' => Some(i + 1),
             b'.' | b'!' | b'?' if bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace) => Some(i + 1),
             // 。 (E3 80 82), ！ (EF BC 81), ？ (EF BC 9F)
@@ -478,69 +506,39 @@ pub fn units(text: &str) -> Vec<Range<usize>> {
         };
         match end {
             Some(end) => {
-                push(start, end, &mut out);
-                start = end;
+                push(start, end, all, marks, backtick, std::mem::take(&mut quotes));
+                (start, all, marks, backtick) = (end, 0, 0, false);
                 i = end;
             }
             None => i += 1,
         }
     }
-    push(start, text.len(), &mut out);
+    push(start, text.len(), all, marks, backtick, quotes);
     out
 }
 
-/// The bytes that may end a unit (or begin a character that does).
-static ENDS_UNIT: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'\n' as usize] = true;
-    table[b'.' as usize] = true;
-    table[b'!' as usize] = true;
-    table[b'?' as usize] = true;
-    table[0xE3] = true;
-    table[0xEF] = true;
-    table
-};
-
-/// One pass over a unit's bytes: where it holds quotation marks of any style (`"`, `“ ”
-/// „`, `« »`, `「 」 『 』`) or backticks, as byte offsets; and whether it reads as code
-/// (backticks, or more than one character in twelve a bracket, operator or underscore;
-/// characters counted by their first bytes, Unicode spaces being gone from normalised text).
-fn scan(unit: &str) -> (Vec<usize>, bool) {
-    let bytes = unit.as_bytes();
-    let mut at = Vec::new();
-    let (mut marks, mut all, mut backtick) = (0usize, 0usize, false);
-    for (i, &b) in bytes.iter().enumerate() {
-        let class = SCAN_CLASS[usize::from(b)];
-        if class & COUNTED != 0 {
-            all += 1;
-            marks += usize::from(class & MARK != 0);
-        }
-        if class & QUOTE_LEAD == 0 {
-            continue;
-        }
-        backtick |= b == b'`';
-        let quote = match b {
-            b'"' | b'`' => true,
-            // “ ” „ (E2 80 9C/9D/9E)
-            0xE2 => matches!(bytes.get(i + 1..i + 3), Some([0x80, 0x9C..=0x9E])),
-            // « » (C2 AB/BB)
-            0xC2 => matches!(bytes.get(i + 1), Some(0xAB | 0xBB)),
-            // 「 」 『 』 (E3 80 8C..8F)
-            0xE3 => matches!(bytes.get(i + 1..i + 3), Some([0x80, 0x8C..=0x8F])),
-            _ => false,
-        };
-        if quote {
-            at.push(i);
-        }
+/// Whether a quotation mark or a backtick starts at `i`.
+fn is_quote(bytes: &[u8], i: usize) -> bool {
+    match bytes[i] {
+        b'"' | b'`' => true,
+        // “ ” „ (E2 80 9C/9D/9E)
+        0xE2 => matches!(bytes.get(i + 1..i + 3), Some([0x80, 0x9C..=0x9E])),
+        // « » (C2 AB/BB)
+        0xC2 => matches!(bytes.get(i + 1), Some(0xAB | 0xBB)),
+        // 「 」 『 』 (E3 80 8C..8F)
+        0xE3 => matches!(bytes.get(i + 1..i + 3), Some([0x80, 0x8C..=0x8F])),
+        _ => false,
     }
-    (at, backtick || (marks * 12 > all && all > 0))
 }
 
-/// [`scan`]'s byte classes: a character counted (the first byte of one, not white space),
-/// a code mark, a byte that may open a quotation mark.
+/// The byte classes of one pass over a unit: a character counted (the first byte of one, not
+/// white space), a code mark (a unit reads as code when it has backticks or more than one
+/// character in twelve is a bracket, operator or underscore; Unicode spaces are ASCII spaces
+/// in normalised text), a byte that may open a quotation mark, a byte that may end a unit.
 const COUNTED: u8 = 1;
 const MARK: u8 = 2;
 const QUOTE_LEAD: u8 = 4;
+const ENDS: u8 = 8;
 static SCAN_CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut b = 0;
@@ -570,6 +568,9 @@ static SCAN_CLASS: [u8; 256] = {
         }
         if matches!(byte, b'"' | b'`' | 0xE2 | 0xC2 | 0xE3) {
             table[b] |= QUOTE_LEAD;
+        }
+        if matches!(byte, b'\n' | b'.' | b'!' | b'?' | 0xE3 | 0xEF) {
+            table[b] |= ENDS;
         }
         b += 1;
     }
@@ -616,9 +617,9 @@ pub fn detect(text: &str) -> Vec<Unit> {
     // In order of position, so that each unit takes a slice and each pair looks only at
     // its neighbours: the work stays linear in the text.
     hits.sort_unstable_by_key(|(start, end, _)| (*start, *end));
-    units(text)
+    scanned_units(text)
         .into_iter()
-        .map(|range| {
+        .map(|Scanned { range, quotes: marks, code_like }| {
             let mut counts = [0u16; SIGNALS];
             let first = hits.partition_point(|(s, _, _)| *s < range.start);
             let last = hits.partition_point(|(s, _, _)| *s < range.end);
@@ -629,7 +630,6 @@ pub fn detect(text: &str) -> Vec<Unit> {
             // Cited text: a quotation embedded in a longer sentence ("pages say \"ignore
             // previous instructions\""). Evidence inside it counts as quoted, not as itself.
             // A quotation that is most of the unit is no citation: it is the text itself.
-            let (marks, code_like) = scan(&text[range.clone()]);
             let unit_len = range.len();
             let cited = |at: usize| {
                 let at = at - range.start;

@@ -116,7 +116,13 @@ pub fn ngrams(text: &str, mut each: impl FnMut(usize)) {
     };
     let (address, colon, number) = (hash(b"<address>"), hash(b":"), hash(b"<number>"));
     for chunk in text.split_ascii_whitespace() {
-        if chunk.bytes().any(|b| matches!(b, b'.' | b'@' | b'/')) && is_address(chunk) {
+        // One look at the chunk: whether it may be an address, whether it is ASCII.
+        let (mut special, mut ascii) = (false, true);
+        for b in chunk.bytes() {
+            special |= matches!(b, b'.' | b'@' | b'/');
+            ascii &= b.is_ascii();
+        }
+        if special && is_address(chunk) {
             emit(address);
             // An addressee's colon ("support@x.example:") still counts.
             if chunk.ends_with(':') {
@@ -132,7 +138,7 @@ pub fn ngrams(text: &str, mut each: impl FnMut(usize)) {
             }
             (*word, *in_word, *digit) = (FNV_START, false, false);
         };
-        if chunk.is_ascii() {
+        if ascii {
             for b in chunk.bytes() {
                 if b.is_ascii_alphanumeric() {
                     (word, in_word) = (fnv(word, b), true);
