@@ -1,0 +1,22 @@
+//! Where the environment tools act. An [`Environment`] is a tree of files under one root —
+//! a directory on disk ([`LocalDir`]) or a tree in memory ([`MemoryTree`], for tests and for
+//! hosts that keep files elsewhere) — and every path into it is a [`RelPath`]: relative,
+//! `/`-separated, made of plain names only, so that `..`, absolute and drive paths,
+//! backslashes and percent-encoded separators are refused before anything is touched, with
+//! an error that names the path. On disk, symbolic links are followed only while they stay
+//! under the root, and files with more than one hard link are refused (their other names
+//! may be anywhere).
+//!
+//! The one decision that shaped this crate: a path is checked twice — once as text, when it
+//! is parsed, and once as the file system resolves it, when it is used — because neither
+//! alone covers links.
+
+mod env;
+mod local;
+mod memory;
+mod path;
+
+pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
+pub use local::LocalDir;
+pub use memory::MemoryTree;
+pub use path::RelPath;
