@@ -12,11 +12,15 @@
 //! alone covers links.
 
 mod env;
+mod files;
 mod local;
 mod memory;
 mod path;
 
 pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
+pub use files::{
+    EDIT_MAX_BYTES, FileTools, LIST_MAX_ENTRIES, READ_DEFAULT_LINES, READ_OUTPUT_CHARS, READ_SCAN_BYTES,
+};
 pub use local::LocalDir;
 pub use memory::MemoryTree;
 pub use path::RelPath;
