@@ -96,4 +96,16 @@ pub trait Environment: Send + Sync {
 
     /// The entries of the directory at `path`, by name.
     fn list(&self, path: &RelPath) -> Result<Vec<(String, EntryKind)>, EnvError>;
+
+    /// Every file and directory under `dir` (not `dir` itself), in path order, as ripgrep
+    /// would search them: what `.gitignore` and `.ignore` files anywhere above them in the
+    /// tree exclude is left out, `.git` always, and hidden names (a leading dot) unless
+    /// `hidden` is set or the name is `.agents`. Links are not followed.
+    fn walk(&self, dir: &RelPath, hidden: bool) -> Result<Vec<(RelPath, EntryKind)>, EnvError>;
+}
+
+/// Whether a walk leaves out a name: `.git` always; other hidden names unless asked for,
+/// except `.agents` (where skills live).
+pub(crate) fn walk_skips(name: &str, hidden: bool) -> bool {
+    name == ".git" || (name.starts_with('.') && name != ".agents" && !hidden)
 }

@@ -16,6 +16,7 @@ mod files;
 mod local;
 mod memory;
 mod path;
+mod search;
 
 pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
 pub use files::{
@@ -24,3 +25,4 @@ pub use files::{
 pub use local::LocalDir;
 pub use memory::MemoryTree;
 pub use path::RelPath;
+pub use search::{GLOB_MAX_PATHS, GREP_MAX_FILE_BYTES, GREP_MAX_RESULTS, SearchTools};

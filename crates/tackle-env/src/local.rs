@@ -221,4 +221,59 @@ impl Environment for LocalDir {
         out.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(out)
     }
+
+    fn walk(&self, dir: &RelPath, hidden: bool) -> Result<Vec<(RelPath, EntryKind)>, EnvError> {
+        match self.resolve(dir)?.meta {
+            None => return Err(EnvError::NotFound { path: dir.clone() }),
+            Some(meta) if !meta.is_dir() => return Err(EnvError::NotADirectory { path: dir.clone() }),
+            Some(_) => {}
+        }
+        // From the root, so that ignore files above `dir` count; directories off the way to
+        // `dir` are pruned at once.
+        let root = self.root.clone();
+        let wanted = dir.clone();
+        let walker = ignore::WalkBuilder::new(&self.root)
+            .standard_filters(false)
+            .git_ignore(true)
+            .ignore(true)
+            .require_git(false)
+            .parents(false)
+            .follow_links(false)
+            .filter_entry(move |entry| {
+                let Some(rel) = relative(&root, entry.path()) else { return false };
+                let name = entry.file_name().to_string_lossy();
+                entry.depth() == 0
+                    || (!crate::env::walk_skips(&name, hidden)
+                        && (rel.starts_with(&wanted) || wanted.starts_with(&rel)))
+            })
+            .build();
+        let mut out = Vec::new();
+        for entry in walker.flatten() {
+            let Some(rel) = relative(&self.root, entry.path()) else { continue };
+            if rel == *dir || !rel.starts_with(dir) {
+                continue;
+            }
+            let kind = match entry.file_type() {
+                Some(t) if t.is_dir() => EntryKind::Dir,
+                Some(t) if t.is_file() => EntryKind::File,
+                Some(t) if t.is_symlink() => match fs::canonicalize(entry.path()) {
+                    Ok(target) if target.starts_with(&self.root) => {
+                        fs::metadata(&target).map_or(EntryKind::Other, |m| kind_of(&m))
+                    }
+                    _ => EntryKind::Other,
+                },
+                _ => EntryKind::Other,
+            };
+            out.push((rel, kind));
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(out)
+    }
+}
+
+/// `path` (under `root`) as a [`RelPath`]; `None` for names that are not UTF-8 or not plain.
+fn relative(root: &Path, path: &Path) -> Option<RelPath> {
+    let rest = path.strip_prefix(root).ok()?;
+    let text = rest.to_str()?;
+    RelPath::parse(&text.replace(std::path::MAIN_SEPARATOR, "/")).ok()
 }

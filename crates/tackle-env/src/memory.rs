@@ -126,4 +126,79 @@ impl Environment for MemoryTree {
         }
         Ok(out.into_iter().collect())
     }
+
+    fn walk(&self, dir: &RelPath, hidden: bool) -> Result<Vec<(RelPath, EntryKind)>, EnvError> {
+        let nodes = self.lock();
+        match Self::kind(&nodes, dir) {
+            None => return Err(EnvError::NotFound { path: dir.clone() }),
+            Some(EntryKind::Dir) => {}
+            Some(_) => return Err(EnvError::NotADirectory { path: dir.clone() }),
+        }
+        // Every path under `dir`, directories included (also those only implied by files).
+        let mut all: BTreeMap<RelPath, EntryKind> = BTreeMap::new();
+        for (key, node) in nodes.iter() {
+            all.insert(key.clone(), if node.is_some() { EntryKind::File } else { EntryKind::Dir });
+            let mut up = key.parent();
+            while let Some(p) = up.filter(|p| !p.is_root()) {
+                all.entry(p.clone()).or_insert(EntryKind::Dir);
+                up = p.parent();
+            }
+        }
+        // One matcher per directory that holds `.gitignore` or `.ignore` files, the lines of
+        // `.ignore` after those of `.gitignore` (the last match wins, as ripgrep ranks them).
+        let mut lines: BTreeMap<RelPath, [Vec<String>; 2]> = BTreeMap::new();
+        for (key, node) in nodes.iter() {
+            let (Some(name), Some(bytes)) = (key.file_name(), node) else { continue };
+            let slot = match name {
+                ".gitignore" => 0,
+                ".ignore" => 1,
+                _ => continue,
+            };
+            let base = key.parent().unwrap_or_default();
+            lines.entry(base).or_default()[slot] =
+                String::from_utf8_lossy(bytes).lines().map(str::to_owned).collect();
+        }
+        let mut rules: BTreeMap<RelPath, ignore::gitignore::Gitignore> = BTreeMap::new();
+        for (base, [git, plain]) in lines {
+            let mut builder = ignore::gitignore::GitignoreBuilder::new(format!("/{}", base.as_str()));
+            for line in git.iter().chain(&plain) {
+                // A malformed line is skipped, as git skips it.
+                let _ = builder.add_line(None, line);
+            }
+            if let Ok(rule) = builder.build() {
+                rules.insert(base, rule);
+            }
+        }
+        let ignored = |path: &RelPath, is_dir: bool| {
+            let mut up = path.parent();
+            while let Some(base) = up {
+                if let Some(rule) = rules.get(&base) {
+                    match rule.matched(format!("/{}", path.as_str()), is_dir) {
+                        ignore::Match::Ignore(_) => return true,
+                        ignore::Match::Whitelist(_) => return false,
+                        ignore::Match::None => {}
+                    }
+                }
+                up = base.parent();
+            }
+            false
+        };
+        let skipped = |path: &RelPath, kind: EntryKind| {
+            // A path is out when any of its names is, or it or a directory above it is ignored.
+            let mut at = Some(path.clone());
+            let mut is_dir = kind == EntryKind::Dir;
+            while let Some(p) = at.filter(|p| !p.is_root()) {
+                if p.file_name().is_some_and(|n| crate::env::walk_skips(n, hidden)) || ignored(&p, is_dir) {
+                    return true;
+                }
+                at = p.parent();
+                is_dir = true;
+            }
+            false
+        };
+        Ok(all
+            .into_iter()
+            .filter(|(path, kind)| path.starts_with(dir) && path != dir && !skipped(path, *kind))
+            .collect())
+    }
 }
