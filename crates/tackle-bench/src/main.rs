@@ -32,6 +32,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
+mod env;
 mod guard;
 mod local;
 
@@ -412,6 +413,10 @@ fn main() {
                     .into())
             }
         },
+        "env" => match (dir, flag("--pattern")) {
+            (Some(dir), Some(pattern)) => env::bench(dir, pattern),
+            _ => Err("usage: tackle-bench env --dir DIR --pattern REGEX".into()),
+        },
         "local" => match args.get(1) {
             Some(path) => local::bench(path),
             None => Err("usage: tackle-bench local MODEL.gguf".into()),
@@ -421,7 +426,7 @@ fn main() {
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
         other => Err(format!(
-            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, local, all"
+            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, all"
         )
         .into()),
     };
