@@ -209,29 +209,41 @@ fn grep(
             .map(|(p, _)| p)
             .collect()
     };
-    let mut searcher =
-        SearcherBuilder::new().binary_detection(BinaryDetection::quit(0)).line_number(true).build();
+    // Files are handed out one at a time to as many threads as there are cores (at most
+    // four), each with its own searcher; results go back in path order.
+    let threads =
+        std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 4).min(files.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut outcomes: Vec<(usize, Option<Matches>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut searcher = SearcherBuilder::new()
+                        .binary_detection(BinaryDetection::quit(0))
+                        .line_number(true)
+                        .build();
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(path) = files.get(i) else { break };
+                        mine.push((i, search_file(env, path, matcher, &mut searcher)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
+    });
+    outcomes.sort_unstable_by_key(|(i, _)| *i);
     let (mut lines, mut results) = (0usize, Vec::new());
     let (mut files_matched, mut skipped) = (0usize, 0usize);
-    for path in &files {
-        let Ok(data) = env.read(path, GREP_MAX_FILE_BYTES) else {
+    for (i, outcome) in outcomes {
+        let path = &files[i];
+        let Some(found) = outcome else {
             skipped += 1;
             continue;
         };
-        if data.truncated() {
-            skipped += 1;
-            continue;
-        }
-        let mut found: Vec<(u64, String)> = Vec::new();
-        let searched = searcher.search_slice(
-            matcher,
-            &data.bytes,
-            sinks::Lossy(|line, text| {
-                found.push((line, text.trim_end_matches(['\n', '\r']).to_owned()));
-                Ok(true)
-            }),
-        );
-        if searched.is_err() || found.is_empty() {
+        if found.is_empty() {
             continue;
         }
         files_matched += 1;
@@ -273,4 +285,29 @@ fn grep(
         );
     }
     Ok(out)
+}
+
+/// Matching lines of one file: line number and text.
+type Matches = Vec<(u64, String)>;
+
+/// The matching lines of one file; `None` when it could not be searched (unreadable, or
+/// larger than [`GREP_MAX_FILE_BYTES`]).
+fn search_file(
+    env: &dyn Environment,
+    path: &RelPath,
+    matcher: &grep_regex::RegexMatcher,
+    searcher: &mut grep_searcher::Searcher,
+) -> Option<Matches> {
+    let data = env.read(path, GREP_MAX_FILE_BYTES).ok().filter(|d| !d.truncated())?;
+    let mut found: Matches = Vec::new();
+    let searched = searcher.search_slice(
+        matcher,
+        &data.bytes,
+        sinks::Lossy(|line, text| {
+            found.push((line, text.trim_end_matches(['\n', '\r']).to_owned()));
+            Ok(true)
+        }),
+    );
+    // A file the searcher gives up on (invalid data mid-way) counts as matching nothing.
+    Some(if searched.is_ok() { found } else { Vec::new() })
 }
