@@ -1,7 +1,8 @@
 //! `tackle-bench env --dir DIR --pattern P`: the environment tools against their floors —
 //! `grep` over DIR beside ripgrep (`rg -n P DIR`, same rules: .gitignore, hidden files and
 //! binary files left out), medians of 5 runs after a warm-up; and `read_file` of a 50 MB
-//! text file, its time and how much the process's peak memory grew.
+//! text file, its time and how much the process's peak memory grew; and spawning `true`
+//! through `run_command` beside a bare `Command::output`.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -88,6 +89,30 @@ pub(crate) fn bench(dir: &str, pattern: &str) -> Result<(), Box<dyn std::error::
             "{}",
             json!({"bench": "env_read_file", "file_mb": 50, "ms": (elapsed * 1e5).round() / 100.0, "returned_chars": out.len(),
                    "peak_growth_mib": (peak_kib().saturating_sub(before)) as f64 / 1024.0})
+        );
+
+        // Spawning `true`: through run_command (process group, pipes drained, group ended)
+        // beside a bare `Command::output`, medians of 50 after 5 warm-ups.
+        let policy = tackle_env::ShellPolicy::default();
+        let request = || tackle_env::CommandRequest { program: Some(("true".into(), Vec::new())), ..Default::default() };
+        let (mut ours, mut bare) = (Vec::new(), Vec::new());
+        for run in 0..55 {
+            let started = Instant::now();
+            tackle_env::run_command(scratch.path(), &policy, request()).await?;
+            let through = started.elapsed().as_secs_f64();
+            let started = Instant::now();
+            std::process::Command::new("true").current_dir(scratch.path()).output()?;
+            let plain = started.elapsed().as_secs_f64();
+            if run >= 5 {
+                ours.push(through);
+                bare.push(plain);
+            }
+        }
+        let (ours, bare) = (median(ours), median(bare));
+        println!(
+            "{}",
+            json!({"bench": "env_spawn_true", "run_command_ms": (ours * 1e5).round() / 100.0, "bare_spawn_ms": (bare * 1e5).round() / 100.0,
+                   "over_ms": ((ours - bare) * 1e5).round() / 100.0})
         );
         Ok(())
     })

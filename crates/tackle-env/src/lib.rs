@@ -17,6 +17,7 @@ mod local;
 mod memory;
 mod path;
 mod search;
+mod shell;
 
 pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
 pub use files::{
@@ -26,3 +27,4 @@ pub use local::LocalDir;
 pub use memory::MemoryTree;
 pub use path::RelPath;
 pub use search::{GLOB_MAX_PATHS, GREP_MAX_FILE_BYTES, GREP_MAX_RESULTS, SearchTools};
+pub use shell::{Captured, CommandOutcome, CommandRequest, ShellError, ShellPolicy, ShellTools, run_command};
