@@ -18,6 +18,7 @@ mod memory;
 mod path;
 mod search;
 mod shell;
+mod skills;
 
 pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
 pub use files::{
@@ -28,3 +29,4 @@ pub use memory::MemoryTree;
 pub use path::RelPath;
 pub use search::{GLOB_MAX_PATHS, GREP_MAX_FILE_BYTES, GREP_MAX_RESULTS, SearchTools};
 pub use shell::{Captured, CommandOutcome, CommandRequest, ShellError, ShellPolicy, ShellTools, run_command};
+pub use skills::{Scope, Skill, SkillChanges, SkillSet, discover};
