@@ -18,6 +18,12 @@ pub(crate) struct Cli {
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub(crate) verbose: u8,
 
+    /// A directory the model may work in: it gets file, search and command tools confined
+    /// to it (writes, edits and commands need approval). Without it (or `[env] root` in the
+    /// settings) no such tools are offered.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(crate) dir: Option<PathBuf>,
+
     #[command(subcommand)]
     pub(crate) command: Command,
 }

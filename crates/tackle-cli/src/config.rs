@@ -129,6 +129,14 @@ pub(crate) struct LimitsEntry {
     pub(crate) max_tool_cost: Option<f64>,
 }
 
+/// The `[env]` table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EnvEntry {
+    /// The directory the environment tools work in, as `--dir` sets it.
+    pub(crate) root: Option<PathBuf>,
+}
+
 /// The `[guard]` table.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -158,6 +166,8 @@ pub(crate) struct FileSettings {
     #[serde(default)]
     pub(crate) guard: GuardEntry,
     #[serde(default)]
+    pub(crate) env: EnvEntry,
+    #[serde(default)]
     pub(crate) tools: BTreeMap<String, toml::Table>,
     #[serde(default)]
     pub(crate) locked: BTreeMap<String, toml::Value>,
@@ -173,6 +183,8 @@ pub(crate) struct Config {
     /// Whether that file exists.
     pub(crate) loaded: bool,
     pub(crate) file: FileSettings,
+    /// The environment tools' root for this invocation: `--dir`, else `[env] root`.
+    pub(crate) env_root: Option<PathBuf>,
 }
 
 /// The platform's default settings file.
@@ -189,12 +201,17 @@ impl Config {
             None => (default_path(), false),
         };
         let Some(path) = path else {
-            return Ok(Config { path: None, loaded: false, file: FileSettings::default() });
+            return Ok(Config { path: None, loaded: false, file: FileSettings::default(), env_root: None });
         };
         let text = match fs_err::read_to_string(&path) {
             Ok(text) => text,
             Err(error) if !required && error.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Config { path: Some(path), loaded: false, file: FileSettings::default() });
+                return Ok(Config {
+                    path: Some(path),
+                    loaded: false,
+                    file: FileSettings::default(),
+                    env_root: None,
+                });
             }
             Err(error) => return Err(Failure::usage(format!("cannot read the settings file: {error}"))),
         };
@@ -202,7 +219,8 @@ impl Config {
             Failure::usage(format!("the settings file {} is not valid: {error}", path.display()))
                 .hint("see `tackle config show` and the settings reference in the README")
         })?;
-        Ok(Config { path: Some(path), loaded: true, file })
+        let env_root = file.env.root.clone();
+        Ok(Config { path: Some(path), loaded: true, file, env_root })
     }
 
     /// Where the file's values are said to come from.
@@ -410,7 +428,7 @@ approval = true
 "#,
         )
         .unwrap();
-        let config = Config { path: None, loaded: true, file };
+        let config = Config { path: None, loaded: true, file, env_root: None };
         assert_eq!(config.limits().max_tool_calls, 3);
         assert_eq!(config.approval_required().unwrap(), vec!["web_search".to_owned()]);
         let settings = config.tool_settings().unwrap();
@@ -443,6 +461,7 @@ approval = true
             path: None,
             loaded: true,
             file: toml::from_str("[locked]\nlanguage = \"en\"\n").unwrap(),
+            env_root: None,
         };
         assert!(config.tool_settings().unwrap_err().to_string().contains("<tool>.<field>"));
     }

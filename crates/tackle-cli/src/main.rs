@@ -54,7 +54,10 @@ pub(crate) fn eprint_line(text: &str) {
 }
 
 async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
-    let config = Config::load(cli.config.as_deref())?;
+    let mut config = Config::load(cli.config.as_deref())?;
+    if let Some(dir) = cli.dir {
+        config.env_root = Some(dir);
+    }
     match cli.command {
         Command::Run(args) => run::run(args, &config, cli.verbose > 0).await,
         Command::Approve(args) => run::approve(args, &config).await,

@@ -92,6 +92,12 @@ impl Runner {
                 ));
             }
         }
+        // The environment's root: `--dir` or `[env] root`, else the session's own.
+        let mut config = config.clone();
+        if config.env_root.is_none() {
+            config.env_root = session.and_then(|s| s.endpoint.as_ref()).and_then(|e| e.root.clone());
+        }
+        let config = &config;
         let harness =
             Harness::new(tools::registry(config)?).executor(tools::executor(config)?).limits(config.limits());
         let (model, local): (Box<dyn Model>, _) = match provider::build(&chosen).await? {
@@ -233,7 +239,8 @@ impl Runner {
                 (Status::Failed, Err(Failure::run(error.to_string())))
             }
         };
-        store.save(state, &endpoint_of(&self.chosen), &self.chosen.model, title, status)?;
+        let endpoint = Endpoint { root: self.config.env_root.clone(), ..endpoint_of(&self.chosen) };
+        store.save(state, &endpoint, &self.chosen.model, title, status)?;
         result
     }
 }
@@ -252,6 +259,7 @@ pub(crate) fn endpoint_of(chosen: &Chosen) -> Endpoint {
         preset: chosen.preset.name.to_owned(),
         base_url: chosen.base_url.clone(),
         key_source: chosen.key_origin.clone(),
+        root: None,
     }
 }
 

@@ -44,6 +44,10 @@ pub(crate) struct Endpoint {
     pub(crate) base_url: Option<String>,
     /// Where the key came from (a variable's or a secret's name), never its value.
     pub(crate) key_source: String,
+    /// The environment tools' root, when the session had one: an approval or a `--continue`
+    /// works in the same directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) root: Option<PathBuf>,
 }
 
 impl Endpoint {
@@ -276,6 +280,7 @@ mod tests {
             preset: provider.into(),
             base_url: Some("http://127.0.0.1:9/v1".into()),
             key_source: "environment variable K".into(),
+            root: None,
         };
         let mut one = harness.start("one", vec![tackle_core::Message::user("first question")]);
         store.save(&one, &endpoint("openai"), "m", "first question", Status::Answered).unwrap();

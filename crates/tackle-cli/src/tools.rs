@@ -15,8 +15,57 @@ use crate::failure::Failure;
 use crate::provider;
 use crate::secrets::{Backend, ToolSecrets};
 
-/// The names of the built-in tools.
-const BUILT_IN: [&str; 2] = ["read_web_page", "web_search"];
+/// The names of the built-in tools: the web tools, and the environment tools offered with
+/// `--dir` or `[env] root`.
+const BUILT_IN: [&str; 10] = [
+    "read_web_page",
+    "web_search",
+    "read_file",
+    "list_dir",
+    "write_file",
+    "edit_file",
+    "multi_edit",
+    "glob",
+    "grep",
+    "run_command",
+];
+
+/// The environment tools over `root`: files, search, commands, and the project's and the
+/// user's skills (problems with a skill are warned about on stderr).
+fn env_tools(root: &std::path::Path) -> Result<StaticToolset, Failure> {
+    use tackle_env::{Environment, FileTools, LocalDir, Scope, SearchTools, ShellPolicy, ShellTools};
+    let dir = LocalDir::new(root).map_err(|e| {
+        Failure::usage(format!("the directory {} cannot be worked in: {e}", root.display()))
+            .hint("--dir and [env] root name an existing directory")
+    })?;
+    fn built<T>(r: Result<T, tackle_tools::ToolBuildError>) -> Result<T, Failure> {
+        r.map_err(|e| Failure::run(format!("a built-in tool is broken: {e}")))
+    }
+    let env: Arc<dyn Environment> = Arc::new(dir.clone());
+    let mut set = StaticToolset::new("env");
+    for tool in
+        built(FileTools::new(env.clone()).all())?.into_iter().chain(built(SearchTools::new(env).all())?)
+    {
+        set = set.tool(tool);
+    }
+    set = set.tool(built(ShellTools::new(&dir, ShellPolicy::default()).run_command())?);
+    // The user's skills live beside the settings file, in `skills/`.
+    let user = crate::config::default_path()
+        .and_then(|p| p.parent().map(std::path::Path::to_path_buf))
+        .and_then(|p| LocalDir::new(p).ok());
+    let mut scopes: Vec<(Scope, &dyn Environment)> = vec![(Scope::Project, &dir)];
+    if let Some(user) = &user {
+        scopes.push((Scope::User, user));
+    }
+    let skills = tackle_env::discover(&scopes);
+    for problem in &skills.diagnostics {
+        crate::eprint_line(&format!("warning: skill {problem}"));
+    }
+    if let Some(tool) = skills.load_skill() {
+        set = set.tool(built(tool)?);
+    }
+    Ok(set)
+}
 
 /// The prompt-injection filter under the settings' `[guard]` policy, for the web tools and
 /// the executor alike.
@@ -48,9 +97,23 @@ pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
         let approval = approval.clone();
         builder.toolset(set.approval_required_if(move |definition| approval.contains(&definition.name)))
     };
+    let builder = match &config.env_root {
+        None => builder,
+        Some(root) => {
+            let approval = approval.clone();
+            builder.toolset(
+                env_tools(root)?.approval_required_if(move |definition| approval.contains(&definition.name)),
+            )
+        }
+    };
     let registry =
         builder.build().map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
-    let known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
+    let mut known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
+    for name in BUILT_IN {
+        if !known.contains(&name) {
+            known.push(name);
+        }
+    }
     for tool in config.file.tools.keys() {
         if !known.contains(&tool.as_str()) {
             return Err(Failure::usage(format!("the settings file configures an unknown tool {tool:?}"))

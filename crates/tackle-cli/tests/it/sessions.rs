@@ -290,3 +290,70 @@ async fn resumed_runs_go_to_the_endpoint_they_started_on() {
     assert!(db.contains("environment variable OPENAI_API_KEY"));
     assert!(!db.contains("sk-from-env"));
 }
+
+/// `--dir`: the model lists, greps, edits a file (after approval, from a second process) and
+/// runs `cargo --version` (after another), and answers; the session remembers the directory.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_works_in_a_directory_with_approvals() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("", &[("c1", "list_dir", json!({})), ("c2", "grep", json!({"pattern": "helo"}))]),
+            wire.turn(
+                "",
+                &[(
+                    "c3",
+                    "edit_file",
+                    json!({"path": "src/greet.txt", "old_string": "helo", "new_string": "hello"}),
+                )],
+            ),
+            wire.turn("", &[("c4", "run_command", json!({"program": "cargo", "args": ["--version"]}))]),
+            wire.turn("Fixed the greeting.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/greet.txt"), "helo world\n").unwrap();
+    let config = settings(dir.path(), wire, &server, "");
+
+    let mut command = tackle(&config);
+    command.args(["run", "--dir", project.to_str().unwrap(), "Fix the typo in the greeting."]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("✓ list_dir") && stderr.contains("✓ grep"), "{stderr}");
+    assert!(stderr.contains("edit_file(path: \"src/greet.txt\""), "{stderr}");
+    let id = waiting_id(&stderr);
+    assert_eq!(
+        std::fs::read_to_string(project.join("src/greet.txt")).unwrap(),
+        "helo world\n",
+        "nothing edited yet"
+    );
+    let second = requests(&server, wire).await[1].to_string();
+    assert!(second.contains("src/") && second.contains("src/greet.txt:1:helo world"), "{second}");
+
+    // Approved from another process, without --dir: the session knows the directory.
+    let mut command = tackle(&config);
+    command.args(["approve", &id]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 3, "{stderr}");
+    assert_eq!(std::fs::read_to_string(project.join("src/greet.txt")).unwrap(), "hello world\n");
+    assert!(stderr.contains("run_command(program: \"cargo\""), "{stderr}");
+
+    let mut command = tackle(&config);
+    command.args(["approve", &id]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Fixed the greeting.\n");
+    let last = requests(&server, wire).await[3].to_string();
+    assert!(last.contains("exit code 0") && last.contains("cargo "), "{last}");
+
+    // Without --dir (and no [env] root) no such tools are offered.
+    let mut command = tackle(&config);
+    command.args(["tools", "list"]);
+    let (_, stdout, _) = output(command).await;
+    assert!(!stdout.contains("read_file"), "{stdout}");
+}
