@@ -365,6 +365,17 @@ impl Config {
     }
 
     /// The tools whose calls wait for approval.
+    /// The tools whose calls the settings let run without approval (`approval = false`),
+    /// where their definitions would ask for it.
+    pub(crate) fn approval_waived(&self) -> Vec<String> {
+        self.file
+            .tools
+            .iter()
+            .filter(|(_, table)| table.get("approval") == Some(&toml::Value::Boolean(false)))
+            .map(|(tool, _)| tool.clone())
+            .collect()
+    }
+
     pub(crate) fn approval_required(&self) -> Result<Vec<String>, Failure> {
         let mut tools = Vec::new();
         for (tool, table) in &self.file.tools {

@@ -101,8 +101,11 @@ pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
         None => builder,
         Some(root) => {
             let approval = approval.clone();
+            let waived = config.approval_waived();
             builder.toolset(
-                env_tools(root)?.approval_required_if(move |definition| approval.contains(&definition.name)),
+                env_tools(root)?
+                    .approval_required_if(move |definition| approval.contains(&definition.name))
+                    .approval_waived_if(move |definition| waived.contains(&definition.name)),
             )
         }
     };

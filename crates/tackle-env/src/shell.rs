@@ -329,16 +329,29 @@ impl ShellTools {
         tackle_tools::typed_tool(
             "run_command",
             "Run a program with arguments (or, where allowed, an sh script) in the root directory. Everything it starts is stopped when it ends or times out; output is kept to its start and its end.",
-            move |_ctx: tackle_tools::ToolContext, args: RunArgs| {
+            move |ctx: tackle_tools::ToolContext, args: RunArgs| {
                 let tools = tools.clone();
                 async move {
+                    // The settings narrow the policy, never widen it.
+                    let mut policy = (*tools.policy).clone();
+                    if let Some(list) = ctx.setting("allowed_programs").filter(|l| !l.trim().is_empty()) {
+                        let listed: Vec<String> =
+                            list.split(['\n', ',']).map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+                        policy.allowed_programs = Some(match policy.allowed_programs.take() {
+                            Some(already) => listed.into_iter().filter(|p| already.contains(p)).collect(),
+                            None => listed,
+                        });
+                    }
+                    if ctx.setting("allow_scripts").is_some_and(|v| v.trim() == "false") {
+                        policy.allow_scripts = false;
+                    }
                     let request = CommandRequest {
                         program: args.program.map(|p| (p, args.args)),
                         script: args.script,
                         timeout: args.timeout_seconds.map(Duration::from_secs),
                         env: Vec::new(),
                     };
-                    let outcome = run_command(&tools.root, &tools.policy, request).await.map_err(|e| match e {
+                    let outcome = run_command(&tools.root, &policy, request).await.map_err(|e| match e {
                         ShellError::Refused(_) => tackle_core::ToolError::feedback(e.to_string()),
                         ShellError::Spawn { .. } => tackle_core::ToolError::feedback(e.to_string()),
                     })?;
@@ -349,6 +362,10 @@ impl ShellTools {
         .returns_untrusted_content()
         .requires_approval()
         .sequential()
+        .setting(tackle_core::SettingField::new("allowed_programs").describe(
+            "Programs run_command may run (one per line or comma-separated); when set, scripts and environment overrides are refused.",
+        ))
+        .setting(tackle_core::SettingField::new("allow_scripts").describe("Whether sh scripts may run (true or false)."))
         .build()
     }
 }

@@ -40,8 +40,8 @@ pub use settings::{MemorySecretStore, SecretStore, SettingOrigin, Settings};
 pub use tackle_core::Secret;
 pub use tool::{DynTool, Json, Prepared, Tool, ToolOutput};
 pub use toolset::{
-    ApprovalRequired, Combined, EntryError, Filtered, Prefixed, Priced, Renamed, StaticToolset, ToolEntry,
-    Toolset, ToolsetExt,
+    ApprovalRequired, ApprovalWaived, Combined, EntryError, Filtered, Prefixed, Priced, Renamed,
+    StaticToolset, ToolEntry, Toolset, ToolsetExt,
 };
 
 pub use tackle_core::{ToolError, ToolReturn};

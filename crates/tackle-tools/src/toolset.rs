@@ -205,6 +205,27 @@ impl<T: Toolset> Toolset for ApprovalRequired<T> {
     }
 }
 
+/// Lets tools run without approval that their definitions say need it: a user's explicit
+/// choice (`approval = false` in the CLI's settings), never a default.
+pub struct ApprovalWaived<T> {
+    inner: T,
+    only: DefinitionPredicate,
+}
+
+impl<T: Toolset> Toolset for ApprovalWaived<T> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn entries(&self) -> Vec<Result<ToolEntry, EntryError>> {
+        map_entries(&self.inner, |entry| {
+            if entry.definition.kind == ToolKind::ApprovalRequired && (self.only)(&entry.definition) {
+                entry.definition.kind = ToolKind::Function;
+            }
+        })
+    }
+}
+
 /// What a tool's calls cost, by its definition.
 type PriceOf = Arc<dyn Fn(&ToolDefinition) -> Option<tackle_core::Cost> + Send + Sync>;
 
@@ -297,6 +318,15 @@ pub trait ToolsetExt: Toolset + Sized {
         F: Fn(&ToolDefinition) -> bool + Send + Sync + 'static,
     {
         ApprovalRequired { inner: self, only: Some(Arc::new(only)) }
+    }
+
+    /// Calls of the tools for which `only` holds run without approval, even where their
+    /// definitions ask for it.
+    fn approval_waived_if<F>(self, only: F) -> ApprovalWaived<Self>
+    where
+        F: Fn(&ToolDefinition) -> bool + Send + Sync + 'static,
+    {
+        ApprovalWaived { inner: self, only: Arc::new(only) }
     }
 }
 

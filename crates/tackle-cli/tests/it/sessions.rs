@@ -357,3 +357,44 @@ async fn a_run_works_in_a_directory_with_approvals() {
     let (_, stdout, _) = output(command).await;
     assert!(!stdout.contains("read_file"), "{stdout}");
 }
+
+/// `approval = false` with a program allowlist lets the model run those programs, and only
+/// those, without asking.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_allowlist_relaxes_run_command() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn(
+                "",
+                &[
+                    ("c1", "run_command", json!({"program": "cargo", "args": ["--version"]})),
+                    ("c2", "run_command", json!({"program": "rm", "args": ["-rf", "src"]})),
+                    ("c3", "run_command", json!({"script": "cargo --version && rm -rf src"})),
+                ],
+            ),
+            wire.turn("Ran it.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    let extra = format!(
+        "[env]\nroot = \"{}\"\n\n[tools.run_command]\napproval = false\nallowed_programs = [\"cargo\"]",
+        project.display()
+    );
+    let config = settings(dir.path(), wire, &server, &extra);
+    let mut command = tackle(&config);
+    command.args(["run", "Check the toolchain."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Ran it.\n");
+    let second = requests(&server, wire).await[1].to_string();
+    assert!(second.contains("exit code 0"), "{second}");
+    assert!(second.contains("not on the program allowlist"), "{second}");
+    assert!(second.contains("scripts are not allowed here"), "{second}");
+    assert!(project.join("src").exists());
+}

@@ -132,3 +132,18 @@ fn policy_instructions_one_per_group_deduplicated_in_order() {
         [("files", "Read before you edit."), ("search", "Cite your sources."), ("clock", "Times are UTC.")]
     );
 }
+
+#[tokio::test]
+async fn a_waiver_lets_named_tools_run_without_approval() {
+    let needs = StaticToolset::new("basic").tool(echo_tool()).tool(add_tool()).approval_required();
+    let registry =
+        ToolRegistry::builder().toolset(needs.approval_waived_if(|d| d.name == "echo")).build().unwrap();
+    assert_eq!(registry.definition("echo").unwrap().kind, ToolKind::Function);
+    assert_eq!(registry.definition("add").unwrap().kind, ToolKind::ApprovalRequired);
+    let run = Arc::new(RunContext::new("r"));
+    let offer = registry.offer(&run);
+    let out = Executor::new()
+        .execute(&offer, &run, &[call("c1", "echo", json!({"text": "hi"}))], &mut ExecutionState::default())
+        .await;
+    assert_eq!(out.returns[0].status, ToolStatus::Ok);
+}
