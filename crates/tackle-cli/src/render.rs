@@ -202,3 +202,31 @@ impl EventSink for JsonLines {
 pub(crate) fn flush() {
     let _ = std::io::stdout().flush();
 }
+
+/// The most diff lines shown for one call.
+const DIFF_LINES: usize = 80;
+
+/// What a waiting write or edit call would change, as unified-diff lines (`--- a/x`, `+++
+/// b/x`, hunks), or why it would fail; nothing for other tools.
+pub(crate) fn edit_preview(root: &std::path::Path, tool: &str, args: &serde_json::Value) -> Vec<String> {
+    let Ok(dir) = tackle_env::LocalDir::new(root) else { return Vec::new() };
+    match tackle_env::preview(&dir, tool, args) {
+        None => Vec::new(),
+        Some(Err(why)) => vec![format!("(this call would fail: {why})")],
+        Some(Ok((path, before, after))) => {
+            let diff = similar::TextDiff::from_lines(&before, &after);
+            let text = diff
+                .unified_diff()
+                .context_radius(2)
+                .header(&format!("a/{path}"), &format!("b/{path}"))
+                .to_string();
+            let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+            if lines.len() > DIFF_LINES {
+                let more = lines.len() - DIFF_LINES;
+                lines.truncate(DIFF_LINES);
+                lines.push(format!("... {more} more diff lines"));
+            }
+            lines
+        }
+    }
+}

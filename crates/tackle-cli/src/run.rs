@@ -226,7 +226,7 @@ impl Runner {
             }
             Ok(RunOutcome::Suspended(pending)) => {
                 terminal.finish_answer();
-                show_pending(&state.run_id, &pending, !self.inline_approval);
+                show_pending(&state.run_id, &pending, !self.inline_approval, self.config.env_root.as_deref());
                 (Status::Suspended, Ok(Ended::Suspended))
             }
             Err(RunError::Cancelled) => {
@@ -263,7 +263,7 @@ pub(crate) fn endpoint_of(chosen: &Chosen) -> Endpoint {
     }
 }
 
-fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool) {
+fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool, root: Option<&std::path::Path>) {
     crate::eprint_line(&format!("run {run_id} waits for approval of {} call(s):", pending.len()));
     for call in pending {
         crate::eprint_line(&format!(
@@ -272,6 +272,11 @@ fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool) {
             call.tool,
             crate::render::short_arguments(&call.arguments)
         ));
+        if let Some(root) = root {
+            for line in crate::render::edit_preview(root, &call.tool, &call.arguments) {
+                crate::eprint_line(&format!("    {line}"));
+            }
+        }
     }
     if hint {
         crate::eprint_line(&format!(

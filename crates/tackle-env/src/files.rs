@@ -437,3 +437,45 @@ fn edit(env: &dyn Environment, path: &RelPath, edits: &[Edit]) -> Result<String,
     let edits = if edits.len() > 1 { format!(" in {} edits", edits.len()) } else { String::new() };
     Ok(format!("Edited {path}: {replaced} replacement{}{edits}.", if replaced == 1 { "" } else { "s" }))
 }
+
+/// What a write or edit call would make of its file: the content now (empty for a new file)
+/// and after, without changing anything — for showing a diff before a human approves the
+/// call. `None` for other tools; an error (the call's own correction request) when the call
+/// would fail.
+pub fn preview(
+    env: &dyn Environment,
+    tool: &str,
+    args: &serde_json::Value,
+) -> Option<Result<(RelPath, String, String), String>> {
+    let path = args.get("path").and_then(serde_json::Value::as_str)?;
+    let run = || -> Result<(RelPath, String, String), ToolError> {
+        let path = parse(path)?;
+        let current = |must: bool| -> Result<String, ToolError> {
+            match env.read(&path, EDIT_MAX_BYTES) {
+                Ok(data) => String::from_utf8(data.bytes)
+                    .map_err(|_| ToolError::feedback(format!("{path} is not UTF-8 text"))),
+                Err(EnvError::NotFound { .. }) if !must => Ok(String::new()),
+                Err(e) => Err(tool_error(e)),
+            }
+        };
+        let edits: Vec<Edit> = match tool {
+            "write_file" => {
+                let content = args.get("content").and_then(serde_json::Value::as_str).unwrap_or_default();
+                return Ok((path.clone(), current(false)?, content.to_owned()));
+            }
+            "edit_file" => {
+                vec![serde_json::from_value(args.clone()).map_err(|e| ToolError::feedback(e.to_string()))?]
+            }
+            "multi_edit" => serde_json::from_value(args.get("edits").cloned().unwrap_or_default())
+                .map_err(|e| ToolError::feedback(e.to_string()))?,
+            _ => return Err(ToolError::feedback(String::new())),
+        };
+        let before = current(true)?;
+        let mut after = before.clone();
+        for (n, e) in edits.iter().enumerate() {
+            after = apply(&path, &after, e, n, edits.len())?.0;
+        }
+        Ok((path, before, after))
+    };
+    matches!(tool, "write_file" | "edit_file" | "multi_edit").then(|| run().map_err(|e| e.to_string()))
+}

@@ -23,6 +23,7 @@ mod skills;
 pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
 pub use files::{
     EDIT_MAX_BYTES, FileTools, LIST_MAX_ENTRIES, READ_DEFAULT_LINES, READ_OUTPUT_CHARS, READ_SCAN_BYTES,
+    preview,
 };
 pub use local::LocalDir;
 pub use memory::MemoryTree;

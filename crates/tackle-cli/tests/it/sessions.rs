@@ -326,6 +326,11 @@ async fn a_run_works_in_a_directory_with_approvals() {
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("✓ list_dir") && stderr.contains("✓ grep"), "{stderr}");
     assert!(stderr.contains("edit_file(path: \"src/greet.txt\""), "{stderr}");
+    // The edit is shown as a diff before anyone approves it.
+    assert!(
+        stderr.contains("    --- a/src/greet.txt\n    +++ b/src/greet.txt\n    @@ -1 +1 @@\n    -helo world\n    +hello world\n"),
+        "{stderr}"
+    );
     let id = waiting_id(&stderr);
     assert_eq!(
         std::fs::read_to_string(project.join("src/greet.txt")).unwrap(),
