@@ -11,6 +11,7 @@
 //! is parsed, and once as the file system resolves it, when it is used — because neither
 //! alone covers links.
 
+mod ask;
 mod env;
 mod files;
 mod local;
@@ -20,6 +21,7 @@ mod search;
 mod shell;
 mod skills;
 
+pub use ask::{Answer, Choice, Question, Questions, answer, ask_user_question};
 pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
 pub use files::{
     EDIT_MAX_BYTES, FileTools, LIST_MAX_ENTRIES, READ_DEFAULT_LINES, READ_OUTPUT_CHARS, READ_SCAN_BYTES,
