@@ -157,6 +157,10 @@ pub(crate) struct ApproveArgs {
     /// Runs the one waiting call with these arguments (a JSON object) instead.
     #[arg(long, value_name = "JSON")]
     pub(crate) edit: Option<String>,
+    /// Answers the waiting question call: a JSON list with one answer per question — a
+    /// list of the option labels picked, or a string in your own words.
+    #[arg(long, value_name = "JSON", conflicts_with_all = ["deny", "edit"])]
+    pub(crate) answer: Option<String>,
     #[command(flatten)]
     pub(crate) provider: ProviderArgs,
     /// Prints the run's events instead, one JSON object per line.

@@ -277,6 +277,22 @@ fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool, root: Option<
                 crate::eprint_line(&format!("    {line}"));
             }
         }
+        if call.tool == "ask_user_question"
+            && let Ok(questions) = serde_json::from_value::<tackle_env::Questions>(call.arguments.clone())
+        {
+            for (i, q) in questions.questions.iter().enumerate() {
+                let kind = if q.multiple { "pick one or more" } else { "pick one" };
+                crate::eprint_line(&format!("    {}. [{}] {} ({kind})", i + 1, q.header, q.question));
+                for option in &q.options {
+                    crate::eprint_line(&format!("       - {}: {}", option.label, option.description));
+                }
+            }
+            if hint {
+                crate::eprint_line(&format!(
+                    "  hint: `tackle approve {run_id} --answer '[[\"label\"], \"own words\"]'` answers, one entry per question"
+                ));
+            }
+        }
     }
     if hint {
         crate::eprint_line(&format!(
@@ -332,7 +348,11 @@ pub(crate) async fn approve(args: ApproveArgs, config: &Config) -> Result<ExitCo
     let Some(pending) = &state.pending else {
         return Err(Failure::usage(format!("session {} does not wait for approval", args.id)));
     };
-    let waiting: Vec<String> = pending.waiting().map(|(_, call, _)| call.id.clone()).collect();
+    let waiting: Vec<String> = pending
+        .waiting()
+        .filter(|(_, call, _)| call.name != "ask_user_question")
+        .map(|(_, call, _)| call.id.clone())
+        .collect();
     let decision = match (&args.deny, &args.edit) {
         (Some(_), Some(_)) => return Err(Failure::usage("--deny and --edit cannot go together")),
         (Some(reason), None) => {
@@ -354,8 +374,42 @@ pub(crate) async fn approve(args: ApproveArgs, config: &Config) -> Result<ExitCo
         }
         (None, None) => Decision::Approve,
     };
-    let unique: HashSet<&String> = waiting.iter().collect();
-    let decisions = unique.into_iter().map(|id| (id.clone(), decision.clone())).collect();
+    // Questions take answers; everything else waiting takes the decision.
+    let mut decisions: Vec<(String, Decision)> = Vec::new();
+    let mut answered = false;
+    let mut seen: HashSet<String> = HashSet::new();
+    for (_, call, kind) in pending.waiting() {
+        if !seen.insert(call.id.clone()) {
+            continue;
+        }
+        if kind == tackle_harness::PendingKind::Deferred && call.name == "ask_user_question" {
+            let Some(text) = &args.answer else {
+                return Err(Failure::usage(format!("run {} waits for answers to questions", args.id))
+                    .hint(format!("tackle approve {} --answer '[[\"label\"], \"own words\"]'", args.id)));
+            };
+            let arguments =
+                serde_json::Value::Object(call.arguments.as_object().cloned().unwrap_or_default());
+            let questions: tackle_env::Questions = serde_json::from_value(arguments)
+                .map_err(|e| Failure::run(format!("the waiting questions cannot be read: {e}")))?;
+            let answers: Vec<tackle_env::Answer> = serde_json::from_str(text)
+                .map_err(|e| Failure::usage(format!("--answer is not a JSON list of answers: {e}")))?;
+            let words = tackle_env::answer(&questions, &answers)
+                .map_err(|e| Failure::usage(format!("--answer: {e}")))?;
+            decisions.push((
+                call.id.clone(),
+                Decision::Result { result: Box::new(tackle_core::ToolReturn::text(words)) },
+            ));
+            answered = true;
+        } else {
+            decisions.push((call.id.clone(), decision.clone()));
+        }
+    }
+    if args.answer.is_some() && !answered {
+        return Err(Failure::usage(format!(
+            "run {} waits for no answers; --answer is for questions",
+            args.id
+        )));
+    }
     let runner = Runner::new(&args.provider, config, args.json, Some(&session)).await?;
     let ended = runner.step(&mut state, Step::Resume(decisions), &store, &session.title).await?;
     Ok(exit(ended))

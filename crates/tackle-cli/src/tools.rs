@@ -17,7 +17,7 @@ use crate::secrets::{Backend, ToolSecrets};
 
 /// The names of the built-in tools: the web tools, and the environment tools offered with
 /// `--dir` or `[env] root`.
-const BUILT_IN: [&str; 10] = [
+const BUILT_IN: [&str; 11] = [
     "read_web_page",
     "web_search",
     "read_file",
@@ -28,6 +28,7 @@ const BUILT_IN: [&str; 10] = [
     "glob",
     "grep",
     "run_command",
+    "ask_user_question",
 ];
 
 /// The environment tools over `root`: files, search, commands, and the project's and the
@@ -49,6 +50,7 @@ fn env_tools(root: &std::path::Path) -> Result<StaticToolset, Failure> {
         set = set.tool(tool);
     }
     set = set.tool(built(ShellTools::new(&dir, ShellPolicy::default()).run_command())?);
+    set = set.tool(built(tackle_env::ask_user_question())?);
     // The user's skills live beside the settings file, in `skills/`.
     let user = crate::config::default_path()
         .and_then(|p| p.parent().map(std::path::Path::to_path_buf))

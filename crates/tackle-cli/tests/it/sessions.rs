@@ -403,3 +403,48 @@ async fn an_allowlist_relaxes_run_command() {
     assert!(second.contains("scripts are not allowed here"), "{second}");
     assert!(project.join("src").exists());
 }
+
+/// The model asks; the run waits with the questions shown; a wrong answer is refused and
+/// loses nothing; the right one goes back to the model.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_question_is_answered_from_a_second_process() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    let questions = json!({"questions": [{"header": "Database", "question": "Which database?",
+        "options": [{"label": "PostgreSQL", "description": "the server"}, {"label": "SQLite", "description": "one file"}]}]});
+    wire.mount(
+        &server,
+        vec![wire.turn("", &[("q1", "ask_user_question", questions)]), wire.turn("SQLite it is.", &[])],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let config = settings(dir.path(), wire, &server, "");
+    let mut command = tackle(&config);
+    command.args(["run", "--dir", project.to_str().unwrap(), "Set up storage."]);
+    let (code, _, stderr) = output(command).await;
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("    1. [Database] Which database? (pick one)\n       - PostgreSQL: the server\n       - SQLite: one file\n"), "{stderr}");
+    let id = waiting_id(&stderr);
+
+    let approve = |extra: &[&str]| {
+        let mut command = tackle(&config);
+        command.args(["approve", &id]).args(extra);
+        command
+    };
+    let (code, _, stderr) = output(approve(&[])).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("waits for answers"), "{stderr}");
+    let (code, _, stderr) = output(approve(&["--answer", r#"[["MySQL"]]"#])).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("\"MySQL\" is not an option"), "{stderr}");
+    let (code, stdout, stderr) = output(approve(&["--answer", r#"[["SQLite"]]"#])).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "SQLite it is.\n");
+    let second = requests(&server, wire).await[1].to_string();
+    assert!(
+        second.contains("The user answered:") && second.contains("Database (Which database?): SQLite"),
+        "{second}"
+    );
+}
