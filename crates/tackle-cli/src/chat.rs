@@ -125,20 +125,45 @@ async fn answer(
     loop {
         match runner.step(state, step, store, title).await {
             Ok(Ended::Suspended) => {
-                let (next, line) = read_line(editor, "run these calls? [y/N] ").await?;
-                editor = next;
-                let yes = line.as_deref().is_some_and(|l| matches!(l.trim(), "y" | "Y" | "yes"));
-                let decision = if yes {
-                    Decision::Approve
-                } else {
-                    Decision::Deny { reason: Some("the user declined".to_owned()) }
-                };
-                let waiting: Vec<String> = state
+                let waiting: Vec<(String, bool, serde_json::Value)> = state
                     .pending
                     .as_ref()
-                    .map(|p| p.waiting().map(|(_, call, _)| call.id.clone()).collect())
+                    .map(|p| {
+                        p.waiting()
+                            .map(|(_, call, _)| {
+                                let args = serde_json::Value::Object(
+                                    call.arguments.as_object().cloned().unwrap_or_default(),
+                                );
+                                (call.id.clone(), call.name == "ask_user_question", args)
+                            })
+                            .collect()
+                    })
                     .unwrap_or_default();
-                step = Step::Resume(waiting.into_iter().map(|id| (id, decision.clone())).collect());
+                let mut decisions = Vec::new();
+                // Questions first, asked in place; then one yes or no for the other calls.
+                for (id, _, args) in waiting.iter().filter(|(_, question, _)| *question) {
+                    let (next, words) = ask(editor, args).await?;
+                    editor = next;
+                    let result = match words {
+                        Some(words) => tackle_core::ToolReturn::text(words),
+                        None => tackle_core::ToolReturn::text("The user did not answer."),
+                    };
+                    decisions.push((id.clone(), Decision::Result { result: Box::new(result) }));
+                }
+                if waiting.iter().any(|(_, question, _)| !*question) {
+                    let (next, line) = read_line(editor, "run these calls? [y/N] ").await?;
+                    editor = next;
+                    let yes = line.as_deref().is_some_and(|l| matches!(l.trim(), "y" | "Y" | "yes"));
+                    let decision = if yes {
+                        Decision::Approve
+                    } else {
+                        Decision::Deny { reason: Some("the user declined".to_owned()) }
+                    };
+                    for (id, _, _) in waiting.iter().filter(|(_, question, _)| !*question) {
+                        decisions.push((id.clone(), decision.clone()));
+                    }
+                }
+                step = Step::Resume(decisions);
             }
             Ok(Ended::Answered | Ended::Cancelled) => return Ok(editor),
             Err(failure) => {
@@ -148,4 +173,50 @@ async fn answer(
             }
         }
     }
+}
+
+/// Asks the questions of one `ask_user_question` call, one by one: the number of an option
+/// (or several, comma-separated, where the question takes several) or words of one's own;
+/// an answer that does not fit is explained and asked again. `None` when input ends.
+async fn ask(
+    mut editor: DefaultEditor,
+    args: &serde_json::Value,
+) -> Result<(DefaultEditor, Option<String>), Failure> {
+    let Ok(questions) = serde_json::from_value::<tackle_env::Questions>(args.clone()) else {
+        return Ok((editor, None));
+    };
+    let mut answers = Vec::new();
+    for (i, q) in questions.questions.iter().enumerate() {
+        crate::eprint_line(&format!("{}. [{}] {}", i + 1, q.header, q.question));
+        for (n, option) in q.options.iter().enumerate() {
+            crate::eprint_line(&format!("   {}) {}: {}", n + 1, option.label, option.description));
+        }
+        let prompt =
+            if q.multiple { "numbers (1,3) or your own words: " } else { "a number or your own words: " };
+        loop {
+            let (next, line) = read_line(editor, prompt).await?;
+            editor = next;
+            let Some(line) = line else { return Ok((editor, None)) };
+            let numbers: Option<Vec<usize>> = line
+                .split(',')
+                .map(|t| t.trim().parse::<usize>().ok().filter(|n| (1..=q.options.len()).contains(n)))
+                .collect();
+            let answer = match numbers {
+                Some(picked) if !picked.is_empty() => tackle_env::Answer::Picked(
+                    picked.into_iter().map(|n| q.options[n - 1].label.clone()).collect(),
+                ),
+                _ => tackle_env::Answer::Own(line.trim().to_owned()),
+            };
+            // Checked alone, against its own question.
+            let one = tackle_env::Questions { questions: vec![q.clone()] };
+            match tackle_env::answer(&one, std::slice::from_ref(&answer)) {
+                Ok(_) => {
+                    answers.push(answer);
+                    break;
+                }
+                Err(why) => crate::eprint_line(&format!("{why}; try again")),
+            }
+        }
+    }
+    Ok((editor, tackle_env::answer(&questions, &answers).ok()))
 }

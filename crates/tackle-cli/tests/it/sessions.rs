@@ -448,3 +448,40 @@ async fn a_question_is_answered_from_a_second_process() {
         "{second}"
     );
 }
+
+/// In `tackle chat`, questions are asked in place: a number that is no option is explained
+/// and asked again; the answer goes back to the model.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_asks_questions_in_place() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    let questions = json!({"questions": [
+        {"header": "Database", "question": "Which database?",
+         "options": [{"label": "PostgreSQL", "description": "the server"}, {"label": "SQLite", "description": "one file"}]},
+        {"header": "Targets", "question": "Which platforms?", "multiple": true,
+         "options": [{"label": "Linux", "description": ""}, {"label": "macOS", "description": ""}, {"label": "Windows", "description": ""}]}]});
+    wire.mount(
+        &server,
+        vec![wire.turn("", &[("q1", "ask_user_question", questions)]), wire.turn("Noted.", &[])],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let config = settings(dir.path(), wire, &server, "");
+    let mut command = tackle(&config);
+    command
+        .args(["chat", "--dir", project.to_str().unwrap()])
+        .write_stdin("Set it up.\n1,2\n2\n1,3\n/exit\n");
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Noted.\n"), "{stdout}");
+    assert!(stderr.contains("1. [Database] Which database?\n   1) PostgreSQL: the server\n"), "{stderr}");
+    assert!(stderr.contains("takes one option, not 2; try again"), "{stderr}");
+    let second = requests(&server, wire).await[1].to_string();
+    assert!(
+        second.contains("Database (Which database?): SQLite")
+            && second.contains("Targets (Which platforms?): Linux, Windows"),
+        "{second}"
+    );
+}
