@@ -109,3 +109,23 @@ pub trait Environment: Send + Sync {
 pub(crate) fn walk_skips(name: &str, hidden: bool) -> bool {
     name == ".git" || (name.starts_with('.') && name != ".agents" && !hidden)
 }
+
+/// An environment error as a tool reports it: path mistakes are the model's to fix; what the
+/// operating system failed at is a failure.
+pub(crate) fn tool_error(error: EnvError) -> tackle_core::ToolError {
+    match error {
+        EnvError::Io { .. } => tackle_core::ToolError::failed(error.to_string()),
+        _ => tackle_core::ToolError::feedback(error.to_string()),
+    }
+}
+
+/// Runs `f` on `env` off the async threads (a directory's I/O blocks).
+pub(crate) async fn blocking<T: Send + 'static>(
+    env: &std::sync::Arc<dyn Environment>,
+    f: impl FnOnce(&dyn Environment) -> Result<T, tackle_core::ToolError> + Send + 'static,
+) -> Result<T, tackle_core::ToolError> {
+    let env = std::sync::Arc::clone(env);
+    tokio::task::spawn_blocking(move || f(env.as_ref()))
+        .await
+        .map_err(|e| tackle_core::ToolError::failed(format!("the operation on the files stopped: {e}")))?
+}

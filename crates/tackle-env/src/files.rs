@@ -9,6 +9,7 @@ use serde::Deserialize;
 use tackle_core::ToolError;
 use tackle_tools::{FunctionTool, ToolBuildError, ToolContext, typed_tool};
 
+use crate::env::tool_error;
 use crate::{EntryKind, EnvError, Environment, RelPath};
 
 /// How much of a file `read_file` looks at: lines past it cannot be read with the tool.
@@ -83,14 +84,6 @@ struct MultiEditArgs {
     edits: Vec<Edit>,
 }
 
-/// An environment error as the model should see it: its path mistakes are its to fix.
-fn tool_error(error: EnvError) -> ToolError {
-    match error {
-        EnvError::Io { .. } => ToolError::failed(error.to_string()),
-        _ => ToolError::feedback(error.to_string()),
-    }
-}
-
 fn parse(path: &str) -> Result<RelPath, ToolError> {
     RelPath::parse(path).map_err(tool_error)
 }
@@ -117,10 +110,7 @@ impl FileTools {
         &self,
         f: impl FnOnce(&dyn Environment) -> Result<T, ToolError> + Send + 'static,
     ) -> Result<T, ToolError> {
-        let env = Arc::clone(&self.env);
-        tokio::task::spawn_blocking(move || f(env.as_ref()))
-            .await
-            .map_err(|e| ToolError::failed(format!("the file operation stopped: {e}")))?
+        crate::env::blocking(&self.env, f).await
     }
 
     /// `read_file`: numbered lines of a text file, from `offset` for `limit` lines.

@@ -10,7 +10,8 @@ use serde::Deserialize;
 use tackle_core::ToolError;
 use tackle_tools::{FunctionTool, ToolBuildError, ToolContext, typed_tool};
 
-use crate::{EntryKind, EnvError, Environment, RelPath};
+use crate::env::tool_error;
+use crate::{EntryKind, Environment, RelPath};
 
 /// Paths `glob` names at most.
 pub const GLOB_MAX_PATHS: usize = 1_000;
@@ -73,13 +74,6 @@ struct GrepArgs {
     hidden: bool,
 }
 
-fn tool_error(error: EnvError) -> ToolError {
-    match error {
-        EnvError::Io { .. } => ToolError::failed(error.to_string()),
-        _ => ToolError::feedback(error.to_string()),
-    }
-}
-
 /// Matches files by name, or by path below `base` when the glob holds a `/`.
 struct NameGlob {
     set: globset::GlobMatcher,
@@ -120,10 +114,7 @@ impl SearchTools {
         &self,
         f: impl FnOnce(&dyn Environment) -> Result<T, ToolError> + Send + 'static,
     ) -> Result<T, ToolError> {
-        let env = Arc::clone(&self.env);
-        tokio::task::spawn_blocking(move || f(env.as_ref()))
-            .await
-            .map_err(|e| ToolError::failed(format!("the search stopped: {e}")))?
+        crate::env::blocking(&self.env, f).await
     }
 
     /// `glob`: files whose names or paths match a pattern.
