@@ -414,7 +414,11 @@ async fn a_question_is_answered_from_a_second_process() {
         "options": [{"label": "PostgreSQL", "description": "the server"}, {"label": "SQLite", "description": "one file"}]}]});
     wire.mount(
         &server,
-        vec![wire.turn("", &[("q1", "ask_user_question", questions)]), wire.turn("SQLite it is.", &[])],
+        vec![
+            wire.turn("", &[("q1", "ask_user_question", questions.clone())]),
+            wire.turn("", &[("q2", "ask_user_question", questions)]),
+            wire.turn("SQLite it is.", &[]),
+        ],
     )
     .await;
     let dir = tempfile::tempdir().unwrap();
@@ -427,6 +431,17 @@ async fn a_question_is_answered_from_a_second_process() {
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("    1. [Database] Which database? (pick one)\n       - PostgreSQL: the server\n       - SQLite: one file\n"), "{stderr}");
     let id = waiting_id(&stderr);
+    // `--json` carries the questions in its `suspended` event.
+    let mut command = tackle(&config);
+    command.args(["run", "--json", "--dir", project.to_str().unwrap(), "Set up storage again."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 3, "{stderr}");
+    let suspended =
+        stdout.lines().find(|l| l.contains("\"suspended\"")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        suspended.contains("\"header\":\"Database\"") && suspended.contains("\"label\":\"SQLite\""),
+        "{suspended}"
+    );
 
     let approve = |extra: &[&str]| {
         let mut command = tackle(&config);
@@ -442,10 +457,10 @@ async fn a_question_is_answered_from_a_second_process() {
     let (code, stdout, stderr) = output(approve(&["--answer", r#"[["SQLite"]]"#])).await;
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout, "SQLite it is.\n");
-    let second = requests(&server, wire).await[1].to_string();
+    let third = requests(&server, wire).await[2].to_string();
     assert!(
-        second.contains("The user answered:") && second.contains("Database (Which database?): SQLite"),
-        "{second}"
+        third.contains("The user answered:") && third.contains("Database (Which database?): SQLite"),
+        "{third}"
     );
 }
 
