@@ -10,8 +10,10 @@
 //! and the held-out figures are the ones to report. Injected samples put a payload at the
 //! start, in the middle or at the end of a document, plain or concealed (zero-width
 //! characters, look-alike letters, base64). Units are labelled by whether they overlap the
-//! payload; the model is gradient-boosted trees with balanced class weights, calibrated so
-//! that the default strictness marks 1.8 % of the training documents.
+//! payload; the model is gradient-boosted trees with balanced class weights beside a lexical
+//! model (logistic regression over hashed word n-grams, trained also on the composed requests
+//! of `data/requests_*.jsonl`), calibrated so that the default strictness marks 1.8 % of the
+//! training documents, the lexical model's out-of-fold scores spending 0.5 % of it.
 #![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::collections::BTreeMap;
@@ -74,17 +76,16 @@ fn load_dir(dir: &str) -> Vec<Doc> {
 }
 
 /// Every third item of each group goes to the held-out part; for real text (groups named
-/// `real:<genre>:<file>`), every third file of each genre, whole.
+/// `real:<genre>:<file>`), every third real file in load order (genres sorted, files sorted
+/// within each), whole — about a third of each genre.
 fn split(docs: Vec<Doc>) -> (Vec<Doc>, Vec<Doc>) {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut files: BTreeMap<String, usize> = BTreeMap::new();
     let (mut train, mut held) = (Vec::new(), Vec::new());
     for doc in docs {
-        let held_out = if let Some(rest) = doc.group.strip_prefix("real:") {
-            let genre = rest.split(':').next().unwrap_or_default().to_owned();
+        let held_out = if doc.group.starts_with("real:") {
             let count = files.len();
             let index = *files.entry(doc.group.clone()).or_insert(count);
-            let _ = genre;
             index % 3 == 2
         } else {
             let n = seen.entry(doc.group.clone()).or_default();
@@ -539,7 +540,7 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
             (false, true) => {
                 fp += 1;
                 entry.0 += 1;
-                if name != "train" && !name.starts_with("fresh") && std::env::args().any(|a| a == "--show") {
+                if name == "train" && std::env::args().any(|a| a == "--show") {
                     show(scorer, lexical, sample);
                 }
             }
@@ -749,7 +750,8 @@ fn main() {
     evaluate("train", &scorer, &lexical, &train_samples);
     evaluate("held_out", &scorer, &lexical, &held_samples);
     if args.iter().any(|a| a == "--fresh") {
-        // Never trained or tuned on: written after the weights were fixed, reported once.
+        // Never trained on. fresh..fresh3 have been development sets since the lexical
+        // model; fresh4 and fresh5 are the honest ones (see data/README.md).
         for name in ["fresh", "fresh2", "fresh3", "fresh4", "fresh5"] {
             let set = samples(
                 &load(&format!("{root}/{name}_benign.jsonl"), "genre"),
