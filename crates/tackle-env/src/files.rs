@@ -225,7 +225,7 @@ fn decode(bytes: &[u8]) -> Option<(String, &'static str)> {
         return Some((text.into_owned(), encoding.name()));
     }
     // NUL bytes do not occur in text without a byte-order mark.
-    if memchr_nul(&bytes[..bytes.len().min(8192)]) {
+    if bytes[..bytes.len().min(8192)].contains(&0) {
         return None;
     }
     match std::str::from_utf8(bytes) {
@@ -241,10 +241,6 @@ fn decode(bytes: &[u8]) -> Option<(String, &'static str)> {
             (control * 10 <= text.chars().count()).then(|| (text.into_owned(), "windows-1252"))
         }
     }
-}
-
-fn memchr_nul(bytes: &[u8]) -> bool {
-    bytes.contains(&0)
 }
 
 fn read_text(

@@ -171,15 +171,19 @@ impl Environment for LocalDir {
             Some(meta) => Some(meta.permissions()),
             None => None,
         };
-        // The directory the file goes in: resolved (and made) under the root.
+        // The directory the file goes in. Resolving the path walked every name above it, so
+        // it is under the root; what does not exist yet is plain names, made here.
         let dir = match resolved.real.parent() {
             Some(dir) if dir.starts_with(&self.root) => dir.to_path_buf(),
             _ => return Err(Self::refused(path, "it leads outside the root")),
         };
-        match self.resolve(&parent)?.meta {
-            Some(meta) if !meta.is_dir() => return Err(EnvError::NotADirectory { path: parent }),
-            Some(_) => {}
-            None => fs::create_dir_all(&dir).map_err(|e| Self::io(&parent, &e))?,
+        match fs::metadata(&dir) {
+            Ok(meta) if !meta.is_dir() => return Err(EnvError::NotADirectory { path: parent }),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                fs::create_dir_all(&dir).map_err(|e| Self::io(&parent, &e))?;
+            }
+            Err(e) => return Err(Self::io(&parent, &e)),
         }
         // Written beside the target and renamed over it: a reader sees all or nothing.
         let mut temp =

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tackle_core::{ToolError, ToolKind};
 use tackle_env::{Environment, FileTools, LocalDir, MemoryTree, RelPath};
 use tackle_tools::{DynTool, RunContext, ToolContext};
@@ -211,5 +211,4 @@ async fn a_long_file_is_cut_with_a_marker_and_a_huge_one_within_the_scan() {
         &out[out.len() - 120..]
     );
     assert!(out.len() < tackle_env::READ_OUTPUT_CHARS + 300);
-    let _ = Map::<String, Value>::new();
 }
