@@ -87,7 +87,7 @@ pub(crate) fn bench(dir: &str, pattern: &str) -> Result<(), Box<dyn std::error::
         let elapsed = started.elapsed().as_secs_f64();
         println!(
             "{}",
-            json!({"bench": "env_read_file", "file_mb": 50, "ms": (elapsed * 1e5).round() / 100.0, "returned_chars": out.len(),
+            json!({"bench": "env_read_file", "file_mb": 50, "ms": (elapsed * 1e5).round() / 100.0, "returned_bytes": out.len(),
                    "peak_growth_mib": (peak_kib().saturating_sub(before)) as f64 / 1024.0})
         );
 
