@@ -17,7 +17,7 @@ use crate::secrets::{Backend, ToolSecrets};
 
 /// The names of the built-in tools: the web tools, and the environment tools offered with
 /// `--dir` or `[env] root`.
-const BUILT_IN: [&str; 11] = [
+const BUILT_IN: [&str; 16] = [
     "read_web_page",
     "web_search",
     "read_file",
@@ -28,6 +28,11 @@ const BUILT_IN: [&str; 11] = [
     "glob",
     "grep",
     "run_command",
+    "start_command",
+    "command_status",
+    "write_stdin",
+    "signal_command",
+    "stop_command",
     "ask_user_question",
 ];
 
@@ -49,7 +54,11 @@ fn env_tools(root: &std::path::Path) -> Result<StaticToolset, Failure> {
     {
         set = set.tool(tool);
     }
-    set = set.tool(built(ShellTools::new(&dir, ShellPolicy::default()).run_command())?);
+    // Background commands live as long as these tools: for `tackle run` the run, for
+    // `tackle chat` the conversation.
+    for tool in built(ShellTools::new(&dir, ShellPolicy::default()).all())? {
+        set = set.tool(tool);
+    }
     set = set.tool(built(tackle_env::ask_user_question())?);
     // The user's skills live beside the settings file, in `skills/`.
     let user = crate::config::default_path()

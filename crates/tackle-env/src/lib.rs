@@ -12,6 +12,7 @@
 //! alone covers links.
 
 mod ask;
+mod background;
 mod env;
 mod files;
 mod local;
@@ -22,6 +23,7 @@ mod shell;
 mod skills;
 
 pub use ask::{Answer, Choice, Question, Questions, answer, ask_user_question};
+pub use background::{Background, EndReason, Exit, STDIN_MAX_BYTES, Snapshot};
 pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
 pub use files::{
     EDIT_MAX_BYTES, FileTools, LIST_MAX_ENTRIES, READ_DEFAULT_LINES, READ_OUTPUT_CHARS, READ_SCAN_BYTES,

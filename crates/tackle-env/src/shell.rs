@@ -28,6 +28,10 @@ pub struct ShellPolicy {
     pub output_limit: usize,
     /// How long a group has between `TERM` and `KILL`.
     pub grace: Duration,
+    /// How many background commands may run at once.
+    pub max_background: usize,
+    /// The longest a background command runs before it is stopped.
+    pub background_lifetime: Duration,
 }
 
 impl Default for ShellPolicy {
@@ -52,6 +56,8 @@ impl Default for ShellPolicy {
             max_timeout: Duration::from_secs(600),
             output_limit: 64 * 1024,
             grace: Duration::from_secs(2),
+            max_background: 4,
+            background_lifetime: Duration::from_secs(30 * 60),
         }
     }
 }
@@ -123,6 +129,9 @@ pub enum ShellError {
     /// The policy refuses it.
     #[error("refused: {0}")]
     Refused(String),
+    /// There is no such background command in this run.
+    #[error("{0}")]
+    NotFound(String),
     /// It could not be started.
     #[error("could not start {program}: {message}")]
     Spawn {
@@ -133,33 +142,65 @@ pub enum ShellError {
     },
 }
 
+/// Output kept within a bound as it comes: the first half of the bound and a rolling last
+/// half, until [`Spool::take`] hands over what came and starts again.
+#[derive(Debug)]
+pub(crate) struct Spool {
+    head: Vec<u8>,
+    tail: std::collections::VecDeque<u8>,
+    bytes: u64,
+    limit: usize,
+}
+
+impl Spool {
+    pub(crate) fn new(limit: usize) -> Self {
+        Spool { head: Vec::new(), tail: std::collections::VecDeque::new(), bytes: 0, limit }
+    }
+
+    pub(crate) fn push(&mut self, mut chunk: &[u8]) {
+        let half = self.limit / 2;
+        self.bytes += chunk.len() as u64;
+        let room = (self.limit - half).saturating_sub(self.head.len()).min(chunk.len());
+        self.head.extend_from_slice(&chunk[..room]);
+        chunk = &chunk[room..];
+        if chunk.len() >= half {
+            self.tail.clear();
+            self.tail.extend(&chunk[chunk.len() - half..]);
+            return;
+        }
+        self.tail.extend(chunk);
+        let excess = self.tail.len().saturating_sub(half);
+        self.tail.drain(..excess);
+    }
+
+    /// What came since the last take.
+    pub(crate) fn take(&mut self) -> Captured {
+        let captured = Captured {
+            head: std::mem::take(&mut self.head),
+            tail: self.tail.drain(..).collect(),
+            bytes: self.bytes,
+        };
+        self.bytes = 0;
+        captured
+    }
+}
+
 /// Reads `reader` to its end, keeping `limit` bytes: the first half and a rolling last half.
 async fn drain(mut reader: impl AsyncRead + Unpin, limit: usize) -> Captured {
-    let (half, mut out) = (limit / 2, Captured::default());
-    let mut tail: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
+    let mut spool = Spool::new(limit);
     let mut buf = vec![0u8; 8192];
     loop {
-        let n = match reader.read(&mut buf).await {
+        match reader.read(&mut buf).await {
             Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        out.bytes += n as u64;
-        let mut chunk = &buf[..n];
-        let room = (limit - half).saturating_sub(out.head.len()).min(chunk.len());
-        out.head.extend_from_slice(&chunk[..room]);
-        chunk = &chunk[room..];
-        tail.extend(chunk);
-        while tail.len() > half {
-            tail.pop_front();
+            Ok(n) => spool.push(&buf[..n]),
         }
     }
-    out.tail = tail.into_iter().collect();
-    out
+    spool.take()
 }
 
 /// Sends `signal` to the process group `pgid` (Unix).
 #[cfg(unix)]
-fn signal_group(pgid: u32, signal: rustix::process::Signal) {
+pub(crate) fn signal_group(pgid: u32, signal: rustix::process::Signal) {
     if let Some(pid) = i32::try_from(pgid).ok().and_then(rustix::process::Pid::from_raw) {
         // The group may be gone already: nothing to do then.
         let _ = rustix::process::kill_process_group(pid, signal);
@@ -167,7 +208,7 @@ fn signal_group(pgid: u32, signal: rustix::process::Signal) {
 }
 
 /// Ends the process group: `TERM`, then `KILL` after `grace` (at once if `grace` is zero).
-async fn end_group(pgid: Option<u32>, grace: Duration) {
+pub(crate) async fn end_group(pgid: Option<u32>, grace: Duration) {
     #[cfg(unix)]
     if let Some(pgid) = pgid {
         signal_group(pgid, rustix::process::Signal::TERM);
@@ -191,13 +232,12 @@ impl Drop for GroupGuard {
     }
 }
 
-/// Runs `request` in `root` under `policy`.
-pub async fn run_command(
-    root: &Path,
+/// The program and arguments `request` runs, when `policy` allows it.
+pub(crate) fn command_line(
     policy: &ShellPolicy,
-    request: CommandRequest,
-) -> Result<CommandOutcome, ShellError> {
-    let (program, args): (String, Vec<String>) = match (&request.program, &request.script) {
+    request: &CommandRequest,
+) -> Result<(String, Vec<String>), ShellError> {
+    let line = match (&request.program, &request.script) {
         (Some((program, args)), None) => {
             if let Some(allowed) = &policy.allowed_programs
                 && !allowed.iter().any(|a| a == program)
@@ -228,10 +268,20 @@ pub async fn run_command(
             "environment overrides are not allowed with a program allowlist".into(),
         ));
     }
-    let timeout = request.timeout.unwrap_or(policy.default_timeout).min(policy.max_timeout);
-    let mut command = tokio::process::Command::new(&program);
+    Ok(line)
+}
+
+/// The command for `program args` in `root`: its own process group, a cleared environment
+/// with only the allowlisted variables and `env`, output piped, stdin closed.
+pub(crate) fn command(
+    root: &Path,
+    policy: &ShellPolicy,
+    (program, args): &(String, Vec<String>),
+    env: &[(String, String)],
+) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(program);
     command
-        .args(&args)
+        .args(args)
         .current_dir(root)
         .env_clear()
         .stdin(Stdio::null())
@@ -243,9 +293,22 @@ pub async fn run_command(
             command.env(name, value);
         }
     }
-    command.envs(request.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    command.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     #[cfg(unix)]
     command.process_group(0);
+    command
+}
+
+/// Runs `request` in `root` under `policy`.
+pub async fn run_command(
+    root: &Path,
+    policy: &ShellPolicy,
+    request: CommandRequest,
+) -> Result<CommandOutcome, ShellError> {
+    let line = command_line(policy, &request)?;
+    let program = line.0.clone();
+    let timeout = request.timeout.unwrap_or(policy.default_timeout).min(policy.max_timeout);
+    let mut command = command(root, policy, &line, &request.env);
     let started = Instant::now();
     let mut child = command
         .spawn()
@@ -294,11 +357,15 @@ pub async fn run_command(
     })
 }
 
-/// The `run_command` tool over a directory.
+/// The shell tools over a directory: `run_command`, and the background commands
+/// (`start_command`, `command_status`, `write_stdin`, `signal_command`, `stop_command`).
+/// Background commands end with the run that started them (when its cancellation token
+/// fires), with their lifetime, or when the last clone of these tools is dropped.
 #[derive(Clone)]
 pub struct ShellTools {
     root: std::path::PathBuf,
     policy: std::sync::Arc<ShellPolicy>,
+    background: crate::Background,
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -317,10 +384,104 @@ struct RunArgs {
     timeout_seconds: Option<u64>,
 }
 
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct StartArgs {
+    /// The program to run (no shell): `npm`, `cargo`, `python3`.
+    #[serde(default)]
+    program: Option<String>,
+    /// Its arguments, each as one string.
+    #[serde(default)]
+    args: Vec<String>,
+    /// Instead of a program: a script for `sh -c`, where allowed.
+    #[serde(default)]
+    script: Option<String>,
+    /// Seconds it may run before it is stopped (default and most: 1800).
+    #[serde(default)]
+    timeout_seconds: Option<u64>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct StatusArgs {
+    /// The background command (`bg1`); without it, every command of this run is listed.
+    #[serde(default)]
+    id: Option<String>,
+    /// Seconds to wait for it to end before answering (default 0: answer at once).
+    #[serde(default)]
+    wait_seconds: Option<u64>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct StdinArgs {
+    /// The background command (`bg1`).
+    id: String,
+    /// The text to write to its standard input (add the newline a line needs).
+    text: String,
+    /// Whether to close its input afterwards (end of input).
+    #[serde(default)]
+    close: bool,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct SignalArgs {
+    /// The background command (`bg1`).
+    id: String,
+    /// The signal: INT, TERM, HUP, QUIT, KILL, USR1, USR2, STOP or CONT.
+    signal: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct StopArgs {
+    /// The background command (`bg1`).
+    id: String,
+}
+
 impl ShellTools {
     /// Commands run in `dir`'s root under `policy`.
     pub fn new(dir: &crate::LocalDir, policy: ShellPolicy) -> Self {
-        ShellTools { root: dir.root().to_path_buf(), policy: std::sync::Arc::new(policy) }
+        ShellTools {
+            root: dir.root().to_path_buf(),
+            background: crate::Background::new(dir.root(), policy.clone()),
+            policy: std::sync::Arc::new(policy),
+        }
+    }
+
+    /// The background commands these tools start, for a host that stops them itself.
+    pub fn background(&self) -> &crate::Background {
+        &self.background
+    }
+
+    /// Every shell tool: `run_command` and the five background-command tools.
+    pub fn all(&self) -> Result<Vec<tackle_tools::FunctionTool>, tackle_tools::ToolBuildError> {
+        Ok(vec![
+            self.run_command()?,
+            self.start_command()?,
+            self.command_status()?,
+            self.write_stdin()?,
+            self.signal_command()?,
+            self.stop_command()?,
+        ])
+    }
+
+    /// The policy for one call: the settings of `run_command` (`allowed_programs`,
+    /// `allow_scripts`) narrow it, never widen it.
+    fn narrowed(&self, ctx: &tackle_tools::ToolContext) -> ShellPolicy {
+        let read = |field: &str| match ctx.tool_name() {
+            "run_command" => ctx.setting(field),
+            _ => ctx.run().settings.layered("run_command", field).map(|(v, _)| v),
+        };
+        let mut policy = (*self.policy).clone();
+        if let Some(list) = read("allowed_programs").filter(|l| !l.trim().is_empty()) {
+            let listed: Vec<String> =
+                list.split(['\n', ',']).map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+            policy.allowed_programs = Some(match policy.allowed_programs.take() {
+                Some(already) => listed.into_iter().filter(|p| already.contains(p)).collect(),
+                None => listed,
+            });
+        }
+        if read("allow_scripts").is_some_and(|v| v.trim() == "false") {
+            policy.allow_scripts = false;
+        }
+        policy
     }
 
     /// `run_command` (approval required).
@@ -328,33 +489,18 @@ impl ShellTools {
         let tools = self.clone();
         tackle_tools::typed_tool(
             "run_command",
-            "Run a program with arguments (or, where allowed, an sh script) in the root directory. Everything it starts is stopped when it ends or times out; output is kept to its start and its end.",
+            "Run a program with arguments (or, where allowed, an sh script) in the root directory and wait for it. Everything it starts is stopped when it ends or times out; output is kept to its start and its end. For servers and watchers that keep running, use start_command.",
             move |ctx: tackle_tools::ToolContext, args: RunArgs| {
                 let tools = tools.clone();
                 async move {
-                    // The settings narrow the policy, never widen it.
-                    let mut policy = (*tools.policy).clone();
-                    if let Some(list) = ctx.setting("allowed_programs").filter(|l| !l.trim().is_empty()) {
-                        let listed: Vec<String> =
-                            list.split(['\n', ',']).map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
-                        policy.allowed_programs = Some(match policy.allowed_programs.take() {
-                            Some(already) => listed.into_iter().filter(|p| already.contains(p)).collect(),
-                            None => listed,
-                        });
-                    }
-                    if ctx.setting("allow_scripts").is_some_and(|v| v.trim() == "false") {
-                        policy.allow_scripts = false;
-                    }
+                    let policy = tools.narrowed(&ctx);
                     let request = CommandRequest {
                         program: args.program.map(|p| (p, args.args)),
                         script: args.script,
                         timeout: args.timeout_seconds.map(Duration::from_secs),
                         env: Vec::new(),
                     };
-                    let outcome = run_command(&tools.root, &policy, request).await.map_err(|e| match e {
-                        ShellError::Refused(_) => tackle_core::ToolError::feedback(e.to_string()),
-                        ShellError::Spawn { .. } => tackle_core::ToolError::feedback(e.to_string()),
-                    })?;
+                    let outcome = run_command(&tools.root, &policy, request).await.map_err(feedback)?;
                     Ok(report(&outcome))
                 }
             },
@@ -363,16 +509,202 @@ impl ShellTools {
         .requires_approval()
         .sequential()
         .setting(tackle_core::SettingField::new("allowed_programs").describe(
-            "Programs run_command may run (one per line or comma-separated); when set, scripts and environment overrides are refused.",
+            "Programs run_command and start_command may run (one per line or comma-separated); when set, scripts and environment overrides are refused.",
         ))
-        .setting(tackle_core::SettingField::new("allow_scripts").describe("Whether sh scripts may run (true or false)."))
+        .setting(
+            tackle_core::SettingField::new("allow_scripts")
+                .describe("Whether sh scripts may run, here and in start_command (true or false)."),
+        )
         .build()
+    }
+
+    /// `start_command` (approval required): a command that keeps running in the background.
+    pub fn start_command(&self) -> Result<tackle_tools::FunctionTool, tackle_tools::ToolBuildError> {
+        let tools = self.clone();
+        tackle_tools::typed_tool(
+            "start_command",
+            "Start a program (or, where allowed, an sh script) in the background in the root directory, for servers, watchers and long builds. Returns its id at once; read its output with command_status, feed it with write_stdin, stop it with stop_command. It is stopped when the run ends.",
+            move |ctx: tackle_tools::ToolContext, args: StartArgs| {
+                let tools = tools.clone();
+                async move {
+                    let policy = tools.narrowed(&ctx);
+                    let request = CommandRequest {
+                        program: args.program.map(|p| (p, args.args)),
+                        script: args.script,
+                        timeout: args.timeout_seconds.map(Duration::from_secs),
+                        env: Vec::new(),
+                    };
+                    let cancel = ctx.cancellation().clone();
+                    let started = tools
+                        .background
+                        .start(ctx.run_id(), &policy, request, async move { cancel.cancelled().await })
+                        .map_err(feedback)?;
+                    let lifetime = args
+                        .timeout_seconds
+                        .map_or(policy.background_lifetime, Duration::from_secs)
+                        .min(policy.background_lifetime);
+                    Ok(format!(
+                        "started {} (pid {}): {}\nIt is stopped after {} s or when this run ends. Read its output with command_status.",
+                        started.id,
+                        started.pid.map_or_else(|| "?".to_owned(), |p| p.to_string()),
+                        started.label,
+                        lifetime.as_secs()
+                    ))
+                }
+            },
+        )
+        .requires_approval()
+        .sequential()
+        .build()
+    }
+
+    /// `command_status`: a background command's state and new output, or the run's list.
+    pub fn command_status(&self) -> Result<tackle_tools::FunctionTool, tackle_tools::ToolBuildError> {
+        let tools = self.clone();
+        tackle_tools::typed_tool(
+            "command_status",
+            "Show a background command's state and the output it printed since the last look, optionally waiting for it to end first (wait_seconds). Without an id, list this run's background commands.",
+            move |ctx: tackle_tools::ToolContext, args: StatusArgs| {
+                let tools = tools.clone();
+                async move {
+                    let Some(id) = args.id else {
+                        let all = tools.background.list(ctx.run_id());
+                        if all.is_empty() {
+                            return Ok("no background commands were started in this run".to_owned());
+                        }
+                        return Ok(all.iter().map(state_line).collect::<Vec<_>>().join("\n"));
+                    };
+                    let wait = Duration::from_secs(args.wait_seconds.unwrap_or(0));
+                    let snapshot = tools.background.status(ctx.run_id(), &id, wait).await.map_err(feedback)?;
+                    Ok(snapshot_report(&snapshot))
+                }
+            },
+        )
+        .returns_untrusted_content()
+        .build()
+    }
+
+    /// `write_stdin` (approval required): input for a background command.
+    pub fn write_stdin(&self) -> Result<tackle_tools::FunctionTool, tackle_tools::ToolBuildError> {
+        let tools = self.clone();
+        tackle_tools::typed_tool(
+            "write_stdin",
+            "Write text to a background command's standard input, optionally closing it afterwards.",
+            move |ctx: tackle_tools::ToolContext, args: StdinArgs| {
+                let tools = tools.clone();
+                async move {
+                    tools
+                        .background
+                        .write_stdin(ctx.run_id(), &args.id, args.text.as_bytes(), args.close)
+                        .await
+                        .map_err(feedback)?;
+                    let closed = if args.close { " and closed its input" } else { "" };
+                    Ok(format!("wrote {} bytes to {}{closed}", args.text.len(), args.id))
+                }
+            },
+        )
+        .requires_approval()
+        .sequential()
+        .build()
+    }
+
+    /// `signal_command`: a signal to a background command's whole process group.
+    pub fn signal_command(&self) -> Result<tackle_tools::FunctionTool, tackle_tools::ToolBuildError> {
+        let tools = self.clone();
+        tackle_tools::typed_tool(
+            "signal_command",
+            "Send a signal (INT, TERM, HUP, QUIT, KILL, USR1, USR2, STOP, CONT) to a background command and everything it started.",
+            move |ctx: tackle_tools::ToolContext, args: SignalArgs| {
+                let tools = tools.clone();
+                async move {
+                    tools.background.signal(ctx.run_id(), &args.id, &args.signal).map_err(feedback)?;
+                    Ok(format!("sent {} to {}", args.signal.trim().to_ascii_uppercase(), args.id))
+                }
+            },
+        )
+        .sequential()
+        .build()
+    }
+
+    /// `stop_command`: ends a background command (TERM, then KILL after a grace period).
+    pub fn stop_command(&self) -> Result<tackle_tools::FunctionTool, tackle_tools::ToolBuildError> {
+        let tools = self.clone();
+        tackle_tools::typed_tool(
+            "stop_command",
+            "Stop a background command and everything it started (TERM, then KILL after a grace period); returns how it ended and its last output.",
+            move |ctx: tackle_tools::ToolContext, args: StopArgs| {
+                let tools = tools.clone();
+                async move {
+                    let snapshot = tools.background.stop(ctx.run_id(), &args.id).await.map_err(feedback)?;
+                    Ok(snapshot_report(&snapshot))
+                }
+            },
+        )
+        .returns_untrusted_content()
+        .sequential()
+        .build()
+    }
+}
+
+/// A refusal or a failure to start, as a correction the model can act on.
+fn feedback(error: ShellError) -> tackle_core::ToolError {
+    tackle_core::ToolError::feedback(error.to_string())
+}
+
+/// One line on a background command's state.
+fn state_line(snapshot: &crate::Snapshot) -> String {
+    use crate::EndReason;
+    let pid = snapshot.pid.map_or_else(|| "?".to_owned(), |p| p.to_string());
+    let seconds = snapshot.elapsed.as_secs_f64();
+    let state = match &snapshot.exit {
+        None => format!("running for {seconds:.1} s"),
+        Some(exit) => {
+            let how = match (exit.exit_code, exit.signal) {
+                (Some(code), _) => format!("exit code {code}"),
+                (None, Some(signal)) => format!("signal {signal}"),
+                (None, None) => "no status".to_owned(),
+            };
+            let why = match exit.reason {
+                EndReason::Stopped => "stopped on request",
+                EndReason::Lifetime => "stopped when its time ran out",
+                EndReason::RunEnded => "stopped when its run ended",
+                _ => "ended",
+            };
+            format!("{why} ({how}) after {seconds:.1} s")
+        }
+    };
+    format!("{} (pid {pid}) `{}`: {state}", snapshot.id, snapshot.label)
+}
+
+/// A background command's state and new output, as the model reads it.
+fn snapshot_report(snapshot: &crate::Snapshot) -> String {
+    let mut out = state_line(snapshot);
+    out.push('\n');
+    if snapshot.stdout.bytes == 0 && snapshot.stderr.bytes == 0 {
+        out.push_str("no new output\n");
+    }
+    output_sections(&mut out, &snapshot.stdout, &snapshot.stderr, "new ");
+    out
+}
+
+/// Appends the non-empty streams, each under a header with its size.
+fn output_sections(out: &mut String, stdout: &Captured, stderr: &Captured, new: &str) {
+    use std::fmt::Write as _;
+    for (name, captured) in [("stdout", stdout), ("stderr", stderr)] {
+        if captured.bytes == 0 {
+            continue;
+        }
+        let cut = if captured.truncated() { ", only its start and end kept" } else { "" };
+        let _ = writeln!(out, "--- {name} ({new}{} bytes{cut}) ---", captured.bytes);
+        out.push_str(&captured.text());
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
     }
 }
 
 /// A command's outcome as the model reads it.
 fn report(outcome: &CommandOutcome) -> String {
-    use std::fmt::Write as _;
     let ended = match (outcome.timed_out, outcome.exit_code, outcome.signal) {
         (true, _, _) => "timed out; it and everything it started were stopped".to_owned(),
         (false, Some(code), _) => format!("exit code {code}"),
@@ -380,16 +712,6 @@ fn report(outcome: &CommandOutcome) -> String {
         (false, None, None) => "ended".to_owned(),
     };
     let mut out = format!("{ended} ({:.1} s)\n", outcome.duration.as_secs_f64());
-    for (name, captured) in [("stdout", &outcome.stdout), ("stderr", &outcome.stderr)] {
-        if captured.bytes == 0 {
-            continue;
-        }
-        let cut = if captured.truncated() { ", only its start and end kept" } else { "" };
-        let _ = writeln!(out, "--- {name} ({} bytes{cut}) ---", captured.bytes);
-        out.push_str(&captured.text());
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-    }
+    output_sections(&mut out, &outcome.stdout, &outcome.stderr, "");
     out
 }

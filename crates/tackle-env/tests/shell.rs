@@ -169,3 +169,211 @@ async fn the_tool_reports_exit_output_and_needs_approval() {
     let both = call(serde_json::json!({"program": "true", "script": "true"})).await;
     assert!(matches!(both, Err(tackle_core::ToolError::Feedback(_))), "{both:?}");
 }
+
+mod background {
+    use std::time::Duration;
+
+    use tackle_env::{Background, CommandRequest, EndReason, ShellError, ShellPolicy};
+
+    use super::{alive, policy, program, script};
+
+    fn never() -> std::future::Pending<()> {
+        std::future::pending()
+    }
+
+    /// Waits until `path` holds whitespace-separated pids, and returns them.
+    async fn pids(path: &std::path::Path, count: usize) -> Vec<u32> {
+        for _ in 0..200 {
+            let pids: Vec<u32> = std::fs::read_to_string(path)
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect();
+            if pids.len() >= count {
+                return pids;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("{} never held {count} pids", path.display());
+    }
+
+    #[tokio::test]
+    async fn output_comes_in_pieces_and_input_reaches_the_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let bg = Background::new(dir.path(), policy());
+        let started = bg
+            .start(
+                "r",
+                &policy(),
+                script("echo ready; while read line; do echo \"got $line\"; done; echo bye >&2"),
+                never(),
+            )
+            .unwrap();
+        assert_eq!((started.id.as_str(), started.exit.is_none()), ("bg1", true));
+        let first = bg.status("r", "bg1", Duration::from_millis(300)).await.unwrap();
+        assert_eq!((first.stdout.text().as_str(), first.exit.as_ref()), ("ready\n", None));
+        bg.write_stdin("r", "bg1", b"one\n", false).await.unwrap();
+        bg.write_stdin("r", "bg1", b"two\n", true).await.unwrap();
+        let last = bg.status("r", "bg1", Duration::from_secs(5)).await.unwrap();
+        // Only what came since the last look.
+        assert_eq!(last.stdout.text(), "got one\ngot two\n");
+        assert_eq!(last.stderr.text(), "bye\n");
+        let exit = last.exit.unwrap();
+        assert_eq!((exit.exit_code, exit.reason), (Some(0), EndReason::Exited));
+        let again = bg.status("r", "bg1", Duration::ZERO).await.unwrap();
+        assert_eq!((again.stdout.bytes, again.stderr.bytes), (0, 0));
+        let closed = bg.write_stdin("r", "bg1", b"more\n", false).await;
+        assert!(matches!(closed, Err(ShellError::Refused(_))), "{closed:?}");
+    }
+
+    #[tokio::test]
+    async fn stopping_ends_the_whole_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("pids");
+        let bg = Background::new(dir.path(), policy());
+        let text = format!(
+            "trap '' TERM; sleep 30 & echo $! > {m}; (trap '' TERM; sleep 30) & echo $! >> {m}; echo $$ >> {m}; wait",
+            m = marker.display()
+        );
+        bg.start("r", &policy(), script(&text), never()).unwrap();
+        let pids = pids(&marker, 3).await;
+        let stopped = bg.stop("r", "bg1").await.unwrap();
+        let exit = stopped.exit.unwrap();
+        // It ignored TERM, so KILL ended it after the grace period.
+        assert_eq!((exit.reason, exit.signal), (EndReason::Stopped, Some(9)));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        for pid in pids {
+            assert!(!alive(pid), "process {pid} survived");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_end_of_the_run_and_the_end_of_the_table_end_commands() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("pids");
+        let bg = Background::new(dir.path(), policy());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let text = format!("sleep 30 & echo $! > {}; wait", marker.display());
+        bg.start("r", &policy(), script(&text), async move {
+            let _ = rx.await;
+        })
+        .unwrap();
+        let first = pids(&marker, 1).await;
+        drop(tx);
+        let ended = bg.status("r", "bg1", Duration::from_secs(5)).await.unwrap();
+        assert_eq!(ended.exit.map(|e| e.reason), Some(EndReason::RunEnded));
+        assert!(!alive(first[0]));
+
+        std::fs::remove_file(&marker).unwrap();
+        bg.start("r", &policy(), script(&text), never()).unwrap();
+        let second = pids(&marker, 1).await;
+        drop(bg);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!alive(second[0]), "process {} outlived the table", second[0]);
+    }
+
+    /// A host that shuts its runtime down first (as a process does on its way out) drops
+    /// the watching tasks unrun; dropping the table still ends every group.
+    #[test]
+    fn a_table_dropped_after_its_runtime_still_ends_its_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("pids");
+        let bg = Background::new(dir.path(), policy());
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let text = format!("sleep 30 & echo $! > {}; wait", marker.display());
+        let sleeper = runtime.block_on(async {
+            bg.start("r", &policy(), script(&text), never()).unwrap();
+            pids(&marker, 1).await[0]
+        });
+        drop(runtime);
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(alive(sleeper), "the runtime alone does not reach the group");
+        drop(bg);
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!alive(sleeper), "process {sleeper} outlived the table");
+    }
+
+    #[tokio::test]
+    async fn lifetime_cap_signals_and_lookups() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = ShellPolicy { max_background: 2, ..policy() };
+        let bg = Background::new(dir.path(), policy.clone());
+        let short = CommandRequest { timeout: Some(Duration::from_millis(300)), ..program("sleep", &["30"]) };
+        bg.start("r", &policy, short, never()).unwrap();
+        bg.start("r", &policy, script("trap 'echo interrupted; exit 4' INT; sleep 30 & wait"), never())
+            .unwrap();
+        let full = bg.start("r", &policy, program("sleep", &["30"]), never());
+        assert!(matches!(&full, Err(ShellError::Refused(m)) if m.contains("bg1, bg2")), "{full:?}");
+        let timed = bg.status("r", "bg1", Duration::from_secs(5)).await.unwrap();
+        assert_eq!(timed.exit.map(|e| e.reason), Some(EndReason::Lifetime));
+        // A slot is free again.
+        bg.start("r", &policy, program("true", &[]), never()).unwrap();
+
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        bg.signal("r", "bg2", "sigint").unwrap();
+        let interrupted = bg.status("r", "bg2", Duration::from_secs(5)).await.unwrap();
+        assert_eq!(interrupted.stdout.text(), "interrupted\n");
+        assert_eq!(interrupted.exit.map(|e| (e.exit_code, e.reason)), Some((Some(4), EndReason::Exited)));
+        let bad = bg.signal("r", "bg2", "SEGV");
+        assert!(matches!(bad, Err(ShellError::Refused(_))), "{bad:?}");
+        // Another run sees none of them; a wrong id names the right ones.
+        let other = bg.status("other", "bg1", Duration::ZERO).await;
+        assert!(
+            matches!(&other, Err(ShellError::NotFound(m)) if m.contains("none was started")),
+            "{other:?}"
+        );
+        let wrong = bg.status("r", "bg9", Duration::ZERO).await;
+        assert!(matches!(&wrong, Err(ShellError::NotFound(m)) if m.contains("bg1, bg2, bg3")), "{wrong:?}");
+        assert_eq!(bg.list("r").len(), 3);
+        // The allowlist holds for background commands too.
+        let listed = ShellPolicy { allowed_programs: Some(vec!["cargo".into()]), ..policy };
+        let refused = bg.start("r", &listed, program("sleep", &["1"]), never());
+        assert!(matches!(refused, Err(ShellError::Refused(_))), "{refused:?}");
+    }
+
+    #[tokio::test]
+    async fn the_tools_start_look_feed_and_stop() {
+        use tackle_tools::{DynTool, RunContext, ToolContext};
+        let dir = tempfile::tempdir().unwrap();
+        let env = tackle_env::LocalDir::new(dir.path()).unwrap();
+        let tools = tackle_env::ShellTools::new(&env, policy()).all().unwrap();
+        let kinds: Vec<(String, tackle_core::ToolKind)> =
+            tools.iter().map(|t| (t.definition().name.clone(), t.definition().kind)).collect();
+        for (name, kind) in &kinds {
+            let gated = ["run_command", "start_command", "write_stdin"].contains(&name.as_str());
+            assert_eq!(*kind == tackle_core::ToolKind::ApprovalRequired, gated, "{name}");
+        }
+        let run = std::sync::Arc::new(RunContext::new("r"));
+        let call = |name: &str, args: serde_json::Value| {
+            let tool = tools.iter().find(|t| t.definition().name == name).unwrap().clone();
+            let ctx = ToolContext::detached(run.clone(), "c1", name);
+            async move {
+                let serde_json::Value::Object(args) = args else { panic!("an object") };
+                DynTool::call(&tool, ctx, args).await.map(|r| r.content.model_text().into_owned())
+            }
+        };
+        let started = call("start_command", serde_json::json!({"program": "cat"})).await.unwrap();
+        assert!(started.starts_with("started bg1 (pid "), "{started}");
+        let none = call("command_status", serde_json::json!({"id": "bg1"})).await.unwrap();
+        assert!(none.contains("`cat`: running for") && none.ends_with("no new output\n"), "{none}");
+        call("write_stdin", serde_json::json!({"id": "bg1", "text": "hello\n", "close": true}))
+            .await
+            .unwrap();
+        let done = call("command_status", serde_json::json!({"id": "bg1", "wait_seconds": 5})).await.unwrap();
+        assert!(done.contains("ended (exit code 0)"), "{done}");
+        assert!(done.ends_with("--- stdout (new 6 bytes) ---\nhello\n"), "{done}");
+        call("start_command", serde_json::json!({"program": "sleep", "args": ["30"]})).await.unwrap();
+        let listed = call("command_status", serde_json::json!({})).await.unwrap();
+        assert_eq!(listed.lines().count(), 2, "{listed}");
+        let stopped = call("stop_command", serde_json::json!({"id": "bg2"})).await.unwrap();
+        assert!(stopped.contains("stopped on request (signal 15)"), "{stopped}");
+        let unknown = call("signal_command", serde_json::json!({"id": "bg7", "signal": "INT"})).await;
+        assert!(matches!(unknown, Err(tackle_core::ToolError::Feedback(_))), "{unknown:?}");
+        // The run's end stops what is left.
+        call("start_command", serde_json::json!({"program": "sleep", "args": ["30"]})).await.unwrap();
+        run.cancel.cancel();
+        let ended =
+            call("command_status", serde_json::json!({"id": "bg3", "wait_seconds": 5})).await.unwrap();
+        assert!(ended.contains("stopped when its run ended"), "{ended}");
+    }
+}

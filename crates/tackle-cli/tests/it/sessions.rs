@@ -404,6 +404,58 @@ async fn an_allowlist_relaxes_run_command() {
     assert!(project.join("src").exists());
 }
 
+/// A background command started by the model (allowed without asking, under
+/// `run_command`'s allowlist) is looked at, and stopped with everything it started when
+/// the run ends.
+#[tokio::test(flavor = "multi_thread")]
+async fn background_commands_end_with_the_run() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn(
+                "",
+                &[
+                    (
+                        "c1",
+                        "start_command",
+                        json!({"program": "sh", "args": ["-c", "sleep 60 & echo $! > pid; echo serving; wait"]}),
+                    ),
+                    ("c2", "start_command", json!({"program": "rm", "args": ["-rf", "src"]})),
+                ],
+            ),
+            wire.turn("", &[("c3", "command_status", json!({"id": "bg1", "wait_seconds": 1}))]),
+            wire.turn("It serves.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    let extra = format!(
+        "[env]\nroot = \"{}\"\n\n[tools.run_command]\nallowed_programs = [\"sh\"]\n\n[tools.start_command]\napproval = false",
+        project.display()
+    );
+    let config = settings(dir.path(), wire, &server, &extra);
+    let mut command = tackle(&config);
+    command.args(["run", "Start the server."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "It serves.\n");
+    let second = requests(&server, wire).await[1].to_string();
+    assert!(second.contains("started bg1 (pid "), "{second}");
+    assert!(second.contains("not on the program allowlist"), "{second}");
+    let third = requests(&server, wire).await[2].to_string();
+    assert!(third.contains("running for") && third.contains("serving"), "{third}");
+    assert!(project.join("src").exists());
+    let pid = std::fs::read_to_string(project.join("pid")).unwrap().trim().to_owned();
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let state = stat.rsplit(')').next().unwrap_or("").trim_start().chars().next();
+    assert!(matches!(state, None | Some('Z')), "process {pid} outlived the run: {stat}");
+}
+
 /// The model asks; the run waits with the questions shown; a wrong answer is refused and
 /// loses nothing; the right one goes back to the model.
 #[tokio::test(flavor = "multi_thread")]
