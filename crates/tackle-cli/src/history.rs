@@ -125,6 +125,19 @@ pub(crate) fn show(id: &str, json_out: bool) -> Result<ExitCode, Failure> {
                 short_arguments(&trace.arguments),
                 trace.duration.as_millis()
             ));
+            // What the tool left for the record: the diff an edit made, how a command ended.
+            if let Some(metadata) = trace.metadata.as_ref() {
+                match metadata.get("diff").and_then(|d| d.as_str()) {
+                    Some(diff) => {
+                        out.extend(
+                            crate::render::diff_lines(diff).into_iter().map(|l| format!("       {l}")),
+                        );
+                    }
+                    None => {
+                        out.push(format!("       {}", crate::render::one_line(&metadata.to_string(), 300)))
+                    }
+                }
+            }
         }
     }
     crate::print_line(&out.join("\n"));

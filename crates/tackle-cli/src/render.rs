@@ -130,12 +130,18 @@ impl EventSink for Terminal {
                 self.running.insert(call_id, label);
                 self.update_spinner();
             }
-            RunEvent::ToolCallFinished { call_id, name, status, duration, detail } => {
+            RunEvent::ToolCallFinished { call_id, name, status, duration, detail, metadata } => {
                 let label = self.running.remove(&call_id).unwrap_or(name);
                 let mark = if status == ToolStatus::Ok { "✓" } else { "✗" };
                 let millis = duration.as_millis();
                 let why = detail.map(|d| format!(": {}", one_line(&d, 1000))).unwrap_or_default();
                 self.line(&format!("{mark} {label} {} in {millis} ms{why}", status_text(status)));
+                // What a write or an edit changed, as it ran.
+                if let Some(diff) = metadata.as_ref().and_then(|m| m.get("diff")).and_then(|d| d.as_str()) {
+                    for line in diff_lines(diff) {
+                        self.line(&format!("    {line}"));
+                    }
+                }
                 self.update_spinner();
             }
             RunEvent::ContentFiltered { name, report, .. } => {
@@ -214,19 +220,31 @@ pub(crate) fn edit_preview(root: &std::path::Path, tool: &str, args: &serde_json
         None => Vec::new(),
         Some(Err(why)) => vec![format!("(this call would fail: {why})")],
         Some(Ok((path, before, after))) => {
-            let diff = similar::TextDiff::from_lines(&before, &after);
-            let text = diff
-                .unified_diff()
-                .context_radius(2)
-                .header(&format!("a/{path}"), &format!("b/{path}"))
-                .to_string();
-            let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-            if lines.len() > DIFF_LINES {
-                let more = lines.len() - DIFF_LINES;
-                lines.truncate(DIFF_LINES);
-                lines.push(format!("... {more} more diff lines"));
-            }
-            lines
+            diff_lines(&tackle_env::unified_diff(path.as_str(), &before, &after, tackle_env::DIFF_MAX_LINES))
         }
     }
+}
+
+/// A diff's lines as the terminal shows them: at most `DIFF_LINES`, then how many more.
+pub(crate) fn diff_lines(diff: &str) -> Vec<String> {
+    // Indentation stays; control characters (a file's escape sequences) do not reach the
+    // terminal; very long lines are cut.
+    let shown = |line: &str| -> String {
+        let mut kept: String = line
+            .chars()
+            .take(500)
+            .map(|c| if c.is_control() && c != '\t' { '\u{fffd}' } else { c })
+            .collect();
+        if line.chars().nth(500).is_some() {
+            kept.push('…');
+        }
+        kept
+    };
+    let mut lines: Vec<String> = diff.lines().map(shown).collect();
+    if lines.len() > DIFF_LINES {
+        let more = lines.len() - DIFF_LINES;
+        lines.truncate(DIFF_LINES);
+        lines.push(format!("... {more} more diff lines"));
+    }
+    lines
 }

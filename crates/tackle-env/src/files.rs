@@ -22,6 +22,31 @@ pub const READ_DEFAULT_LINES: usize = 2_000;
 pub const EDIT_MAX_BYTES: u64 = 8 << 20;
 /// Entries `list_dir` names at most.
 pub const LIST_MAX_ENTRIES: usize = 1_000;
+/// Lines of a diff the write and edit tools leave for the host at most.
+pub const DIFF_MAX_LINES: usize = 400;
+
+/// The unified diff of `path` from `before` to `after`, with two lines of context, cut to
+/// `max_lines` lines (and a line saying how many more there were).
+pub fn unified_diff(path: &str, before: &str, after: &str, max_lines: usize) -> String {
+    let diff = similar::TextDiff::from_lines(before, after);
+    let text =
+        diff.unified_diff().context_radius(2).header(&format!("a/{path}"), &format!("b/{path}")).to_string();
+    let total = text.lines().count();
+    if total <= max_lines {
+        return text;
+    }
+    let mut kept: String = text.lines().take(max_lines).flat_map(|l| [l, "\n"]).collect();
+    let _ = writeln!(kept, "... {} more diff lines", total - max_lines);
+    kept
+}
+
+/// A write's or an edit's result: `message` for the model; the path and the diff it made
+/// for the host (shown to the user after the call, kept in the trace).
+fn changed(message: String, path: &RelPath, before: &str, after: &str) -> tackle_core::ToolReturn {
+    let diff = unified_diff(path.as_str(), before, after, DIFF_MAX_LINES);
+    tackle_core::ToolReturn::text(message)
+        .with_private_metadata(serde_json::json!({ "path": path.as_str(), "diff": diff }))
+}
 
 /// The file tools over one environment.
 #[derive(Clone)]
@@ -162,10 +187,23 @@ impl FileTools {
                     let path = parse(&args.path)?;
                     tools
                         .with_env(move |env| {
-                            let existed = env.metadata(&path).is_ok();
+                            let existed = env.metadata(&path).ok();
+                            // The old text, for the diff (none when it is binary or too large).
+                            let before = match &existed {
+                                Some(meta) if meta.len <= EDIT_MAX_BYTES => env
+                                    .read(&path, EDIT_MAX_BYTES)
+                                    .ok()
+                                    .and_then(|data| String::from_utf8(data.bytes).ok()),
+                                Some(_) => None,
+                                None => Some(String::new()),
+                            };
                             env.write(&path, args.content.as_bytes()).map_err(tool_error)?;
-                            let verb = if existed { "Replaced" } else { "Created" };
-                            Ok(format!("{verb} {path} ({} bytes).", args.content.len()))
+                            let verb = if existed.is_some() { "Replaced" } else { "Created" };
+                            let message = format!("{verb} {path} ({} bytes).", args.content.len());
+                            Ok(match before {
+                                Some(before) => changed(message, &path, &before, &args.content),
+                                None => tackle_core::ToolReturn::text(message),
+                            })
                         })
                         .await
                 }
@@ -399,7 +437,7 @@ fn apply(
     }
 }
 
-fn edit(env: &dyn Environment, path: &RelPath, edits: &[Edit]) -> Result<String, ToolError> {
+fn edit(env: &dyn Environment, path: &RelPath, edits: &[Edit]) -> Result<tackle_core::ToolReturn, ToolError> {
     let meta = env.metadata(path).map_err(tool_error)?;
     if meta.len > EDIT_MAX_BYTES {
         return Err(ToolError::feedback(format!(
@@ -413,6 +451,7 @@ fn edit(env: &dyn Environment, path: &RelPath, edits: &[Edit]) -> Result<String,
             "{path} is not UTF-8 text; the edit tools change UTF-8 files only."
         )));
     };
+    let before = text.clone();
     let mut replaced = 0;
     for (n, e) in edits.iter().enumerate() {
         let (next, count) = apply(path, &text, e, n, edits.len())?;
@@ -421,7 +460,9 @@ fn edit(env: &dyn Environment, path: &RelPath, edits: &[Edit]) -> Result<String,
     }
     env.write(path, text.as_bytes()).map_err(tool_error)?;
     let edits = if edits.len() > 1 { format!(" in {} edits", edits.len()) } else { String::new() };
-    Ok(format!("Edited {path}: {replaced} replacement{}{edits}.", if replaced == 1 { "" } else { "s" }))
+    let message =
+        format!("Edited {path}: {replaced} replacement{}{edits}.", if replaced == 1 { "" } else { "s" });
+    Ok(changed(message, path, &before, &text))
 }
 
 /// What a write or edit call would make of its file: the content now (empty for a new file)

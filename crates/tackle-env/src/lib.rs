@@ -26,8 +26,8 @@ pub use ask::{Answer, Choice, Question, Questions, answer, ask_user_question};
 pub use background::{Background, EndReason, Exit, STDIN_MAX_BYTES, Snapshot};
 pub use env::{EntryKind, EnvError, Environment, FileData, Metadata};
 pub use files::{
-    EDIT_MAX_BYTES, FileTools, LIST_MAX_ENTRIES, READ_DEFAULT_LINES, READ_OUTPUT_CHARS, READ_SCAN_BYTES,
-    preview,
+    DIFF_MAX_LINES, EDIT_MAX_BYTES, FileTools, LIST_MAX_ENTRIES, READ_DEFAULT_LINES, READ_OUTPUT_CHARS,
+    READ_SCAN_BYTES, preview, unified_diff,
 };
 pub use local::LocalDir;
 pub use memory::MemoryTree;

@@ -501,7 +501,14 @@ impl ShellTools {
                         env: Vec::new(),
                     };
                     let outcome = run_command(&tools.root, &policy, request).await.map_err(feedback)?;
-                    Ok(report(&outcome))
+                    Ok(tackle_core::ToolReturn::text(report(&outcome)).with_private_metadata(serde_json::json!({
+                        "exit_code": outcome.exit_code,
+                        "signal": outcome.signal,
+                        "timed_out": outcome.timed_out,
+                        "duration_ms": u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX),
+                        "stdout_bytes": outcome.stdout.bytes,
+                        "stderr_bytes": outcome.stderr.bytes,
+                    })))
                 }
             },
         )
@@ -543,13 +550,14 @@ impl ShellTools {
                         .timeout_seconds
                         .map_or(policy.background_lifetime, Duration::from_secs)
                         .min(policy.background_lifetime);
-                    Ok(format!(
+                    let text = format!(
                         "started {} (pid {}): {}\nIt is stopped after {} s or when this run ends. Read its output with command_status.",
                         started.id,
                         started.pid.map_or_else(|| "?".to_owned(), |p| p.to_string()),
                         started.label,
                         lifetime.as_secs()
-                    ))
+                    );
+                    Ok(tackle_core::ToolReturn::text(text).with_private_metadata(snapshot_metadata(&started)))
                 }
             },
         )
@@ -570,13 +578,14 @@ impl ShellTools {
                     let Some(id) = args.id else {
                         let all = tools.background.list(ctx.run_id());
                         if all.is_empty() {
-                            return Ok("no background commands were started in this run".to_owned());
+                            return Ok(tackle_core::ToolReturn::text("no background commands were started in this run"));
                         }
-                        return Ok(all.iter().map(state_line).collect::<Vec<_>>().join("\n"));
+                        return Ok(tackle_core::ToolReturn::text(all.iter().map(state_line).collect::<Vec<_>>().join("\n")));
                     };
                     let wait = Duration::from_secs(args.wait_seconds.unwrap_or(0));
                     let snapshot = tools.background.status(ctx.run_id(), &id, wait).await.map_err(feedback)?;
-                    Ok(snapshot_report(&snapshot))
+                    Ok(tackle_core::ToolReturn::text(snapshot_report(&snapshot))
+                        .with_private_metadata(snapshot_metadata(&snapshot)))
                 }
             },
         )
@@ -636,7 +645,8 @@ impl ShellTools {
                 let tools = tools.clone();
                 async move {
                     let snapshot = tools.background.stop(ctx.run_id(), &args.id).await.map_err(feedback)?;
-                    Ok(snapshot_report(&snapshot))
+                    Ok(tackle_core::ToolReturn::text(snapshot_report(&snapshot))
+                        .with_private_metadata(snapshot_metadata(&snapshot)))
                 }
             },
         )
@@ -674,6 +684,22 @@ fn state_line(snapshot: &crate::Snapshot) -> String {
         }
     };
     format!("{} (pid {pid}) `{}`: {state}", snapshot.id, snapshot.label)
+}
+
+/// A background command's state, for the host and the trace.
+fn snapshot_metadata(snapshot: &crate::Snapshot) -> serde_json::Value {
+    let exit = snapshot.exit.as_ref();
+    serde_json::json!({
+        "id": snapshot.id,
+        "pid": snapshot.pid,
+        "command": snapshot.label,
+        "running": exit.is_none(),
+        "exit_code": exit.and_then(|e| e.exit_code),
+        "signal": exit.and_then(|e| e.signal),
+        "ended": exit.map(|e| format!("{:?}", e.reason).to_lowercase()),
+        "stdout_bytes": snapshot.stdout.bytes,
+        "stderr_bytes": snapshot.stderr.bytes,
+    })
 }
 
 /// A background command's state and new output, as the model reads it.

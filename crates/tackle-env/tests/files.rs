@@ -27,11 +27,14 @@ impl Kit {
     }
 
     async fn call(&self, name: &str, args: Value) -> Result<String, ToolError> {
+        Ok(self.call_full(name, args).await?.content.model_text().into_owned())
+    }
+
+    async fn call_full(&self, name: &str, args: Value) -> Result<tackle_core::ToolReturn, ToolError> {
         let tool = self.tools.iter().find(|t| t.definition().name == name).unwrap();
         let Value::Object(args) = args else { panic!("arguments are an object") };
         let ctx = ToolContext::detached(Arc::new(RunContext::new("r")), "c1", name);
-        let out = DynTool::call(tool, ctx, args).await?;
-        Ok(out.content.model_text().into_owned())
+        DynTool::call(tool, ctx, args).await
     }
 
     fn put(&self, path: &str, content: &[u8]) {
@@ -147,14 +150,32 @@ async fn tools_behave(kit: Kit) {
     assert_eq!(both, "Edited src/lib.rs: 2 replacements in 2 edits.");
     assert_eq!(kit.get("src/lib.rs"), "pub fn a() {}\nfn c() { a2() }\npub fn a2() {}\n");
 
-    // Writing and listing.
+    // Writing and listing; each write and edit leaves the host the diff it made.
+    let created =
+        kit.call_full("write_file", json!({"path": "docs/new.md", "content": "# new\n"})).await.unwrap();
+    assert_eq!(created.content.model_text(), "Created docs/new.md (6 bytes).");
     assert_eq!(
-        kit.call("write_file", json!({"path": "docs/new.md", "content": "# new\n"})).await.unwrap(),
-        "Created docs/new.md (6 bytes)."
+        created.private_metadata,
+        Some(
+            json!({"path": "docs/new.md", "diff": "--- a/docs/new.md\n+++ b/docs/new.md\n@@ -0,0 +1 @@\n+# new\n"})
+        )
     );
+    let replaced =
+        kit.call_full("write_file", json!({"path": "docs/new.md", "content": "# newer\n"})).await.unwrap();
+    assert_eq!(replaced.content.model_text(), "Replaced docs/new.md (8 bytes).");
+    let diff = replaced.private_metadata.unwrap()["diff"].as_str().unwrap().to_owned();
+    assert!(diff.ends_with("@@ -1 +1 @@\n-# new\n+# newer\n"), "{diff}");
+    let edited = kit
+        .call_full(
+            "edit_file",
+            json!({"path": "src/lib.rs", "old_string": "fn c() { a2() }", "new_string": "fn c() {}"}),
+        )
+        .await
+        .unwrap();
+    let diff = edited.private_metadata.unwrap()["diff"].as_str().unwrap().to_owned();
     assert_eq!(
-        kit.call("write_file", json!({"path": "docs/new.md", "content": "# newer\n"})).await.unwrap(),
-        "Replaced docs/new.md (8 bytes)."
+        diff,
+        "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n pub fn a() {}\n-fn c() { a2() }\n+fn c() {}\n pub fn a2() {}\n"
     );
     kit.put(".agents/skills/deploy/SKILL.md", b"---\nname: deploy\n---\n");
     let listing = kit.call("list_dir", json!({})).await.unwrap();
@@ -211,4 +232,10 @@ async fn a_long_file_is_cut_with_a_marker_and_a_huge_one_within_the_scan() {
         &out[out.len() - 120..]
     );
     assert!(out.len() < tackle_env::READ_OUTPUT_CHARS + 300);
+}
+
+#[test]
+fn a_long_diff_is_cut_with_a_count() {
+    let diff = tackle_env::unified_diff("f.txt", "", &"line\n".repeat(10), 5);
+    assert_eq!(diff, "--- a/f.txt\n+++ b/f.txt\n@@ -0,0 +1,10 @@\n+line\n+line\n... 8 more diff lines\n");
 }

@@ -52,6 +52,10 @@ pub enum RunEvent {
         /// table allows).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
+        /// What the tool left for the host (its private metadata: the diff an edit made,
+        /// how a command ended), bounded; never shown to the model.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        metadata: Option<Value>,
     },
     /// A call ended with a status the host must hear about (an integration mistake the
     /// application, not the model, has to fix); the model was told only that the tool

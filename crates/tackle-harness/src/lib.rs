@@ -50,7 +50,7 @@ pub use event::{Discard, EventSink, RunEvent};
 pub use limits::{LimitKind, Limits};
 pub use run::Harness;
 pub use state::{
-    Answer, CallTrace, Counters, Decision, PendingBatch, PendingCall, PendingKind, RunError, RunOutcome,
-    RunState,
+    Answer, CallTrace, Counters, Decision, METADATA_MAX_BYTES, PendingBatch, PendingCall, PendingKind,
+    RunError, RunOutcome, RunState,
 };
 pub use wording::Wording;

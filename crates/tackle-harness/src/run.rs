@@ -513,6 +513,7 @@ impl Harness {
                 status: ret.status,
                 duration: took,
                 detail: ret.detail.clone(),
+                metadata: crate::state::bounded_metadata(ret.private_metadata.as_ref()),
             });
         }
         // Not only for listeners that render calls: the host must hear about this.
@@ -646,6 +647,7 @@ impl Harness {
                     result: self.keep_results_in_traces.then(|| shown.clone().into_owned()),
                     detail: ret.detail.clone(),
                     filter: ret.filter.clone(),
+                    metadata: crate::state::bounded_metadata(ret.private_metadata.as_ref()),
                 });
             }
             if let Some(report) = &ret.filter {

@@ -56,6 +56,25 @@ pub struct CallTrace {
     /// results are).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<tackle_core::FilterReport>,
+    /// What the tool left for the host (the diff an edit made, how a command ended), kept
+    /// whether or not results are, up to [`METADATA_MAX_BYTES`] of JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Value>,
+}
+
+/// The most JSON a call's metadata may take in a trace or an event; larger metadata is
+/// replaced by a note of its size.
+pub const METADATA_MAX_BYTES: usize = 64 * 1024;
+
+/// `metadata` as traces and events keep it: as it is, or a note of its size when too large.
+pub(crate) fn bounded_metadata(metadata: Option<&Value>) -> Option<Value> {
+    let metadata = metadata?;
+    let size = serde_json::to_string(metadata).map_or(usize::MAX, |s| s.len());
+    Some(if size <= METADATA_MAX_BYTES {
+        metadata.clone()
+    } else {
+        serde_json::json!({ "omitted": format!("{size} bytes of metadata, more than a trace keeps") })
+    })
 }
 
 /// Why a call waits.

@@ -679,6 +679,9 @@ fn scrub(ret: &mut ToolReturn, secrets: &[Secret]) {
     if let Some(detail) = &mut ret.detail {
         scrub_str(detail, secrets);
     }
+    if let Some(metadata) = &mut ret.private_metadata {
+        scrub_value(metadata, secrets);
+    }
     for source in &mut ret.sources {
         scrub_str(&mut source.url, secrets);
         if let Some(title) = &mut source.title {
@@ -734,6 +737,7 @@ mod tests {
             .with_sources([tackle_core::Source::new("https://h/?k=hunter2", Some("hunter2".into()))]);
         ret.content.text = Some("hunter2".into());
         ret.detail = Some("bad token hunter2".into());
+        ret.private_metadata = Some(serde_json::json!({"diff": "+key = hunter2"}));
         scrub(&mut ret, &secret);
         let all = serde_json::to_string(&ret).unwrap();
         assert!(!all.contains("hunter2"), "{all}");

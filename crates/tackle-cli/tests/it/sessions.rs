@@ -347,6 +347,9 @@ async fn a_run_works_in_a_directory_with_approvals() {
     assert_eq!(code, 3, "{stderr}");
     assert_eq!(std::fs::read_to_string(project.join("src/greet.txt")).unwrap(), "hello world\n");
     assert!(stderr.contains("run_command(program: \"cargo\""), "{stderr}");
+    // And shown again, as made, once it ran.
+    let ran = stderr.split("✓ edit_file").nth(1).unwrap_or_default();
+    assert!(ran.contains("\n    @@ -1 +1 @@\n    -helo world\n    +hello world\n"), "{stderr}");
 
     let mut command = tackle(&config);
     command.args(["approve", &id]);
@@ -355,6 +358,15 @@ async fn a_run_works_in_a_directory_with_approvals() {
     assert_eq!(stdout, "Fixed the greeting.\n");
     let last = requests(&server, wire).await[3].to_string();
     assert!(last.contains("exit code 0") && last.contains("cargo "), "{last}");
+
+    // The session's trace records what each tool did: the edit's diff, the command's end.
+    let mut command = tackle(&config);
+    command.args(["sessions", "show", &id]);
+    let (code, stdout, _) = output(command).await;
+    assert_eq!(code, 0);
+    assert!(stdout.contains("edit_file(path: \"src/greet.txt\""), "{stdout}");
+    assert!(stdout.contains("       -helo world\n       +hello world"), "{stdout}");
+    assert!(stdout.contains("\"exit_code\":0") && stdout.contains("\"timed_out\":false"), "{stdout}");
 
     // Without --dir (and no [env] root) no such tools are offered.
     let mut command = tackle(&config);

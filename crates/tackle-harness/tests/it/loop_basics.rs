@@ -343,3 +343,33 @@ async fn an_integration_mistake_reaches_the_host_as_an_event() {
     let shown = model.requests()[1].messages.last().unwrap().clone();
     assert!(!format!("{shown:?}").contains("SMTP"), "{shown:?}");
 }
+
+#[tokio::test]
+async fn tool_metadata_reaches_traces_and_events_bounded_and_never_the_model() {
+    let harness = Harness::new(registry());
+    let model = ScriptedModel::new([
+        calls(&[
+            ("c1", "fetch", json!({"url": "https://a.example/"})),
+            ("c2", "fetch", json!({"url": "https://huge.example/"})),
+        ]),
+        AssistantTurn::text("Read both."),
+    ]);
+    let mut state = start(&harness);
+    let mut events = Vec::new();
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)));
+    assert_eq!(state.traces[0].metadata, Some(json!({"kept": "18"})));
+    let omitted = state.traces[1].metadata.as_ref().unwrap()["omitted"].as_str().unwrap();
+    assert!(omitted.contains("more than a trace keeps"), "{omitted}");
+    let finished: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::ToolCallFinished { metadata, .. } => Some(metadata.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(finished.len(), 2);
+    assert!(finished.contains(&Some(json!({"kept": "18"}))));
+    let seen = serde_json::to_string(&model.requests()[1].messages).unwrap();
+    assert!(!seen.contains("kept") && !seen.contains("xxxx"), "{seen}");
+}

@@ -39,6 +39,9 @@ pub fn registry() -> ToolRegistry {
             if url.contains("intranet") {
                 ret = ret.with_required_confidence(tackle_core::Confidence::High);
             }
+            // Something for the host only: the size of the page, or, for a huge page, all of it.
+            let kept = if url.contains("huge") { "x".repeat(70_000) } else { url.len().to_string() };
+            ret = ret.with_private_metadata(json!({ "kept": kept }));
             Ok::<_, ToolError>(ret.with_cost(tackle_core::Cost::credits(0.5)))
         },
     )
