@@ -178,7 +178,7 @@ async fn answer(
 /// Asks the questions of one `ask_user_question` call, one by one: the number of an option
 /// (or several, comma-separated, where the question takes several) or words of one's own;
 /// an answer that does not fit is explained and asked again. `None` when input ends.
-async fn ask(
+pub(crate) async fn ask(
     mut editor: DefaultEditor,
     args: &serde_json::Value,
 ) -> Result<(DefaultEditor, Option<String>), Failure> {

@@ -2,6 +2,7 @@
 //! renders, handles Ctrl-C and saves the session however the run ends.
 
 use std::collections::HashSet;
+use std::io::IsTerminal as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -53,6 +54,8 @@ pub(crate) struct Runner {
     json: bool,
     /// Approvals are asked for in place (chat), not left for `tackle approve`.
     inline_approval: bool,
+    /// Questions alone are asked in place (`tackle run` on a terminal).
+    questions_in_place: bool,
 }
 
 impl Runner {
@@ -115,7 +118,16 @@ impl Runner {
                 (Box::new(model.clone()), Some(model))
             }
         };
-        Ok(Runner { chosen, model, local, harness, config: config.clone(), json, inline_approval: false })
+        Ok(Runner {
+            chosen,
+            model,
+            local,
+            harness,
+            config: config.clone(),
+            json,
+            inline_approval: false,
+            questions_in_place: false,
+        })
     }
 
     /// Makes the model call `tool` first (a tool choice the local model honours once per
@@ -155,6 +167,13 @@ impl Runner {
             stats.output_tokens,
             stats.output_tokens_per_second()
         ));
+    }
+
+    /// Asks questions in place when nothing else waits (approvals still wait for
+    /// `tackle approve`).
+    pub(crate) fn questions_in_place(mut self) -> Self {
+        self.questions_in_place = true;
+        self
     }
 
     /// Asks for approvals in place instead of pointing at `tackle approve`.
@@ -226,7 +245,9 @@ impl Runner {
             }
             Ok(RunOutcome::Suspended(pending)) => {
                 terminal.finish_answer();
-                show_pending(&state.run_id, &pending, !self.inline_approval, self.config.env_root.as_deref());
+                let asked_here =
+                    self.inline_approval || (self.questions_in_place && only_questions(&pending));
+                show_pending(&state.run_id, &pending, !asked_here, self.config.env_root.as_deref());
                 (Status::Suspended, Ok(Ended::Suspended))
             }
             Err(RunError::Cancelled) => {
@@ -261,6 +282,11 @@ pub(crate) fn endpoint_of(chosen: &Chosen) -> Endpoint {
         key_source: chosen.key_origin.clone(),
         root: None,
     }
+}
+
+/// Whether every waiting call is a question for the user.
+fn only_questions(pending: &[PendingCall]) -> bool {
+    pending.iter().all(|call| call.tool == "ask_user_question")
 }
 
 fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool, root: Option<&std::path::Path>) {
@@ -332,12 +358,56 @@ pub(crate) async fn run(args: RunArgs, config: &Config, verbose: bool) -> Result
         Some(tool) => runner.force_tool(tool)?,
         None => runner,
     };
+    // On a terminal, questions are asked in place (approvals still wait for `tackle approve`).
+    let in_place = !args.json && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let runner = if in_place { runner.questions_in_place() } else { runner };
     state.push_user(args.prompt.clone());
-    let ended = runner.step(&mut state, Step::Run, &store, &title).await;
+    let mut ended = runner.step(&mut state, Step::Run, &store, &title).await;
+    let mut editor = None;
+    while in_place && matches!(ended, Ok(Ended::Suspended)) {
+        let Some(decisions) = ask_waiting_questions(&state, &mut editor).await? else { break };
+        ended = runner.step(&mut state, Step::Resume(decisions), &store, &title).await;
+    }
     if verbose {
         runner.report_speed();
     }
     Ok(exit(ended?))
+}
+
+/// Asks the waiting questions in place, when questions are all that waits: the answers as
+/// decisions, or `None` (the run stays suspended) when something else waits or input ends.
+async fn ask_waiting_questions(
+    state: &RunState,
+    editor: &mut Option<rustyline::DefaultEditor>,
+) -> Result<Option<Vec<(String, Decision)>>, Failure> {
+    let Some(pending) = &state.pending else { return Ok(None) };
+    let waiting: Vec<&tackle_core::ToolCall> = pending.waiting().map(|(_, call, _)| call).collect();
+    if waiting.iter().any(|call| call.name != "ask_user_question") {
+        return Ok(None);
+    }
+    let mut decisions = Vec::new();
+    for call in waiting {
+        let line_editor = match editor.take() {
+            Some(e) => e,
+            None => rustyline::DefaultEditor::new()
+                .map_err(|e| Failure::run(format!("cannot start the line editor: {e}")))?,
+        };
+        let args = serde_json::Value::Object(call.arguments.as_object().cloned().unwrap_or_default());
+        let (next, words) = crate::chat::ask(line_editor, &args).await?;
+        *editor = Some(next);
+        let Some(words) = words else {
+            crate::eprint_line(&format!(
+                "no answer; the run waits: `tackle approve {} --answer JSON` answers later",
+                state.run_id
+            ));
+            return Ok(None);
+        };
+        decisions.push((
+            call.id.clone(),
+            Decision::Result { result: Box::new(tackle_core::ToolReturn::text(words)) },
+        ));
+    }
+    Ok(Some(decisions))
 }
 
 /// `tackle approve ID`: decides every waiting call of a suspended session and runs on.

@@ -196,7 +196,12 @@ pub fn settings(dir: &Path, wire: Wire, server: &MockServer, extra: &str) -> Pat
 /// The binary, isolated from the machine's settings, keys and sessions (kept beside the
 /// settings file), loopback only.
 pub fn tackle(config: &Path) -> Command {
-    let mut command = Command::cargo_bin("tackle").unwrap();
+    isolated(Command::cargo_bin("tackle").unwrap(), config)
+}
+
+/// `command` with the environment `tackle` gets: the settings file, its data dir beside it,
+/// the shared model cache, loopback only, and none of the machine's keys.
+pub fn isolated(mut command: Command, config: &Path) -> Command {
     let data = config.parent().unwrap().join("data");
     command
         .env("TACKLE_CONFIG", config)

@@ -3,7 +3,7 @@
 use serde_json::json;
 use wiremock::MockServer;
 
-use super::{Wire, output, requests, searxng, settings, tackle};
+use super::{Wire, isolated, output, requests, searxng, settings, tackle};
 
 /// The run id from a "run ID waits for approval" line.
 fn waiting_id(stderr: &str) -> String {
@@ -563,4 +563,40 @@ async fn chat_asks_questions_in_place() {
             && second.contains("Targets (Which platforms?): Linux, Windows"),
         "{second}"
     );
+}
+
+/// `tackle run` on a terminal (a pseudo-terminal from `script`) asks the model's questions
+/// in place and goes on; off a terminal the same run waits for `tackle approve --answer`.
+#[tokio::test(flavor = "multi_thread")]
+async fn run_on_a_terminal_asks_questions_in_place() {
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        panic!("`script` (util-linux) is needed to give the run a terminal");
+    }
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    let questions = json!({"questions": [
+        {"header": "Database", "question": "Which database?",
+         "options": [{"label": "PostgreSQL", "description": "the server"}, {"label": "SQLite", "description": "one file"}]}]});
+    wire.mount(
+        &server,
+        vec![wire.turn("", &[("q1", "ask_user_question", questions)]), wire.turn("Using SQLite.", &[])],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let config = settings(dir.path(), wire, &server, "");
+    let binary = assert_cmd::cargo::cargo_bin("tackle");
+    let line = format!("'{}' run --dir '{}' 'Set it up.'", binary.display(), project.display());
+    // `script` runs the line on a pseudo-terminal and passes our input to it.
+    let mut script = isolated(assert_cmd::Command::new("script"), &config);
+    script.args(["-qec", &line, "/dev/null"]);
+    script.write_stdin("2\n").timeout(std::time::Duration::from_secs(60));
+    let (code, stdout, _) = output(script).await;
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("1. [Database] Which database?"), "{stdout}");
+    assert!(stdout.contains("Using SQLite."), "{stdout}");
+    assert!(!stdout.contains("tackle approve"), "{stdout}");
+    let second = requests(&server, wire).await[1].to_string();
+    assert!(second.contains("Database (Which database?): SQLite"), "{second}");
 }
