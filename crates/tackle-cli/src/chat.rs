@@ -1,5 +1,6 @@
 //! `tackle chat`: an interactive session with line editing and history. Each line is a
-//! run step of one saved session; `/tools`, `/sources`, `/reset`, `/exit`; Ctrl-C cancels
+//! run step of one saved session; `/tools`, `/skills`, `/sources`, `/reset`, `/exit`; the
+//! skills are found again before each prompt; Ctrl-C cancels
 //! the current run and keeps the session; calls that need approval are asked about inline.
 
 use std::process::ExitCode;
@@ -16,6 +17,7 @@ use crate::sessions::{Store, data_dir, title_of};
 use crate::tools::source_line;
 
 const HELP: &str = "/tools    the tools and whether they are offered
+/skills   the skills, found again (they are also found again before each prompt)
 /sources  the sources tools used in this conversation
 /reset    start a new conversation
 /exit     leave (Ctrl-D too)
@@ -96,10 +98,26 @@ pub(crate) async fn chat(args: ChatArgs, config: &Config) -> Result<ExitCode, Fa
                     }
                 }
             }
+            "/skills" => match &runner.skills {
+                None => crate::eprint_line("no skills without a directory (--dir or [env] root)"),
+                Some(skills) => {
+                    reload_skills(skills);
+                    let set = skills.current();
+                    if set.skills.is_empty() {
+                        crate::print_line("no skills");
+                    }
+                    for skill in set.skills.values() {
+                        crate::print_line(&format!("{}  {}", skill.name, skill.description));
+                    }
+                }
+            },
             command if command.starts_with('/') => {
                 crate::eprint_line(&format!("unknown command {command}; /help lists them"));
             }
             prompt => {
+                if let Some(skills) = &runner.skills {
+                    reload_skills(skills);
+                }
                 let (conversation, title) =
                     state.get_or_insert_with(|| (runner.start(None), title_of(prompt)));
                 conversation.push_user(prompt);
@@ -111,6 +129,18 @@ pub(crate) async fn chat(args: ChatArgs, config: &Config) -> Result<ExitCode, Fa
         let _ = editor.save_history(path);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Finds the skills again; says what changed, and any new problem with a skill.
+fn reload_skills(skills: &tackle_env::Skills) {
+    let before = skills.current();
+    let (changes, now) = skills.reload();
+    if !changes.is_empty() {
+        crate::eprint_line(&format!("skills: {changes}"));
+    }
+    for problem in now.diagnostics.iter().filter(|p| !before.diagnostics.contains(p)) {
+        crate::eprint_line(&format!("warning: skill {problem}"));
+    }
 }
 
 /// Runs one prompt to its end: asks about calls that wait for approval and goes on.

@@ -56,6 +56,8 @@ pub(crate) struct Runner {
     inline_approval: bool,
     /// Questions alone are asked in place (`tackle run` on a terminal).
     questions_in_place: bool,
+    /// The skills `load_skill` offers, when there is an environment.
+    pub(crate) skills: Option<tackle_env::Skills>,
 }
 
 impl Runner {
@@ -101,8 +103,8 @@ impl Runner {
             config.env_root = session.and_then(|s| s.endpoint.as_ref()).and_then(|e| e.root.clone());
         }
         let config = &config;
-        let harness =
-            Harness::new(tools::registry(config)?).executor(tools::executor(config)?).limits(config.limits());
+        let (registry, skills) = tools::registry_and_skills(config)?;
+        let harness = Harness::new(registry).executor(tools::executor(config)?).limits(config.limits());
         let (model, local): (Box<dyn Model>, _) = match provider::build(&chosen).await? {
             provider::Built::Remote(model) => (model, None),
             provider::Built::Local(model) => {
@@ -127,6 +129,7 @@ impl Runner {
             json,
             inline_approval: false,
             questions_in_place: false,
+            skills,
         })
     }
 

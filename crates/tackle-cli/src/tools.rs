@@ -38,8 +38,8 @@ const BUILT_IN: [&str; 16] = [
 
 /// The environment tools over `root`: files, search, commands, and the project's and the
 /// user's skills (problems with a skill are warned about on stderr).
-fn env_tools(root: &std::path::Path) -> Result<StaticToolset, Failure> {
-    use tackle_env::{Environment, FileTools, LocalDir, Scope, SearchTools, ShellPolicy, ShellTools};
+fn env_tools(root: &std::path::Path) -> Result<(StaticToolset, tackle_env::Skills), Failure> {
+    use tackle_env::{Environment, FileTools, LocalDir, Scope, SearchTools, ShellPolicy, ShellTools, Skills};
     let dir = LocalDir::new(root).map_err(|e| {
         Failure::usage(format!("the directory {} cannot be worked in: {e}", root.display()))
             .hint("--dir and [env] root name an existing directory")
@@ -48,6 +48,7 @@ fn env_tools(root: &std::path::Path) -> Result<StaticToolset, Failure> {
         r.map_err(|e| Failure::run(format!("a built-in tool is broken: {e}")))
     }
     let env: Arc<dyn Environment> = Arc::new(dir.clone());
+    let project = env.clone();
     let mut set = StaticToolset::new("env");
     for tool in
         built(FileTools::new(env.clone()).all())?.into_iter().chain(built(SearchTools::new(env).all())?)
@@ -64,18 +65,18 @@ fn env_tools(root: &std::path::Path) -> Result<StaticToolset, Failure> {
     let user = crate::config::default_path()
         .and_then(|p| p.parent().map(std::path::Path::to_path_buf))
         .and_then(|p| LocalDir::new(p).ok());
-    let mut scopes: Vec<(Scope, &dyn Environment)> = vec![(Scope::Project, &dir)];
-    if let Some(user) = &user {
-        scopes.push((Scope::User, user));
+    let mut scopes: Vec<(Scope, Arc<dyn Environment>)> = vec![(Scope::Project, project)];
+    if let Some(user) = user {
+        scopes.push((Scope::User, Arc::new(user)));
     }
-    let skills = tackle_env::discover(&scopes);
-    for problem in &skills.diagnostics {
+    // `load_skill` follows reloads (`tackle chat` reloads before each prompt) and is offered
+    // only while there are skills.
+    let skills = Skills::discover(scopes);
+    for problem in &skills.current().diagnostics {
         crate::eprint_line(&format!("warning: skill {problem}"));
     }
-    if let Some(tool) = skills.load_skill() {
-        set = set.tool(built(tool)?);
-    }
-    Ok(set)
+    set = set.tool(built(skills.tool())?);
+    Ok((set, skills))
 }
 
 /// The prompt-injection filter under the settings' `[guard]` policy, for the web tools and
@@ -91,6 +92,13 @@ pub(crate) fn executor(config: &Config) -> Result<Executor, Failure> {
 
 /// The registry every command uses.
 pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
+    Ok(registry_and_skills(config)?.0)
+}
+
+/// The registry, and the skills its `load_skill` offers when there is an environment.
+pub(crate) fn registry_and_skills(
+    config: &Config,
+) -> Result<(ToolRegistry, Option<tackle_env::Skills>), Failure> {
     let web = WebTools::new(Retriever::new()).filter(filter(config)?);
     let built = |r: Result<_, tackle_tools::ToolBuildError>| {
         r.map_err(|e| Failure::run(format!("a built-in tool is broken: {e}")))
@@ -108,16 +116,16 @@ pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
         let approval = approval.clone();
         builder.toolset(set.approval_required_if(move |definition| approval.contains(&definition.name)))
     };
-    let builder = match &config.env_root {
-        None => builder,
+    let (builder, skills) = match &config.env_root {
+        None => (builder, None),
         Some(root) => {
             let approval = approval.clone();
             let waived = config.approval_waived();
-            builder.toolset(
-                env_tools(root)?
-                    .approval_required_if(move |definition| approval.contains(&definition.name))
-                    .approval_waived_if(move |definition| waived.contains(&definition.name)),
-            )
+            let (set, skills) = env_tools(root)?;
+            let set = set
+                .approval_required_if(move |definition| approval.contains(&definition.name))
+                .approval_waived_if(move |definition| waived.contains(&definition.name));
+            (builder.toolset(set), Some(skills))
         }
     };
     let registry =
@@ -134,7 +142,7 @@ pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
                 .hint(format!("tools: {}", known.join(", "))));
         }
     }
-    Ok(registry)
+    Ok((registry, skills))
 }
 
 /// The run context: the provider's confidence (medium when no provider is configured)

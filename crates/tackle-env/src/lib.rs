@@ -34,4 +34,4 @@ pub use memory::MemoryTree;
 pub use path::RelPath;
 pub use search::{GLOB_MAX_PATHS, GREP_MAX_FILE_BYTES, GREP_MAX_RESULTS, SearchTools};
 pub use shell::{Captured, CommandOutcome, CommandRequest, ShellError, ShellPolicy, ShellTools, run_command};
-pub use skills::{Scope, Skill, SkillChanges, SkillSet, discover};
+pub use skills::{Scope, Skill, SkillChanges, SkillSet, Skills, discover};

@@ -188,41 +188,136 @@ impl SkillSet {
         if self.skills.is_empty() {
             return None;
         }
-        let mut description =
-            "Load a skill: instructions for a kind of task, and the files that come with it. Load one when the task matches its description. Skills:\n".to_owned();
-        for skill in self.skills.values() {
-            let _ = writeln!(description, "- {}: {}", skill.name, skill.description);
-        }
-        let skills = Arc::new(self.skills.clone());
+        let skills = Arc::new(self.clone());
         Some(
-            typed_tool("load_skill", description, move |_ctx: ToolContext, args: LoadArgs| {
+            typed_tool("load_skill", self.describe(), move |_ctx: ToolContext, args: LoadArgs| {
                 let skills = Arc::clone(&skills);
-                async move {
-                    let Some(skill) = skills.get(&args.name) else {
-                        let names: Vec<&str> = skills.keys().map(String::as_str).collect();
-                        return Err(ToolError::feedback(format!(
-                            "there is no skill {:?}; the skills are: {}",
-                            args.name,
-                            names.join(", ")
-                        )));
-                    };
-                    let mut out = format!("# Skill: {}\n\n{}", skill.name, skill.body);
-                    if !out.ends_with('\n') {
-                        out.push('\n');
-                    }
-                    if !skill.files.is_empty() {
-                        let _ = writeln!(out, "\nFiles of this skill (under {}):", skill.dir);
-                        for file in &skill.files {
-                            let _ = writeln!(out, "- {file}");
-                        }
-                    }
-                    Ok(out)
-                }
+                async move { skills.load(&args.name) }
             })
             .returns_untrusted_content()
             .idempotent()
             .build(),
         )
+    }
+
+    /// `load_skill`'s description: what it does and every skill's name and description.
+    fn describe(&self) -> String {
+        let mut description =
+            "Load a skill: instructions for a kind of task, and the files that come with it. Load one when the task matches its description. Skills:\n".to_owned();
+        for skill in self.skills.values() {
+            let _ = writeln!(description, "- {}: {}", skill.name, skill.description);
+        }
+        description
+    }
+
+    /// Skill `name`'s instructions and the list of its other files.
+    fn load(&self, name: &str) -> Result<String, ToolError> {
+        let Some(skill) = self.skills.get(name) else {
+            let names: Vec<&str> = self.skills.keys().map(String::as_str).collect();
+            return Err(ToolError::feedback(if names.is_empty() {
+                format!("there is no skill {name:?}; there are no skills now")
+            } else {
+                format!("there is no skill {name:?}; the skills are: {}", names.join(", "))
+            }));
+        };
+        let mut out = format!("# Skill: {}\n\n{}", skill.name, skill.body);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        if !skill.files.is_empty() {
+            let _ = writeln!(out, "\nFiles of this skill (under {}):", skill.dir);
+            for file in &skill.files {
+                let _ = writeln!(out, "- {file}");
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl SkillChanges {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
+impl std::fmt::Display for SkillChanges {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = Vec::new();
+        for (what, names) in [("added", &self.added), ("removed", &self.removed), ("changed", &self.changed)]
+        {
+            if !names.is_empty() {
+                parts.push(format!("{what} {}", names.join(", ")));
+            }
+        }
+        if parts.is_empty() {
+            return f.write_str("no changes");
+        }
+        f.write_str(&parts.join("; "))
+    }
+}
+
+/// Skills that are found again on request: the scopes they live in and the latest
+/// discovery. The `load_skill` tool made from it describes and loads the skills of the
+/// latest [`Skills::reload`] (its definition is prepared per run), and is not offered while
+/// there are none. Clones share the skills.
+#[derive(Clone)]
+pub struct Skills {
+    scopes: Arc<Vec<(Scope, Arc<dyn Environment>)>>,
+    current: Arc<std::sync::RwLock<Arc<SkillSet>>>,
+}
+
+impl std::fmt::Debug for Skills {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Skills").field("skills", &self.current().skills.len()).finish_non_exhaustive()
+    }
+}
+
+impl Skills {
+    /// Discovers the skills of `scopes`.
+    pub fn discover(scopes: Vec<(Scope, Arc<dyn Environment>)>) -> Self {
+        let set = Self::find(&scopes);
+        Skills { scopes: Arc::new(scopes), current: Arc::new(std::sync::RwLock::new(Arc::new(set))) }
+    }
+
+    fn find(scopes: &[(Scope, Arc<dyn Environment>)]) -> SkillSet {
+        let borrowed: Vec<(Scope, &dyn Environment)> = scopes.iter().map(|(s, e)| (*s, e.as_ref())).collect();
+        discover(&borrowed)
+    }
+
+    /// The latest discovery.
+    pub fn current(&self) -> Arc<SkillSet> {
+        Arc::clone(&self.current.read().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// Finds the skills again; what changed, and the new set (with its diagnostics).
+    pub fn reload(&self) -> (SkillChanges, Arc<SkillSet>) {
+        let fresh = Arc::new(Self::find(&self.scopes));
+        let mut current = self.current.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let changes = fresh.changes_since(&current);
+        *current = Arc::clone(&fresh);
+        (changes, fresh)
+    }
+
+    /// The `load_skill` tool over the latest discovery.
+    pub fn tool(&self) -> Result<FunctionTool, ToolBuildError> {
+        let (for_calls, for_runs) = (self.clone(), self.clone());
+        typed_tool("load_skill", self.current().describe(), move |_ctx: ToolContext, args: LoadArgs| {
+            let skills = for_calls.current();
+            async move { skills.load(&args.name) }
+        })
+        .prepare(move |_run, definition| {
+            let set = for_runs.current();
+            if set.skills.is_empty() {
+                return None;
+            }
+            let mut prepared = definition.clone();
+            prepared.description = set.describe();
+            Some(prepared)
+        })
+        .returns_untrusted_content()
+        .idempotent()
+        .build()
     }
 }
 

@@ -109,3 +109,46 @@ fn a_directory_on_disk_finds_the_same_skills() {
     assert_eq!(on_disk, in_memory);
     assert_eq!(on_disk.skills.len(), 2);
 }
+
+/// A live skill set on disk: `load_skill` is offered only while skills exist, its definition
+/// follows each reload, and a reload says what it added, removed and changed.
+#[tokio::test]
+async fn reloads_change_what_load_skill_offers() {
+    let dir = tempfile::tempdir().unwrap();
+    let env: Arc<dyn Environment> = Arc::new(tackle_env::LocalDir::new(dir.path()).unwrap());
+    let skills = tackle_env::Skills::discover(vec![(Scope::Project, env.clone())]);
+    let registry = tackle_tools::ToolRegistry::builder().tool(skills.tool().unwrap()).build().unwrap();
+    let run = RunContext::new("r");
+    assert_eq!(registry.offer(&run).len(), 0, "no skills, no load_skill");
+
+    let write = |path: &str, text: &str| env.write(&RelPath::parse(path).unwrap(), text.as_bytes()).unwrap();
+    write("skills/lint/SKILL.md", "---\nname: lint\ndescription: Run the linters.\n---\ncargo clippy\n");
+    write("skills/docs/SKILL.md", "---\nname: docs\ndescription: Write docs.\n---\nBe brief.\n");
+    let (changes, _) = skills.reload();
+    assert_eq!((changes.added.len(), changes.to_string().as_str()), (2, "added docs, lint"));
+    let offer = registry.offer(&run);
+    let description = &offer.get("load_skill").unwrap().definition().description;
+    assert!(
+        description.ends_with("Skills:\n- docs: Write docs.\n- lint: Run the linters.\n"),
+        "{description}"
+    );
+
+    write(
+        "skills/lint/SKILL.md",
+        "---\nname: lint\ndescription: Run every linter.\n---\ncargo clippy -- -D warnings\n",
+    );
+    std::fs::remove_file(dir.path().join("skills/docs/SKILL.md")).unwrap();
+    let (changes, set) = skills.reload();
+    assert_eq!(changes.to_string(), "removed docs; changed lint");
+    assert!(set.diagnostics.is_empty(), "{:?}", set.diagnostics);
+    assert_eq!(skills.reload().0.to_string(), "no changes");
+    let offer = registry.offer(&run);
+    let description = &offer.get("load_skill").unwrap().definition().description;
+    assert!(description.ends_with("Skills:\n- lint: Run every linter.\n"), "{description}");
+    // Calls load the latest version.
+    let tool = skills.tool().unwrap();
+    let ctx = ToolContext::detached(Arc::new(run.clone()), "c1", "load_skill");
+    let serde_json::Value::Object(args) = json!({"name": "lint"}) else { unreachable!() };
+    let loaded = DynTool::call(&tool, ctx, args).await.unwrap();
+    assert_eq!(loaded.content.model_text(), "# Skill: lint\n\ncargo clippy -- -D warnings\n");
+}

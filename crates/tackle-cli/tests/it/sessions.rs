@@ -600,3 +600,50 @@ async fn run_on_a_terminal_asks_questions_in_place() {
     let second = requests(&server, wire).await[1].to_string();
     assert!(second.contains("Database (Which database?): SQLite"), "{second}");
 }
+
+/// A project's skill is offered and loaded; a skill written during the chat is found again
+/// before the next prompt (the change is said), offered from then on, and `/skills` lists both.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_loads_skills_and_finds_new_ones() {
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    let notes = "---\nname: notes\ndescription: Keep meeting notes.\n---\nWrite them down.\n";
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("", &[("c1", "load_skill", json!({"name": "release"}))]),
+            wire.turn(
+                "",
+                &[("c2", "write_file", json!({"path": ".agents/skills/notes/SKILL.md", "content": notes}))],
+            ),
+            wire.turn("Released.", &[]),
+            wire.turn("Noted.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join(".agents/skills/release")).unwrap();
+    std::fs::write(
+        project.join(".agents/skills/release/SKILL.md"),
+        "---\nname: release\ndescription: Cut a release.\n---\nTag it, then push the tag.\n",
+    )
+    .unwrap();
+    std::fs::write(project.join(".agents/skills/release/checklist.md"), "- changelog\n").unwrap();
+    let config = settings(dir.path(), wire, &server, "[tools.write_file]\napproval = false");
+    let mut command = tackle(&config);
+    command
+        .args(["chat", "--dir", project.to_str().unwrap()])
+        .write_stdin("Release it.\nTake notes.\n/skills\n/exit\n");
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let sent = requests(&server, wire).await;
+    let first = sent[0].to_string();
+    assert!(first.contains("- release: Cut a release.") && !first.contains("notes"), "{first}");
+    let second = sent[1].to_string();
+    assert!(second.contains("# Skill: release") && second.contains("- checklist.md"), "{second}");
+    assert!(stderr.contains("skills: added notes"), "{stderr}");
+    let fourth = sent[3].to_string();
+    assert!(fourth.contains("- notes: Keep meeting notes."), "{fourth}");
+    assert!(stdout.contains("notes  Keep meeting notes.\nrelease  Cut a release.\n"), "{stdout}");
+}
