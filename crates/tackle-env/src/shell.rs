@@ -484,6 +484,12 @@ impl ShellTools {
         policy
     }
 
+    /// How long the executor lets a call that waits up to the longest deadline take: that
+    /// deadline, the grace period, and a margin to report in.
+    fn call_timeout(&self) -> Duration {
+        self.policy.max_timeout + self.policy.grace + Duration::from_secs(5)
+    }
+
     /// `run_command` (approval required).
     pub fn run_command(&self) -> Result<tackle_tools::FunctionTool, tackle_tools::ToolBuildError> {
         let tools = self.clone();
@@ -515,6 +521,7 @@ impl ShellTools {
         .returns_untrusted_content()
         .requires_approval()
         .sequential()
+        .timeout(self.call_timeout())
         .setting(tackle_core::SettingField::new("allowed_programs").describe(
             "Programs run_command and start_command may run (one per line or comma-separated); when set, scripts and environment overrides are refused.",
         ))
@@ -590,6 +597,7 @@ impl ShellTools {
             },
         )
         .returns_untrusted_content()
+        .timeout(self.call_timeout())
         .build()
     }
 
@@ -652,6 +660,7 @@ impl ShellTools {
         )
         .returns_untrusted_content()
         .sequential()
+        .timeout(self.call_timeout())
         .build()
     }
 }

@@ -343,6 +343,17 @@ mod background {
             let gated = ["run_command", "start_command", "write_stdin"].contains(&name.as_str());
             assert_eq!(*kind == tackle_core::ToolKind::ApprovalRequired, gated, "{name}");
         }
+        // The executor's deadline leaves room for the longest wait the tools allow.
+        for tool in tools.iter().filter(|t| {
+            ["run_command", "command_status", "stop_command"].contains(&t.definition().name.as_str())
+        }) {
+            let timeout = tool.definition().timeout.unwrap_or_default();
+            assert!(
+                timeout > policy().max_timeout + policy().grace,
+                "{}: {timeout:?}",
+                tool.definition().name
+            );
+        }
         let run = std::sync::Arc::new(RunContext::new("r"));
         let call = |name: &str, args: serde_json::Value| {
             let tool = tools.iter().find(|t| t.definition().name == name).unwrap().clone();
