@@ -1,0 +1,491 @@
+//! MCP servers as toolsets: a connection to one server (a child process over stdio, or a
+//! Streamable HTTP endpoint), in whichever protocol era it speaks, and its tools as tackle
+//! tools.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{ClientCapabilities, Implementation, InitializeRequestParams, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, NotificationContext, RoleClient, RunningService};
+use tackle_core::Secret;
+
+/// The protocol era a server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Era {
+    /// The stateless protocol of `2026-07-28` (`server/discover`, per-request metadata).
+    Modern,
+    /// The handshake-based protocol of `2025-11-25` and before (`initialize`).
+    Legacy,
+}
+
+impl Era {
+    /// The protocol revision of the era.
+    pub fn revision(self) -> &'static str {
+        match self {
+            Era::Modern => "2026-07-28",
+            Era::Legacy => "2025-11-25",
+        }
+    }
+}
+
+impl std::fmt::Display for Era {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.revision())
+    }
+}
+
+/// How to reach a server.
+#[derive(Clone)]
+#[non_exhaustive]
+pub enum Transport {
+    /// A child process speaking over its stdin and stdout.
+    Stdio {
+        /// The program.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Variables set for it (on top of an environment cleared but for `PATH`, `HOME`,
+        /// `LANG` and a few more: the process does not see tackle's keys).
+        env: Vec<(String, Secret)>,
+        /// Where it runs (tackle's working directory when `None`).
+        cwd: Option<PathBuf>,
+    },
+    /// A Streamable HTTP endpoint.
+    Http {
+        /// Its URL.
+        url: String,
+        /// Headers sent with every request (values may be secrets).
+        headers: Vec<(String, Secret)>,
+        /// A bearer token for the `Authorization` header.
+        bearer: Option<Secret>,
+    },
+}
+
+impl std::fmt::Debug for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Transport::Stdio { command, args, env, cwd } => f
+                .debug_struct("Stdio")
+                .field("command", command)
+                .field("args", args)
+                .field("env", &env.iter().map(|(k, _)| k).collect::<Vec<_>>())
+                .field("cwd", cwd)
+                .finish(),
+            Transport::Http { url, headers, bearer } => f
+                .debug_struct("Http")
+                .field("url", url)
+                .field("headers", &headers.iter().map(|(k, _)| k).collect::<Vec<_>>())
+                .field("bearer", &bearer.as_ref().map(|_| "[redacted]"))
+                .finish(),
+        }
+    }
+}
+
+/// The variables a stdio server gets from tackle's own environment.
+const ENV_ALLOWLIST: [&str; 9] =
+    ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "USER", "TMPDIR", "SHELL", "NODE_PATH"];
+
+/// One server and what tackle makes of its tools.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// The server's name in the settings; tool names are prefixed with it unless `prefix`
+    /// says otherwise.
+    pub name: String,
+    /// How to reach it.
+    pub transport: Transport,
+    /// The prefix of its tools' names (`NAME_tool`); `Some("")` for none.
+    pub prefix: Option<String>,
+    /// When not empty, only tools matching one of these patterns (`*` matches any run of
+    /// characters) are offered.
+    pub include: Vec<String>,
+    /// Tools matching one of these patterns are not offered.
+    pub exclude: Vec<String>,
+    /// Whether the server's tool annotations are believed: a trusted server's tools that
+    /// say they change nothing run without approval, and results of tools that say they
+    /// stay in a closed world skip the untrusted-content filter.
+    pub trusted: bool,
+    /// How long connecting (starting, the handshake, the first listing) may take.
+    pub connect_timeout: Duration,
+    /// How long one call may take.
+    pub call_timeout: Duration,
+    /// The era found last time, when known: connecting starts with it.
+    pub era: Option<Era>,
+}
+
+impl ServerConfig {
+    fn with(name: impl Into<String>, transport: Transport) -> Self {
+        ServerConfig {
+            name: name.into(),
+            transport,
+            prefix: None,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            trusted: false,
+            connect_timeout: Duration::from_secs(30),
+            call_timeout: Duration::from_secs(60),
+            era: None,
+        }
+    }
+
+    /// A server started as `command args` and spoken to over stdio.
+    pub fn stdio(name: impl Into<String>, command: impl Into<String>, args: Vec<String>) -> Self {
+        Self::with(name, Transport::Stdio { command: command.into(), args, env: Vec::new(), cwd: None })
+    }
+
+    /// A server at a Streamable HTTP `url`.
+    pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
+        Self::with(name, Transport::Http { url: url.into(), headers: Vec::new(), bearer: None })
+    }
+
+    /// The prefix tool names get.
+    pub fn tool_prefix(&self) -> &str {
+        self.prefix.as_deref().unwrap_or(&self.name)
+    }
+
+    /// Whether the tool named `name` (as the server names it) is offered.
+    pub fn admits(&self, name: &str) -> bool {
+        (self.include.is_empty() || self.include.iter().any(|p| matches_pattern(p, name)))
+            && !self.exclude.iter().any(|p| matches_pattern(p, name))
+    }
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any run of characters.
+fn matches_pattern(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == name;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !name.starts_with(first)
+        || !name[first.len()..].ends_with(last)
+        || name.len() < first.len() + last.len()
+    {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for middle in &parts[1..parts.len() - 1] {
+        match rest.find(middle) {
+            Some(at) => rest = &rest[at + middle.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Why a server could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpError {
+    /// It could not be started or reached, or the handshake failed.
+    #[error("MCP server {server:?} could not be connected: {message}")]
+    Connect {
+        /// The server's name.
+        server: String,
+        /// What went wrong (with the last lines it wrote to stderr, for a process).
+        message: String,
+    },
+    /// It did not answer in time.
+    #[error("MCP server {server:?} did not answer {what} within {} s", .after.as_secs_f64())]
+    Timeout {
+        /// The server's name.
+        server: String,
+        /// What it was asked.
+        what: String,
+        /// How long it had.
+        after: Duration,
+    },
+    /// It answered with a protocol error.
+    #[error("MCP server {server:?} failed {what}: {message}")]
+    Protocol {
+        /// The server's name.
+        server: String,
+        /// What it was asked.
+        what: String,
+        /// Its error.
+        message: String,
+    },
+}
+
+/// What the client tells servers about itself, and what it hears from them.
+struct Handler {
+    tools_changed: Arc<AtomicBool>,
+}
+
+impl rmcp::ClientHandler for Handler {
+    fn get_info(&self) -> InitializeRequestParams {
+        InitializeRequestParams::new(
+            ClientCapabilities::default(),
+            Implementation::new("tackle", env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    fn on_tool_list_changed(
+        &self,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl Future<Output = ()> + Send + '_ {
+        self.tools_changed.store(true, Ordering::Release);
+        std::future::ready(())
+    }
+}
+
+/// How many lines of a server's stderr are kept for error messages.
+const STDERR_LINES: usize = 20;
+
+/// A connected server.
+pub struct McpServer {
+    config: ServerConfig,
+    service: RunningService<RoleClient, Handler>,
+    era: Era,
+    tools_changed: Arc<AtomicBool>,
+    stderr: Arc<Mutex<std::collections::VecDeque<String>>>,
+    pgid: Option<u32>,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer").field("name", &self.config.name).field("era", &self.era).finish()
+    }
+}
+
+impl Drop for McpServer {
+    /// A stdio server's whole process group ends with the connection, even when no runtime
+    /// is left to run the transport's own cleanup.
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(pid) =
+            self.pgid.and_then(|p| i32::try_from(p).ok()).and_then(rustix::process::Pid::from_raw)
+        {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+impl McpServer {
+    /// Connects to the server of `config`: starts it (stdio) or reaches it (HTTP), finds
+    /// its era — the one `config.era` names first, else `2026-07-28` with a fall-back to
+    /// the `2025-11-25` handshake — all within the connect timeout.
+    pub async fn connect(config: ServerConfig) -> Result<Arc<McpServer>, McpError> {
+        let deadline = config.connect_timeout;
+        let name = config.name.clone();
+        match tokio::time::timeout(deadline, Self::connect_inner(config)).await {
+            Ok(result) => result.map(Arc::new),
+            Err(_) => Err(McpError::Timeout { server: name, what: "the handshake".into(), after: deadline }),
+        }
+    }
+
+    async fn connect_inner(config: ServerConfig) -> Result<McpServer, McpError> {
+        let fail = |message: String| McpError::Connect { server: config.name.clone(), message };
+        let tools_changed = Arc::new(AtomicBool::new(false));
+        let handler = Handler { tools_changed: tools_changed.clone() };
+        let lifecycle = match config.era {
+            Some(Era::Legacy) => ClientLifecycleMode::Initialize,
+            // A server that spoke the modern era before is asked that way first, but may
+            // have been replaced by one that does not.
+            Some(Era::Modern) | None => ClientLifecycleMode::Auto {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                legacy_version: Some(ProtocolVersion::V_2025_11_25),
+            },
+        };
+        let stderr = Arc::new(Mutex::new(std::collections::VecDeque::new()));
+        let (service, pgid) = match &config.transport {
+            Transport::Stdio { command, args, env, cwd } => {
+                let mut cmd = tokio::process::Command::new(command);
+                cmd.args(args).env_clear().kill_on_drop(true);
+                for name in ENV_ALLOWLIST {
+                    if let Some(value) = std::env::var_os(name) {
+                        cmd.env(name, value);
+                    }
+                }
+                for (key, value) in env {
+                    cmd.env(key, value.expose());
+                }
+                if let Some(cwd) = cwd {
+                    cmd.current_dir(cwd);
+                }
+                let mut wrapped = process_wrap::tokio::CommandWrap::from(cmd);
+                #[cfg(unix)]
+                wrapped.wrap(process_wrap::tokio::ProcessGroup::leader());
+                let (transport, child_stderr) = rmcp::transport::TokioChildProcess::builder(wrapped)
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .map_err(|e| fail(format!("cannot start {command}: {e}")))?;
+                let pgid = transport.id();
+                if let Some(child_stderr) = child_stderr {
+                    spawn_stderr_reader(config.name.clone(), child_stderr, stderr.clone());
+                }
+                let service = handler.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| {
+                    let said: Vec<String> = lock(&stderr).iter().cloned().collect();
+                    let said = if said.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; it said: {}", said.join(" | "))
+                    };
+                    fail(format!("{e}{said}"))
+                })?;
+                (service, pgid)
+            }
+            Transport::Http { url, headers, bearer } => {
+                use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+                let mut custom = HashMap::new();
+                for (key, value) in headers {
+                    let key = http::HeaderName::try_from(key.as_str())
+                        .map_err(|e| fail(format!("header {key:?} is not a header name: {e}")))?;
+                    let value = http::HeaderValue::try_from(value.expose())
+                        .map_err(|_| fail(format!("the value of header {key} is not a header value")))?;
+                    custom.insert(key, value);
+                }
+                let mut transport_config =
+                    StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+                if let Some(bearer) = bearer {
+                    transport_config = transport_config.auth_header(bearer.expose());
+                }
+                let transport = rmcp::transport::StreamableHttpClientTransport::from_config(transport_config);
+                let service = handler
+                    .serve_with_lifecycle(transport, lifecycle)
+                    .await
+                    .map_err(|e| fail(e.to_string()))?;
+                (service, None)
+            }
+        };
+        let era = match service.peer().peer_info() {
+            Some(info) if info.protocol_version == ProtocolVersion::V_2026_07_28 => Era::Modern,
+            _ => Era::Legacy,
+        };
+        Ok(McpServer { config, service, era, tools_changed, stderr, pgid })
+    }
+
+    /// The server's settings.
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// The era it speaks.
+    pub fn era(&self) -> Era {
+        self.era
+    }
+
+    /// The process id of a stdio server (also its process group's).
+    pub fn pid(&self) -> Option<u32> {
+        self.pgid
+    }
+
+    /// The last lines it wrote to stderr (stdio servers).
+    pub fn stderr_tail(&self) -> Vec<String> {
+        lock(&self.stderr).iter().cloned().collect()
+    }
+
+    /// Whether it said its tools changed since the last listing.
+    pub fn tools_changed(&self) -> bool {
+        self.tools_changed.load(Ordering::Acquire)
+    }
+
+    /// Every tool it offers (all pages), in name order, as it describes them.
+    pub async fn list_tools(&self) -> Result<Vec<rmcp::model::Tool>, McpError> {
+        self.tools_changed.store(false, Ordering::Release);
+        let deadline = self.config.connect_timeout;
+        let listed = tokio::time::timeout(deadline, self.service.list_all_tools())
+            .await
+            .map_err(|_| self.timeout("tools/list", deadline))?
+            .map_err(|e| self.protocol("tools/list", e))?;
+        let mut tools = listed;
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        tools.dedup_by(|a, b| a.name == b.name);
+        Ok(tools)
+    }
+
+    /// Calls tool `name` (as the server names it) with `arguments`, within the call timeout.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<rmcp::model::CallToolResponse, McpError> {
+        let params = rmcp::model::CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        let deadline = self.config.call_timeout;
+        // Dropping the request (at the deadline, or when the run stops) tells the server
+        // with `notifications/cancelled`.
+        tokio::time::timeout(deadline, self.service.call_tool_once(params))
+            .await
+            .map_err(|_| self.timeout(&format!("tools/call {name}"), deadline))?
+            .map_err(|e| self.protocol(&format!("tools/call {name}"), e))
+    }
+
+    fn timeout(&self, what: &str, after: Duration) -> McpError {
+        McpError::Timeout { server: self.config.name.clone(), what: what.to_owned(), after }
+    }
+
+    fn protocol(&self, what: &str, error: rmcp::ServiceError) -> McpError {
+        McpError::Protocol {
+            server: self.config.name.clone(),
+            what: what.to_owned(),
+            message: error.to_string(),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Reads a server's stderr line by line into the log, keeping the last lines.
+fn spawn_stderr_reader(
+    server: String,
+    stderr: tokio::process::ChildStderr,
+    kept: Arc<Mutex<std::collections::VecDeque<String>>>,
+) {
+    tokio::spawn(async move {
+        use tokio::io::AsyncReadExt as _;
+        let mut stderr = stderr;
+        let (mut buf, mut line) = (vec![0u8; 4096], Vec::new());
+        let keep = |line: &mut Vec<u8>| {
+            let text: String = String::from_utf8_lossy(line).chars().take(500).collect();
+            line.clear();
+            tracing::debug!(server = %server, "{text}");
+            let mut kept = lock(&kept);
+            if kept.len() == STDERR_LINES {
+                kept.pop_front();
+            }
+            kept.push_back(text);
+        };
+        // Lines are cut at 2 KiB: a server that never ends a line cannot fill memory.
+        while let Ok(n) = stderr.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+            for &b in &buf[..n] {
+                if b == b'\n' {
+                    keep(&mut line);
+                } else if line.len() < 2048 {
+                    line.push(b);
+                }
+            }
+        }
+        if !line.is_empty() {
+            keep(&mut line);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches_pattern;
+
+    #[test]
+    fn patterns_match_as_globs() {
+        for (pattern, name, expected) in [
+            ("echo", "echo", true),
+            ("echo", "echoes", false),
+            ("get-*", "get-sum", true),
+            ("*-sum", "get-sum", true),
+            ("*", "anything", true),
+            ("a*b*c", "aXXbYYc", true),
+            ("a*b*c", "acb", false),
+            ("ab*ba", "aba", false),
+        ] {
+            assert_eq!(matches_pattern(pattern, name), expected, "{pattern} ~ {name}");
+        }
+    }
+}

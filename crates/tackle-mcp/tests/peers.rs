@@ -1,0 +1,178 @@
+//! The client against real MCP servers: `@modelcontextprotocol/server-everything` (npm,
+//! `2025-11-25`, over stdio and Streamable HTTP) and `mcp-server-time` (PyPI, `2026-07-28`).
+//! `.ci/run` installs them into `TACKLE_MCP_PEERS` and sets `TACKLE_REQUIRE_PEERS=1`, which
+//! makes their absence a failure; elsewhere a test without its peer says so and passes.
+#![allow(clippy::unwrap_used, clippy::print_stderr, missing_docs)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tackle_core::{ToolKind, ToolStatus};
+use tackle_mcp::{Era, McpError, McpServer, McpToolset, ServerConfig};
+use tackle_tools::{RunContext, ToolContext, Toolset};
+
+/// The installed peer `relative` (under `TACKLE_MCP_PEERS`, else `~/.cache/tackle/mcp-peers`).
+fn peer(relative: &str) -> Option<PathBuf> {
+    let root = std::env::var_os("TACKLE_MCP_PEERS")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/tackle/mcp-peers")))?;
+    let path = root.join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("TACKLE_REQUIRE_PEERS").is_none(),
+        "TACKLE_REQUIRE_PEERS is set but {} is missing; .ci/run installs the peers",
+        path.display()
+    );
+    eprintln!("skipped: {} is not installed", path.display());
+    None
+}
+
+fn everything() -> Option<PathBuf> {
+    peer("node_modules/.bin/mcp-server-everything")
+}
+
+fn time_server() -> Option<PathBuf> {
+    peer("venv/bin/mcp-server-time")
+}
+
+/// Calls the toolset's tool `name` (tackle's name) with `args`.
+async fn call(set: &McpToolset, name: &str, args: Value) -> tackle_core::ToolReturn {
+    let entry = set.entries().into_iter().map(Result::unwrap).find(|e| e.definition.name == name).unwrap();
+    let Value::Object(args) = args else { panic!("an object") };
+    let ctx = ToolContext::detached(Arc::new(RunContext::new("r")), "c1", name);
+    match entry.tool.call(ctx, args).await {
+        Ok(ret) => ret,
+        Err(e) => panic!("{name} failed: {e:?}"),
+    }
+}
+
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn everything_over_stdio_speaks_the_legacy_era() {
+    let Some(bin) = everything() else { return };
+    let mut config = ServerConfig::stdio("ev", bin.display().to_string(), vec!["stdio".into()]);
+    config.exclude = vec!["gzip-*".into()];
+    let server = McpServer::connect(config).await.unwrap();
+    assert_eq!(server.era(), Era::Legacy);
+    let set = McpToolset::load(server.clone()).await.unwrap();
+    let names: Vec<String> = set.entries().into_iter().map(|e| e.unwrap().definition.name).collect();
+    assert!(names.contains(&"ev_echo".to_owned()) && names.contains(&"ev_get-sum".to_owned()), "{names:?}");
+    assert!(!names.iter().any(|n| n.starts_with("ev_gzip")), "excluded: {names:?}");
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "deterministic order");
+    // An untrusted server's tools ask first and their results are filtered.
+    let echo =
+        set.entries().into_iter().map(Result::unwrap).find(|e| e.definition.name == "ev_echo").unwrap();
+    assert_eq!(echo.definition.kind, ToolKind::ApprovalRequired);
+    assert!(echo.definition.returns_untrusted_content);
+
+    let echoed = call(&set, "ev_echo", json!({"message": "hello there"})).await;
+    assert_eq!((echoed.status, echoed.content.model_text().as_ref()), (ToolStatus::Ok, "Echo: hello there"));
+    let sum = call(&set, "ev_get-sum", json!({"a": 2, "b": 40})).await;
+    assert!(sum.content.model_text().contains("42"), "{sum:?}");
+    let image = call(&set, "ev_get-tiny-image", json!({})).await;
+    assert!(image.content.model_text().contains("[image: image/png, about"), "{image:?}");
+    let structured = call(&set, "ev_get-structured-content", json!({"location": "New York"})).await;
+    assert!(structured.content.json.is_some(), "{structured:?}");
+
+    // The server's process group ends with the connection.
+    let pid = server.pid().unwrap();
+    assert!(alive(pid));
+    drop((echo, set));
+    drop(server);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!alive(pid), "server {pid} outlived its connection");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_time_server_speaks_the_modern_era_and_trust_relaxes_its_tools() {
+    let Some(bin) = time_server() else { return };
+    let mut config =
+        ServerConfig::stdio("time", bin.display().to_string(), vec!["--local-timezone".into(), "UTC".into()]);
+    config.trusted = true;
+    let server = McpServer::connect(config.clone()).await.unwrap();
+    assert_eq!(server.era(), Era::Modern);
+    let set = McpToolset::load(server).await.unwrap();
+    let entry = set
+        .entries()
+        .into_iter()
+        .map(Result::unwrap)
+        .find(|e| e.definition.name == "time_get_current_time")
+        .unwrap();
+    // It says it is read-only and stays in a closed world; the server is trusted.
+    assert_eq!(entry.definition.kind, ToolKind::Function, "{:?}", entry.definition);
+    let now = call(&set, "time_get_current_time", json!({"timezone": "Europe/Berlin"})).await;
+    assert_eq!(now.status, ToolStatus::Ok);
+    assert!(now.content.model_text().contains("Europe/Berlin"), "{now:?}");
+    // A wrong timezone is the tool's error, for the model to read.
+    let wrong = call(&set, "time_get_current_time", json!({"timezone": "Mars/Olympus"})).await;
+    assert_eq!(wrong.status, ToolStatus::Failed, "{wrong:?}");
+    assert!(wrong.content.model_text().contains("Mars/Olympus"), "{wrong:?}");
+    // The era found is used first next time: a legacy start still works against it.
+    config.era = Some(Era::Legacy);
+    let again = McpServer::connect(config).await.unwrap();
+    assert_eq!(again.era(), Era::Legacy);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn everything_over_streamable_http() {
+    let Some(bin) = everything() else { return };
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut child = tokio::process::Command::new(&bin)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let server =
+        McpServer::connect(ServerConfig::http("web", format!("http://127.0.0.1:{port}/mcp"))).await.unwrap();
+    let set = McpToolset::load(server).await.unwrap();
+    let echoed = call(&set, "web_echo", json!({"message": "over http"})).await;
+    assert_eq!(echoed.content.model_text(), "Echo: over http");
+    child.kill().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn servers_that_do_not_start_or_answer_fail_clearly() {
+    let missing =
+        McpServer::connect(ServerConfig::stdio("gone", "no-such-mcp-server-tackle", Vec::new())).await;
+    assert!(matches!(&missing, Err(McpError::Connect { server, .. }) if server == "gone"), "{missing:?}");
+    let mut silent =
+        ServerConfig::stdio("silent", "sh", vec!["-c".into(), "echo starting >&2; sleep 30".into()]);
+    silent.connect_timeout = Duration::from_millis(800);
+    let started = std::time::Instant::now();
+    let timed_out = McpServer::connect(silent).await;
+    assert!(matches!(&timed_out, Err(McpError::Timeout { .. })), "{timed_out:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let mut chatty = ServerConfig::stdio(
+        "chatty",
+        "sh",
+        vec!["-c".into(), "echo 'not json' ; echo oops >&2; exit 3".into()],
+    );
+    chatty.connect_timeout = Duration::from_secs(5);
+    let failed = McpServer::connect(chatty).await;
+    let message = failed.unwrap_err().to_string();
+    assert!(message.contains("chatty"), "{message}");
+}
