@@ -57,6 +57,9 @@ pub(crate) enum Command {
     /// Shows the effective settings.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// The MCP servers of the settings.
+    #[command(subcommand)]
+    Mcp(McpCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -184,6 +187,17 @@ pub(crate) enum SessionsCommand {
         /// The session (its run id).
         id: String,
         /// The saved state as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum McpCommand {
+    /// Connects each server of `[mcp.servers]` and lists its era and tools, or why it
+    /// cannot be used (exit 1 when one cannot).
+    List {
+        /// One JSON object per server.
         #[arg(long)]
         json: bool,
     },

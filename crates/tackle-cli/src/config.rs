@@ -168,6 +168,8 @@ pub(crate) struct FileSettings {
     #[serde(default)]
     pub(crate) env: EnvEntry,
     #[serde(default)]
+    pub(crate) mcp: crate::mcp::McpEntry,
+    #[serde(default)]
     pub(crate) tools: BTreeMap<String, toml::Table>,
     #[serde(default)]
     pub(crate) locked: BTreeMap<String, toml::Value>,

@@ -14,6 +14,7 @@ mod failure;
 mod guard;
 mod history;
 mod local;
+mod mcp;
 mod provider;
 mod render;
 mod run;
@@ -29,8 +30,8 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 use crate::cli::{
-    Cli, Command, ConfigCommand, GuardCommand, ModelCommand, SecretCommand, SessionsCommand, ToolsCommand,
-    WebCommand,
+    Cli, Command, ConfigCommand, GuardCommand, McpCommand, ModelCommand, SecretCommand, SessionsCommand,
+    ToolsCommand, WebCommand,
 };
 use crate::config::Config;
 use crate::failure::Failure;
@@ -64,8 +65,8 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Chat(args) => chat::chat(args, &config).await,
         Command::Sessions(SessionsCommand::List { limit, json }) => history::list(limit, json),
         Command::Sessions(SessionsCommand::Show { id, json }) => history::show(&id, json),
-        Command::Tools(ToolsCommand::List { provider, json }) => tools::list(&provider, json, &config),
-        Command::Tools(ToolsCommand::Show { name }) => tools::show(&name, &config),
+        Command::Tools(ToolsCommand::List { provider, json }) => tools::list(&provider, json, &config).await,
+        Command::Tools(ToolsCommand::Show { name }) => tools::show(&name, &config).await,
         Command::Tools(ToolsCommand::Call { name, arguments, provider, json }) => {
             tools::call(&name, &arguments, &provider, json, &config).await
         }
@@ -81,9 +82,10 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
             strictness.as_deref(),
             &config,
         ),
+        Command::Mcp(McpCommand::List { json }) => mcp::list(json, &config).await,
         Command::Model(ModelCommand::Pull) => local::pull().await,
         Command::Model(ModelCommand::List) => local::list(),
-        Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config),
+        Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config).await,
         Command::Config(ConfigCommand::Path) => {
             match &config.path {
                 Some(path) => print_line(&path.display().to_string()),

@@ -103,7 +103,7 @@ impl Runner {
             config.env_root = session.and_then(|s| s.endpoint.as_ref()).and_then(|e| e.root.clone());
         }
         let config = &config;
-        let (registry, skills) = tools::registry_and_skills(config)?;
+        let (registry, skills) = tools::registry_and_skills(config).await?;
         let harness = Harness::new(registry).executor(tools::executor(config)?).limits(config.limits());
         let (model, local): (Box<dyn Model>, _) = match provider::build(&chosen).await? {
             provider::Built::Remote(model) => (model, None),

@@ -31,7 +31,7 @@ fn origin_words(origin: SettingOrigin, config: &Config) -> String {
     }
 }
 
-pub(crate) fn show(flags: &ProviderArgs, json_out: bool, config: &Config) -> Result<ExitCode, Failure> {
+pub(crate) async fn show(flags: &ProviderArgs, json_out: bool, config: &Config) -> Result<ExitCode, Failure> {
     let mut entries = Vec::new();
     match provider::choose(flags, config)? {
         Some(chosen) => {
@@ -77,7 +77,7 @@ pub(crate) fn show(flags: &ProviderArgs, json_out: bool, config: &Config) -> Res
         limits.max_tool_cost.map(|c| c.as_credits()),
         from(file.max_tool_cost.is_some()),
     ));
-    let registry = tools::registry(config)?;
+    let registry = tools::registry(config).await?;
     let settings = config.tool_settings()?;
     let approval = config.approval_required()?;
     let secrets = crate::secrets::Backend::chosen(config)?;

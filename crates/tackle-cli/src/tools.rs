@@ -91,12 +91,12 @@ pub(crate) fn executor(config: &Config) -> Result<Executor, Failure> {
 }
 
 /// The registry every command uses.
-pub(crate) fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
-    Ok(registry_and_skills(config)?.0)
+pub(crate) async fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
+    Ok(registry_and_skills(config).await?.0)
 }
 
 /// The registry, and the skills its `load_skill` offers when there is an environment.
-pub(crate) fn registry_and_skills(
+pub(crate) async fn registry_and_skills(
     config: &Config,
 ) -> Result<(ToolRegistry, Option<tackle_env::Skills>), Failure> {
     let web = WebTools::new(Retriever::new()).filter(filter(config)?);
@@ -128,6 +128,17 @@ pub(crate) fn registry_and_skills(
             (builder.toolset(set), Some(skills))
         }
     };
+    // The MCP servers' tools, under the same per-tool approval settings.
+    let mut builder = builder;
+    for toolset in crate::mcp::toolsets(config).await? {
+        let approval = approval.clone();
+        let waived = config.approval_waived();
+        builder = builder.toolset(
+            toolset
+                .approval_required_if(move |definition| approval.contains(&definition.name))
+                .approval_waived_if(move |definition| waived.contains(&definition.name)),
+        );
+    }
     let registry =
         builder.build().map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
     let mut known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
@@ -137,7 +148,8 @@ pub(crate) fn registry_and_skills(
         }
     }
     for tool in config.file.tools.keys() {
-        if !known.contains(&tool.as_str()) {
+        // An MCP server that is down today does not make its tools' settings wrong.
+        if !known.contains(&tool.as_str()) && !crate::mcp::may_be_mcp_tool(config, tool) {
             return Err(Failure::usage(format!("the settings file configures an unknown tool {tool:?}"))
                 .hint(format!("tools: {}", known.join(", "))));
         }
@@ -170,13 +182,14 @@ fn context_for(run_id: &str, flags: &ProviderArgs, config: &Config) -> Result<Ru
 }
 
 /// `tackle tools list`.
-pub(crate) fn list(flags: &ProviderArgs, json: bool, config: &Config) -> Result<ExitCode, Failure> {
-    let registry = registry(config)?;
+pub(crate) async fn list(flags: &ProviderArgs, json: bool, config: &Config) -> Result<ExitCode, Failure> {
+    let registry = registry(config).await?;
     let run = context_for("tools-list", flags, config)?;
     let report = registry.availability(&run);
     let mut lines = Vec::new();
     for definition in registry.definitions() {
         let not_offered = report.not_offered().find(|(name, _)| *name == definition.name).map(|(_, why)| why);
+        let server = definition.tags.iter().find_map(|t| t.strip_prefix("mcp:"));
         if json {
             lines.push(
                 json!({
@@ -184,6 +197,7 @@ pub(crate) fn list(flags: &ProviderArgs, json: bool, config: &Config) -> Result<
                     "description": definition.description,
                     "offered": not_offered.is_none(),
                     "reason": not_offered.map(ToString::to_string),
+                    "mcp_server": server,
                 })
                 .to_string(),
             );
@@ -193,7 +207,8 @@ pub(crate) fn list(flags: &ProviderArgs, json: bool, config: &Config) -> Result<
                 Some(why) => format!("not offered: {why}"),
             };
             let description = definition.description.lines().next().unwrap_or("");
-            lines.push(format!("{:<16} {state}\n                 {description}", definition.name));
+            let from = server.map(|s| format!(" (MCP server {s})")).unwrap_or_default();
+            lines.push(format!("{:<16} {state}{from}\n                 {description}", definition.name));
         }
     }
     println_all(&lines);
@@ -201,8 +216,8 @@ pub(crate) fn list(flags: &ProviderArgs, json: bool, config: &Config) -> Result<
 }
 
 /// `tackle tools show NAME`.
-pub(crate) fn show(name: &str, config: &Config) -> Result<ExitCode, Failure> {
-    let registry = registry(config)?;
+pub(crate) async fn show(name: &str, config: &Config) -> Result<ExitCode, Failure> {
+    let registry = registry(config).await?;
     let Some(definition) = registry.definition(name) else {
         let known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
         return Err(
@@ -222,7 +237,7 @@ pub(crate) async fn call(
     json: bool,
     config: &Config,
 ) -> Result<ExitCode, Failure> {
-    let registry = registry(config)?;
+    let registry = registry(config).await?;
     let run = Arc::new(context_for("tools-call", flags, config)?);
     let offer = registry.offer(&run);
     let arguments = ToolArguments::parse(arguments);

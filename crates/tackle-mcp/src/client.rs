@@ -117,7 +117,8 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
-    fn with(name: impl Into<String>, transport: Transport) -> Self {
+    /// A server reached by `transport`, with the default timeouts, untrusted.
+    pub fn new(name: impl Into<String>, transport: Transport) -> Self {
         ServerConfig {
             name: name.into(),
             transport,
@@ -133,12 +134,12 @@ impl ServerConfig {
 
     /// A server started as `command args` and spoken to over stdio.
     pub fn stdio(name: impl Into<String>, command: impl Into<String>, args: Vec<String>) -> Self {
-        Self::with(name, Transport::Stdio { command: command.into(), args, env: Vec::new(), cwd: None })
+        Self::new(name, Transport::Stdio { command: command.into(), args, env: Vec::new(), cwd: None })
     }
 
     /// A server at a Streamable HTTP `url`.
     pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
-        Self::with(name, Transport::Http { url: url.into(), headers: Vec::new(), bearer: None })
+        Self::new(name, Transport::Http { url: url.into(), headers: Vec::new(), bearer: None })
     }
 
     /// The prefix tool names get.

@@ -1,11 +1,12 @@
 //! End-to-end tests of the `tackle` binary against scripted provider servers on 127.0.0.1,
 //! one per wire API, and a fake SearXNG.
-#![allow(clippy::unwrap_used, missing_docs, unreachable_pub)]
+#![allow(clippy::unwrap_used, clippy::print_stderr, missing_docs, unreachable_pub)]
 
 mod canary;
 mod commands;
 mod guard;
 mod local;
+mod mcp;
 mod runs;
 mod sessions;
 
