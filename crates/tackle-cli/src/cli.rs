@@ -201,6 +201,24 @@ pub(crate) enum McpCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Serves the tools tackle would offer over MCP (both protocol eras): on stdin and
+    /// stdout, or over Streamable HTTP at ADDR/mcp. Tools that need approval answer with
+    /// an error saying so instead of running.
+    Serve {
+        /// Speak MCP on stdin and stdout (the default).
+        #[arg(long, conflicts_with = "http")]
+        stdio: bool,
+        /// Serve Streamable HTTP on this address (`127.0.0.1:8931`).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// The secret holding a token every HTTP request must bear (`Authorization: Bearer`).
+        #[arg(long, value_name = "SECRET", requires = "http")]
+        token_secret: Option<String>,
+        /// A `Host` the HTTP server answers besides loopback names (for a non-loopback
+        /// address); repeat for several.
+        #[arg(long, value_name = "HOST", requires = "http")]
+        allow_host: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

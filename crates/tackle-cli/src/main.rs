@@ -83,6 +83,9 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
             &config,
         ),
         Command::Mcp(McpCommand::List { json }) => mcp::list(json, &config).await,
+        Command::Mcp(McpCommand::Serve { http, token_secret, allow_host, .. }) => {
+            mcp::serve(http, token_secret.as_deref(), allow_host, &config).await
+        }
         Command::Model(ModelCommand::Pull) => local::pull().await,
         Command::Model(ModelCommand::List) => local::list(),
         Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config).await,

@@ -318,3 +318,64 @@ pub(crate) fn may_be_mcp_tool(config: &Config, name: &str) -> bool {
         prefix.is_empty() || name.starts_with(&format!("{prefix}_"))
     })
 }
+
+/// `tackle mcp serve`: the registry over MCP, on stdio or Streamable HTTP.
+pub(crate) async fn serve(
+    http: Option<std::net::SocketAddr>,
+    token_secret: Option<&str>,
+    allow_host: Vec<String>,
+    config: &Config,
+) -> Result<ExitCode, Failure> {
+    let registry = std::sync::Arc::new(crate::tools::registry(config).await?);
+    let executor = crate::tools::executor(config)?;
+    let base = crate::tools::run_context("mcp-serve", None, config)?;
+    let count = std::sync::atomic::AtomicU64::new(0);
+    // Each request is a run of its own: its own id and its own cancellation.
+    let run: tackle_mcp::RunFactory = std::sync::Arc::new(move || {
+        let mut run = base.clone();
+        let n = count.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        run.run_id = format!("mcp-serve-{n}");
+        run.cancel = tokio_util::sync::CancellationToken::new();
+        run
+    });
+    let server = tackle_mcp::RegistryServer::new(registry, executor, run);
+    let Some(addr) = http else {
+        tackle_mcp::serve_stdio(server)
+            .await
+            .map_err(|e| Failure::run(format!("the MCP session failed: {e}")))?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut options = tackle_mcp::HttpOptions::default();
+    options.allowed_hosts.extend(allow_host.iter().cloned());
+    if !addr.ip().is_loopback() {
+        options.allowed_hosts.push(addr.ip().to_string());
+        options.allowed_hosts.push(addr.to_string());
+    }
+    if let Some(name) = token_secret {
+        let store = crate::secrets::Backend::chosen(config)?;
+        let token = store.get(name).ok_or_else(|| {
+            Failure::usage(format!("--token-secret names the secret {name:?}, which is not stored"))
+                .hint(format!("tackle secret set {name}"))
+        })?;
+        options.bearer = Some(token);
+    } else if !addr.ip().is_loopback() {
+        crate::eprint_line(
+            "warning: serving beyond loopback without --token-secret: anyone who reaches it can call the tools",
+        );
+    }
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| Failure::usage(format!("cannot listen on {addr}: {e}")))?;
+    let bound = listener.local_addr().map_err(|e| Failure::run(e.to_string()))?;
+    crate::eprint_line(&format!("serving MCP on http://{bound}/mcp (Ctrl-C stops)"));
+    let cancel = options.cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            cancel.cancel();
+        }
+    });
+    tackle_mcp::serve_http(server, listener, options)
+        .await
+        .map_err(|e| Failure::run(format!("the MCP server failed: {e}")))?;
+    Ok(ExitCode::SUCCESS)
+}

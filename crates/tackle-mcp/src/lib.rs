@@ -6,7 +6,9 @@
 //! kept so that the next connection starts with it.
 
 mod client;
+mod server;
 mod tools;
 
 pub use client::{Era, McpError, McpServer, ServerConfig, Transport};
-pub use tools::{McpToolset, tool_name};
+pub use server::{HttpOptions, RegistryServer, RunFactory, http_router, serve_http, serve_stdio};
+pub use tools::{McpToolset, Skipped, tool_name};

@@ -93,3 +93,97 @@ async fn servers_are_listed_with_their_eras_and_tools() {
     let (_, stdout, _) = output(command).await;
     assert!(stdout.contains("ev_echo") && stdout.contains("(MCP server ev)"), "{stdout}");
 }
+
+/// The environment every `tackle` the tests start gets, for a server started by our client.
+fn tackle_env(config: &std::path::Path) -> Vec<(String, tackle_core::Secret)> {
+    let data = config.parent().unwrap().join("data");
+    [
+        ("TACKLE_CONFIG", config.display().to_string()),
+        ("TACKLE_DATA_DIR", data.display().to_string()),
+        ("TACKLE_MODEL_DIR", super::model_dir().display().to_string()),
+        ("TACKLE_LOOPBACK_ONLY", "1".to_owned()),
+        ("TACKLE_SECRETS", "file".to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), tackle_core::Secret::new(v)))
+    .collect()
+}
+
+/// Calls `name` on `set` and returns its status and text.
+async fn call_on(
+    set: &tackle_mcp::McpToolset,
+    name: &str,
+    args: serde_json::Value,
+) -> (tackle_core::ToolStatus, String) {
+    use tackle_tools::Toolset as _;
+    let entry = set.entries().into_iter().map(Result::unwrap).find(|e| e.definition.name == name).unwrap();
+    let serde_json::Value::Object(args) = args else { panic!("an object") };
+    let ctx = tackle_tools::ToolContext::detached(
+        std::sync::Arc::new(tackle_tools::RunContext::new("r")),
+        "c1",
+        name,
+    );
+    let ret = entry.tool.call(ctx, args).await.unwrap();
+    (ret.status, ret.content.model_text().into_owned())
+}
+
+/// `tackle mcp serve` over stdio and over HTTP, driven by tackle's own MCP client: the
+/// offered tools listed, a read-only one run, one that needs approval refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn tackle_serves_its_tools_over_stdio_and_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("notes.txt"), "served over MCP\n").unwrap();
+    let provider = MockServer::start().await;
+    let extra = format!("[env]\nroot = \"{}\"", project.display());
+    let config = settings(dir.path(), Wire::Chat, &provider, &extra);
+    let binary = assert_cmd::cargo::cargo_bin("tackle").display().to_string();
+
+    let mut stdio = tackle_mcp::ServerConfig::stdio(
+        "tk",
+        binary.clone(),
+        vec!["mcp".into(), "serve".into(), "--stdio".into()],
+    );
+    if let tackle_mcp::Transport::Stdio { env, .. } = &mut stdio.transport {
+        *env = tackle_env(&config);
+    }
+    let server = tackle_mcp::McpServer::connect(stdio).await.unwrap();
+    assert_eq!(server.era(), tackle_mcp::Era::Modern);
+    let set = tackle_mcp::McpToolset::load(server).await.unwrap();
+    let (status, text) = call_on(&set, "tk_read_file", json!({"path": "notes.txt"})).await;
+    assert_eq!(status, tackle_core::ToolStatus::Ok, "{text}");
+    assert!(text.contains("served over MCP"), "{text}");
+    let (status, text) = call_on(&set, "tk_write_file", json!({"path": "x.txt", "content": "no"})).await;
+    assert_eq!(status, tackle_core::ToolStatus::Failed, "{text}");
+    assert!(text.contains("needs a person's approval") && !project.join("x.txt").exists(), "{text}");
+    // Escapes are refused by the tool as ever.
+    let (_, text) = call_on(&set, "tk_read_file", json!({"path": "../config.toml"})).await;
+    assert!(text.contains("is refused") && !text.contains("provider"), "{text}");
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut serve = std::process::Command::new(&binary);
+    for (key, value) in tackle_env(&config) {
+        serve.env(key, value.expose());
+    }
+    let mut child = tokio::process::Command::from(serve)
+        .args(["mcp", "serve", "--http", &format!("127.0.0.1:{port}")])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let http = tackle_mcp::ServerConfig::http("web", format!("http://127.0.0.1:{port}/mcp"));
+    let server = tackle_mcp::McpServer::connect(http).await.unwrap();
+    let set = tackle_mcp::McpToolset::load(server).await.unwrap();
+    let (status, text) = call_on(&set, "web_read_file", json!({"path": "notes.txt"})).await;
+    assert_eq!((status, text.contains("served over MCP")), (tackle_core::ToolStatus::Ok, true), "{text}");
+    child.kill().await.unwrap();
+}
