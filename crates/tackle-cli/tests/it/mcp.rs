@@ -187,3 +187,142 @@ async fn tackle_serves_its_tools_over_stdio_and_http() {
     assert_eq!((status, text.contains("served over MCP")), (tackle_core::ToolStatus::Ok, true), "{text}");
     child.kill().await.unwrap();
 }
+
+/// Starts `tackle mcp serve --http` on a free loopback port; the child and the port.
+async fn serve_http(config: &std::path::Path) -> (tokio::process::Child, u16) {
+    let binary = assert_cmd::cargo::cargo_bin("tackle");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut serve = tokio::process::Command::new(&binary);
+    for (key, value) in tackle_env(config) {
+        serve.env(key, value.expose());
+    }
+    let child = serve
+        .args(["mcp", "serve", "--http", &format!("127.0.0.1:{port}")])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    (child, port)
+}
+
+/// A settings file with a project directory holding `notes.txt`.
+fn project_settings(dir: &std::path::Path, provider: &MockServer) -> PathBuf {
+    let project = dir.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("notes.txt"), "served over MCP\n").unwrap();
+    settings(dir, Wire::Chat, provider, &format!("[env]\nroot = \"{}\"", project.display()))
+}
+
+/// The official MCP Inspector CLI lists and calls tackle's tools, over stdio and HTTP.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_inspector_drives_tackle_mcp_serve() {
+    let Some(inspector) = peer("node_modules/.bin/mcp-inspector") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let provider = MockServer::start().await;
+    let config = project_settings(dir.path(), &provider);
+    let binary = assert_cmd::cargo::cargo_bin("tackle").display().to_string();
+    let inspect = |target: Vec<String>, method: Vec<&str>| {
+        let mut command = std::process::Command::new(&inspector);
+        command.arg("--cli").args(&target).args(["--method"]).args(&method);
+        for (key, value) in tackle_env(&config) {
+            command.env(key, value.expose());
+        }
+        command
+    };
+    // The inspector starts the server with a clean environment, but for what `-e` passes.
+    let mut stdio: Vec<String> = Vec::new();
+    for (key, value) in tackle_env(&config) {
+        stdio.extend(["-e".to_owned(), format!("{key}={}", value.expose())]);
+    }
+    stdio.extend([binary.clone(), "mcp".into(), "serve".into(), "--stdio".into()]);
+    let listed = inspect(stdio.clone(), vec!["tools/list"]).output().unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    assert!(listed.contains("\"read_file\"") && listed.contains("\"read_web_page\""), "{listed}");
+    let called =
+        inspect(stdio, vec!["tools/call", "--tool-name", "read_file", "--tool-arg", "path=notes.txt"])
+            .output()
+            .unwrap();
+    let called = String::from_utf8_lossy(&called.stdout).into_owned();
+    assert!(called.contains("served over MCP"), "{called}");
+
+    let (mut child, port) = serve_http(&config).await;
+    let http = vec![format!("http://127.0.0.1:{port}/mcp"), "--transport".into(), "http".into()];
+    let listed = inspect(http, vec!["tools/list"]).output().unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    assert!(listed.contains("\"read_file\""), "{listed}");
+    child.kill().await.unwrap();
+}
+
+/// The official conformance suite against `tackle mcp serve --http`, in both eras. The
+/// scenarios that apply to a server of tools only must pass, but for the checks listed
+/// here, which need what tackle does not serve (prompts, resources, logging, the suite's
+/// fixture tools).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_conformance_suite_passes_against_tackle_mcp_serve() {
+    let Some(node) = peer("node_modules/.bin/node") else { return };
+    let Some(suite) = peer("node_modules/@modelcontextprotocol/conformance/dist/index.js") else { return };
+    let expected_failures = [
+        "sep-2575-server-rejects-undeclared-capability",
+        "sep-2575-missing-capability-http-400",
+        "sep-2575-http-server-no-independent-requests-on-stream",
+        "sep-2575-server-no-log-without-loglevel",
+        "sep-2549-prompts-list-caching-hints",
+        "sep-2549-resources-list-caching-hints",
+        "sep-2549-resources-templates-list-caching-hints",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let provider = MockServer::start().await;
+    let config = project_settings(dir.path(), &provider);
+    let (mut child, port) = serve_http(&config).await;
+    let (mut passed, mut total) = (0, 0);
+    for (version, scenarios) in [
+        (
+            "2026-07-28",
+            &[
+                "server-stateless",
+                "tools-list",
+                "dns-rebinding-protection",
+                "caching",
+                "http-header-validation",
+            ][..],
+        ),
+        ("2025-11-25", &["server-initialize", "ping", "tools-list", "dns-rebinding-protection"][..]),
+    ] {
+        for scenario in scenarios {
+            let out = std::process::Command::new(&node)
+                .arg(&suite)
+                .args(["server", "--url", &format!("http://127.0.0.1:{port}/mcp"), "--scenario", scenario])
+                .args(["--spec-version", version])
+                .env("NO_COLOR", "1")
+                .output()
+                .unwrap();
+            let text =
+                String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+            let failures: Vec<&str> = text
+                .lines()
+                .filter(|l| l.contains("FAILURE"))
+                .filter(|l| !expected_failures.iter().any(|id| l.contains(id)))
+                .collect();
+            assert!(failures.is_empty(), "{version} {scenario}: {failures:#?}");
+            let score = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("Passed: "))
+                .unwrap_or_else(|| panic!("{text}"));
+            let (p, t) = score.split_once(',').unwrap().0.split_once('/').unwrap();
+            passed += p.trim().parse::<u32>().unwrap();
+            total += t.trim().parse::<u32>().unwrap();
+            eprintln!("conformance {version} {scenario}: {score}");
+        }
+    }
+    eprintln!("conformance: {passed}/{total} checks passed");
+    assert!(total >= 60, "{passed}/{total}");
+    child.kill().await.unwrap();
+}
