@@ -139,8 +139,11 @@ pub(crate) async fn registry_and_skills(
                 .approval_waived_if(move |definition| waived.contains(&definition.name)),
         );
     }
-    let registry =
-        builder.build().map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
+    // With many tools (several MCP servers), the model searches for the ones it needs.
+    let registry = builder
+        .build()
+        .and_then(|r| r.with_tool_search(tackle_tools::SearchOptions::default()))
+        .map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
     let mut known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
     for name in BUILT_IN {
         if !known.contains(&name) {
@@ -189,6 +192,10 @@ pub(crate) async fn list(flags: &ProviderArgs, json: bool, config: &Config) -> R
     let mut lines = Vec::new();
     for definition in registry.definitions() {
         let not_offered = report.not_offered().find(|(name, _)| *name == definition.name).map(|(_, why)| why);
+        // The search tools stand aside while the catalog is small: not worth a line.
+        if not_offered.is_some_and(|why| why.to_string().contains("the catalog is small")) {
+            continue;
+        }
         let server = definition.tags.iter().find_map(|t| t.strip_prefix("mcp:"));
         if json {
             lines.push(

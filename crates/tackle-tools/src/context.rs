@@ -181,7 +181,33 @@ pub(crate) struct CallInfo {
     pub(crate) secrets_read: Mutex<Vec<Secret>>,
 }
 
+impl CallInfo {
+    /// The call of a tool that `proxy` (a call of `call_tool`) makes on the model's behalf.
+    pub(crate) fn for_target(
+        proxy: &ToolContext,
+        settings_key: &Arc<str>,
+        definition: Arc<ToolDefinition>,
+    ) -> CallInfo {
+        CallInfo {
+            call_id: proxy.call.call_id.clone(),
+            tool_name: definition.name.clone(),
+            settings_key: Arc::clone(settings_key),
+            definition: Some(definition),
+            attempt: AtomicU32::new(1),
+            model_retries: proxy.call.model_retries,
+            approved: false,
+            secrets_read: Mutex::new(Vec::new()),
+        }
+    }
+}
+
 impl ToolContext {
+    /// Takes over the secrets `other` read, so that they are removed from this call's result.
+    pub(crate) fn absorb_secrets(&self, other: &ToolContext) {
+        let read = other.secrets_read();
+        self.call.secrets_read.lock().unwrap_or_else(|p| p.into_inner()).extend(read);
+    }
+
     pub(crate) fn new(run: Arc<RunContext>, call: CallInfo) -> Self {
         ToolContext { run, call: Arc::new(call) }
     }

@@ -22,6 +22,7 @@ mod function;
 mod hooks;
 mod registry;
 mod schema;
+mod search;
 mod settings;
 mod tool;
 mod toolset;
@@ -36,6 +37,7 @@ pub use registry::{
     RegistryProblem, ToolRegistry,
 };
 pub use schema::schema_for;
+pub use search::SearchOptions;
 pub use settings::{MemorySecretStore, SecretStore, SettingOrigin, Settings};
 pub use tackle_core::Secret;
 pub use tool::{DynTool, Json, Prepared, Tool, ToolOutput};

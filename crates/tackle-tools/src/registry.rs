@@ -21,12 +21,59 @@ pub(crate) struct Registered {
     filters: Vec<(String, OfferFilter)>,
 }
 
+impl Registered {
+    /// `tool` registered from `source`: its definition checked and its schema compiled.
+    pub(crate) fn new(
+        tool: Arc<dyn DynTool>,
+        source: &str,
+    ) -> Result<Registered, (String, Vec<DefinitionError>)> {
+        let definition = tool.definition().map_err(|e| (String::from("?"), vec![e]))?;
+        let mut errors = definition.check();
+        let schema = CompiledSchema::parameters(&definition.parameters).map_err(|e| errors.push(e)).ok();
+        match schema {
+            Some(schema) if errors.is_empty() => Ok(Registered {
+                tool,
+                settings_key: Arc::from(definition.name.as_str()),
+                definition: Arc::new(definition),
+                schema: Arc::new(schema),
+                source: source.to_owned(),
+                filters: Vec::new(),
+            }),
+            _ => Err((definition.name, errors)),
+        }
+    }
+
+    /// The same tool with one more offer filter (`reason` names it in reports).
+    pub(crate) fn with_filter(&self, reason: &str, filter: OfferFilter) -> Registered {
+        let mut filters = self.filters.clone();
+        filters.push((reason.to_owned(), filter));
+        Registered {
+            tool: Arc::clone(&self.tool),
+            definition: Arc::clone(&self.definition),
+            schema: Arc::clone(&self.schema),
+            source: self.source.clone(),
+            settings_key: Arc::clone(&self.settings_key),
+            filters,
+        }
+    }
+}
+
 /// Every registered tool, validated, in registration order.
 #[derive(Clone)]
 pub struct ToolRegistry {
-    tools: Vec<Arc<Registered>>,
-    index: Arc<HashMap<String, usize>>,
-    option_sources: Arc<HashMap<String, Vec<String>>>,
+    pub(crate) tools: Vec<Arc<Registered>>,
+    pub(crate) index: Arc<HashMap<String, usize>>,
+    pub(crate) option_sources: Arc<HashMap<String, Vec<String>>>,
+}
+
+impl ToolRegistry {
+    pub(crate) fn from_parts(
+        tools: Vec<Arc<Registered>>,
+        index: Arc<HashMap<String, usize>>,
+        option_sources: Arc<HashMap<String, Vec<String>>>,
+    ) -> ToolRegistry {
+        ToolRegistry { tools, index, option_sources }
+    }
 }
 
 impl fmt::Debug for ToolRegistry {

@@ -1,0 +1,465 @@
+//! Tool search for large catalogs. With more tools than a prompt (or a small model) takes,
+//! the model is first offered `search_tools`: its query is ranked by BM25 against every
+//! tool's name, description, parameter names and tags, and the tools it finds are offered
+//! from the next round on (up to a cap per run, the oldest found giving way), or called at
+//! once through `call_tool`, which validates and gates like any call.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+use serde::Deserialize;
+use serde_json::Value;
+use tackle_core::{ToolDefinition, ToolError, ToolKind};
+
+use crate::context::{CallInfo, RunContext, ToolContext};
+use crate::registry::{Registered, ToolRegistry};
+
+/// How tool search behaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Search takes over when the registry holds more tools than this.
+    pub threshold: usize,
+    /// How many found tools a run is offered at most.
+    pub cap: usize,
+    /// How many tools one search returns at most.
+    pub per_search: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions { threshold: 40, cap: 12, per_search: 5 }
+    }
+}
+
+/// How many runs' found tools are remembered (the oldest run forgotten first).
+const RUNS_KEPT: usize = 1024;
+
+/// The words that say nothing about which tool is meant.
+const STOP: &[&str] = &[
+    "a", "an", "the", "to", "of", "for", "and", "or", "in", "on", "with", "by", "from", "is", "are", "be",
+    "this", "that", "it", "as", "at", "your", "you", "i", "me", "my", "we", "our", "please", "can", "could",
+    "would", "want", "need", "let", "us", "into", "some", "all", "any", "what", "which", "there", "its",
+    "if", "do", "does", "using", "use", "tool", "via", "then", "so", "about", "up", "out", "get", "given",
+    "one", "new",
+];
+
+/// Common abbreviations and everyday words for what tool descriptions name otherwise.
+const SAME: &[(&str, &str)] = &[
+    ("pr", "pull request"),
+    ("prs", "pull request"),
+    ("mr", "merge request"),
+    ("repo", "repository"),
+    ("repos", "repository"),
+    ("folder", "directory"),
+    ("folders", "directory"),
+    ("dir", "directory"),
+    ("dirs", "directory"),
+    ("k8s", "kubernetes"),
+    ("msg", "message"),
+    ("picture", "image"),
+    ("photo", "image"),
+    ("db", "database"),
+];
+
+/// Everyday verbs for the actions tool descriptions name otherwise: a query word adds its
+/// counterpart, at a lower weight.
+const ALSO: &[(&str, &str)] = &[
+    ("find", "search"),
+    ("look", "search"),
+    ("lookup", "search"),
+    ("locate", "search"),
+    ("remove", "delete"),
+    ("erase", "delete"),
+    ("forget", "delete"),
+    ("drop", "delete"),
+    ("wipe", "delete"),
+    ("make", "create"),
+    ("start", "create"),
+    ("go", "navigate"),
+    ("visit", "navigate"),
+    ("save", "write"),
+    ("store", "write"),
+    ("say", "message"),
+    ("saying", "message"),
+    ("said", "message"),
+    ("talk", "message"),
+];
+
+/// The weight of a word a query gains from [`ALSO`].
+const ALSO_WEIGHT: f64 = 0.7;
+
+/// The words of `text`: split at anything but letters and digits and at lower-to-upper
+/// case changes (`createIssue` is `create issue`), lower-cased, abbreviations written out,
+/// stop words dropped, and reduced to their stems (Snowball's English stemmer).
+pub(crate) fn words(text: &str) -> Vec<String> {
+    static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
+    let stemmer = STEMMER.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    let mut flush = |word: &mut String| {
+        if !word.is_empty() {
+            let lower = word.to_lowercase();
+            let expanded =
+                SAME.iter().find(|(short, _)| *short == lower).map_or(lower.as_str(), |(_, long)| long);
+            for part in expanded.split(' ') {
+                if !STOP.contains(&part) {
+                    out.push(stemmer.stem(part).into_owned());
+                }
+            }
+            word.clear();
+        }
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && previous_lower {
+                flush(&mut word);
+            }
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+            word.push(c);
+        } else {
+            flush(&mut word);
+            previous_lower = false;
+        }
+    }
+    flush(&mut word);
+    out
+}
+
+/// A BM25 index over tool definitions, fields weighted: name ×3, tags ×2, description and
+/// parameter names ×1, parameter descriptions ×½.
+#[derive(Debug, Default)]
+pub(crate) struct Index {
+    docs: Vec<(String, HashMap<String, f64>, f64)>,
+    df: HashMap<String, usize>,
+    average: f64,
+}
+
+impl Index {
+    pub(crate) fn new<'a>(definitions: impl IntoIterator<Item = &'a ToolDefinition>) -> Index {
+        let mut index = Index::default();
+        for definition in definitions {
+            let mut tf: HashMap<String, f64> = HashMap::new();
+            let mut add = |text: &str, weight: f64| {
+                for word in words(text) {
+                    *tf.entry(word).or_default() += weight;
+                }
+            };
+            add(&definition.name, 3.0);
+            for tag in &definition.tags {
+                add(tag, 2.0);
+            }
+            add(&definition.description, 1.0);
+            if let Some(Value::Object(properties)) = definition.parameters.as_map().get("properties") {
+                for (name, property) in properties {
+                    add(name, 1.0);
+                    if let Some(description) = property.get("description").and_then(Value::as_str) {
+                        add(description, 0.5);
+                    }
+                }
+            }
+            for word in tf.keys() {
+                *index.df.entry(word.clone()).or_default() += 1;
+            }
+            let length = tf.values().sum();
+            index.docs.push((definition.name.clone(), tf, length));
+        }
+        let total: f64 = index.docs.iter().map(|d| d.2).sum();
+        index.average = if index.docs.is_empty() { 1.0 } else { total / index.docs.len() as f64 };
+        index
+    }
+
+    /// The names of the tools that best match `query`, best first, at most `limit`.
+    pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(String, f64)> {
+        const K1: f64 = 1.2;
+        const B: f64 = 0.75;
+        let n = self.docs.len() as f64;
+        // Each query word at weight 1, and its everyday counterpart at a lower one.
+        let mut terms: Vec<(String, f64)> = words(query).into_iter().map(|w| (w, 1.0)).collect();
+        for word in query.split(|c: char| !c.is_alphanumeric()) {
+            let lower = word.to_lowercase();
+            if let Some((_, also)) = ALSO.iter().find(|(w, _)| *w == lower) {
+                terms.extend(words(also).into_iter().map(|w| (w, ALSO_WEIGHT)));
+            }
+        }
+        terms.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        terms.dedup_by(|a, b| a.0 == b.0);
+        let mut scored: Vec<(String, f64)> = self
+            .docs
+            .iter()
+            .filter_map(|(name, tf, length)| {
+                let score: f64 = terms
+                    .iter()
+                    .filter_map(|(t, weight)| tf.get(t).map(|f| (t, weight, f)))
+                    .map(|(t, weight, f)| {
+                        let df = self.df.get(t).copied().unwrap_or(0) as f64;
+                        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                        weight * idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * length / self.average))
+                    })
+                    .sum();
+                (score > 0.0).then(|| (name.clone(), score))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        scored.truncate(limit);
+        scored
+    }
+}
+
+/// The tools each run found, and the runs in the order they first searched.
+#[derive(Default)]
+struct Found {
+    by_run: HashMap<String, VecDeque<String>>,
+    runs: VecDeque<String>,
+}
+
+/// What a run found, shared by the search tools and the offer filter.
+pub(crate) struct SearchState {
+    options: SearchOptions,
+    catalog: usize,
+    index: Index,
+    found: Mutex<Found>,
+    registry: OnceLock<WeakRegistry>,
+}
+
+impl SearchState {
+    /// Whether search is on (the catalog is larger than the threshold).
+    fn active(&self) -> bool {
+        self.catalog > self.options.threshold
+    }
+
+    /// Whether tool `name` is offered in `run`.
+    pub(crate) fn offers(&self, run: &RunContext, name: &str) -> bool {
+        !self.active() || self.lock().by_run.get(&run.run_id).is_some_and(|f| f.iter().any(|n| n == name))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Found> {
+        self.found.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn remember(&self, run: &str, names: &[String]) {
+        let mut guard = self.lock();
+        let found = &mut *guard;
+        if !found.by_run.contains_key(run) {
+            found.runs.push_back(run.to_owned());
+            if found.runs.len() > RUNS_KEPT
+                && let Some(old) = found.runs.pop_front()
+            {
+                found.by_run.remove(&old);
+            }
+        }
+        let list = found.by_run.entry(run.to_owned()).or_default();
+        for name in names {
+            list.retain(|n| n != name);
+            list.push_back(name.clone());
+            while list.len() > self.options.cap {
+                list.pop_front();
+            }
+        }
+    }
+}
+
+/// The registry as the search tools see it, without keeping it alive (it holds them).
+pub(crate) struct WeakRegistry {
+    tools: Vec<Weak<Registered>>,
+    index: Arc<HashMap<String, usize>>,
+    option_sources: Arc<HashMap<String, Vec<String>>>,
+}
+
+impl WeakRegistry {
+    fn upgrade(&self) -> Option<ToolRegistry> {
+        let tools = self.tools.iter().map(Weak::upgrade).collect::<Option<Vec<_>>>()?;
+        Some(ToolRegistry::from_parts(tools, Arc::clone(&self.index), Arc::clone(&self.option_sources)))
+    }
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct SearchArgs {
+    /// What the tool should do, in a few words ("create a GitHub issue", "take a screenshot").
+    query: String,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct CallArgs {
+    /// The tool's name, as search_tools gave it.
+    name: String,
+    /// Its arguments, as its parameters describe them.
+    #[serde(default)]
+    arguments: serde_json::Map<String, Value>,
+}
+
+/// The first sentence of a description, at most 200 characters.
+fn summary(description: &str) -> String {
+    let first = description.split_inclusive(['.', '\n']).next().unwrap_or(description).trim();
+    let short: String = first.chars().take(200).collect();
+    if short.len() < first.len() { format!("{short}…") } else { short }
+}
+
+impl ToolRegistry {
+    /// This registry with tool search: when it holds more tools than
+    /// `options.threshold`, a run is offered `search_tools` and `call_tool` instead, and
+    /// each tool from the round after a search found it (at most `options.cap` per run).
+    /// Apply it last: the names searched are the names offered.
+    pub fn with_tool_search(self, options: SearchOptions) -> Result<ToolRegistry, crate::RegistryError> {
+        let definitions: Vec<Arc<ToolDefinition>> =
+            self.tools.iter().map(|t| Arc::clone(&t.definition)).collect();
+        let state = Arc::new(SearchState {
+            options,
+            catalog: definitions.len(),
+            index: Index::new(definitions.iter().map(|d| &**d)),
+            found: Mutex::new(Found::default()),
+            registry: OnceLock::new(),
+        });
+        let mut tools: Vec<Arc<Registered>> = Vec::with_capacity(self.tools.len() + 2);
+        for registered in &self.tools {
+            let state = Arc::clone(&state);
+            let filter: crate::toolset::OfferFilter =
+                Arc::new(move |run: &RunContext, definition: &ToolDefinition| {
+                    state.offers(run, &definition.name)
+                });
+            tools.push(Arc::new(
+                registered.with_filter("tool search (not found by search_tools in this run)", filter),
+            ));
+        }
+        let mut problems = Vec::new();
+        for tool in [search_tool(&state), call_tool(&state)] {
+            let registered = match tool {
+                Ok(tool) => Registered::new(Arc::new(tool), "tool search"),
+                Err(e) => Err((e.name, e.errors)),
+            };
+            let registered = match registered {
+                Ok(registered) => registered,
+                Err((name, errors)) => {
+                    problems.extend(errors.into_iter().map(|error| crate::RegistryProblem::Invalid {
+                        tool: name.clone(),
+                        source_name: "tool search".into(),
+                        error,
+                    }));
+                    continue;
+                }
+            };
+            if let Some(&at) = self.index.get(&registered.definition.name) {
+                problems.push(crate::RegistryProblem::Duplicate {
+                    name: registered.definition.name.clone(),
+                    first: self.tools[at].source.clone(),
+                    second: "tool search".into(),
+                });
+                continue;
+            }
+            let active = Arc::clone(&state);
+            let filter: crate::toolset::OfferFilter =
+                Arc::new(move |_: &RunContext, _: &ToolDefinition| active.active());
+            tools.push(Arc::new(registered.with_filter("tool search (the catalog is small)", filter)));
+        }
+        if !problems.is_empty() {
+            return Err(crate::RegistryError { problems });
+        }
+        let index: HashMap<String, usize> =
+            tools.iter().enumerate().map(|(i, t)| (t.definition.name.clone(), i)).collect();
+        let registry = ToolRegistry::from_parts(tools, Arc::new(index), Arc::clone(&self.option_sources));
+        let _ = state.registry.set(WeakRegistry {
+            tools: registry.tools.iter().map(Arc::downgrade).collect(),
+            index: Arc::clone(&registry.index),
+            option_sources: Arc::clone(&registry.option_sources),
+        });
+        Ok(registry)
+    }
+}
+
+fn search_tool(state: &Arc<SearchState>) -> Result<crate::FunctionTool, crate::ToolBuildError> {
+    let state = Arc::clone(state);
+    crate::typed_tool(
+        "search_tools",
+        "Find tools for a task among the many available. Describe what you want to do; the tools found are offered to you from your next turn, and can be called at once with call_tool.",
+        move |ctx: ToolContext, args: SearchArgs| {
+            let state = Arc::clone(&state);
+            async move {
+                if args.query.trim().is_empty() {
+                    return Err(ToolError::feedback("say in a few words what the tool should do"));
+                }
+                let hits = state.index.search(&args.query, state.options.per_search);
+                if hits.is_empty() {
+                    return Ok(format!("No tool matches {:?}; try other words.", args.query));
+                }
+                let names: Vec<String> = hits.iter().map(|(n, _)| n.clone()).collect();
+                state.remember(ctx.run_id(), &names);
+                let registry = state.registry.get().and_then(WeakRegistry::upgrade);
+                let mut out = format!("Found {} tools (offered from your next turn; call_tool calls one now):\n", names.len());
+                for name in &names {
+                    let Some(definition) = registry.as_ref().and_then(|r| r.definition(name)) else { continue };
+                    let params: Vec<&str> = definition
+                        .parameters
+                        .as_map()
+                        .get("properties")
+                        .and_then(Value::as_object)
+                        .map(|p| p.keys().map(String::as_str).collect())
+                        .unwrap_or_default();
+                    out.push_str(&format!("- {name}({}): {}\n", params.join(", "), summary(&definition.description)));
+                }
+                Ok(out)
+            }
+        },
+    )
+    .build()
+}
+
+fn call_tool(state: &Arc<SearchState>) -> Result<crate::FunctionTool, crate::ToolBuildError> {
+    let state = Arc::clone(state);
+    crate::typed_tool(
+        "call_tool",
+        "Call a tool that search_tools found, with its arguments.",
+        move |ctx: ToolContext, args: CallArgs| {
+            let state = Arc::clone(&state);
+            async move {
+                let Some(registry) = state.registry.get().and_then(WeakRegistry::upgrade) else {
+                    return Err(ToolError::failed("the tool registry is gone"));
+                };
+                if args.name == "call_tool" || args.name == "search_tools" {
+                    return Err(ToolError::feedback(format!("call {} directly", args.name)));
+                }
+                // The same gates as a direct call: the tool must be offered in this run
+                // (found, and allowed by every rule), and its arguments must fit.
+                let offer = registry.offer(ctx.run());
+                let Some(target) = offer.get(&args.name) else {
+                    return Err(ToolError::feedback(format!(
+                        "{} is not available: find it with search_tools first (or it is not allowed here)",
+                        args.name
+                    )));
+                };
+                if target.definition.kind != ToolKind::Function {
+                    return Err(ToolError::feedback(format!(
+                        "{} must be called directly (it needs approval or runs elsewhere); it is offered to you from your next turn",
+                        args.name
+                    )));
+                }
+                if let Err(problems) = target.schema.check(&Value::Object(args.arguments.clone())) {
+                    return Err(ToolError::InvalidArguments(format!("{}: {problems}", args.name)));
+                }
+                let arguments = args.arguments;
+                let inner = ToolContext::new(
+                    Arc::new(ctx.run().clone()),
+                    CallInfo::for_target(&ctx, &target.registered.settings_key, Arc::clone(&target.definition)),
+                );
+                let result = target.registered.tool.call(inner.clone(), arguments).await;
+                // Secrets the tool read are removed from what call_tool returns, too.
+                ctx.absorb_secrets(&inner);
+                result
+            }
+        },
+    )
+    .returns_untrusted_content()
+    .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+
+    #[test]
+    fn words_split_case_expand_and_stem() {
+        assert_eq!(words("createIssue for the repos"), ["creat", "issu", "repositori"]);
+        assert_eq!(words("list_pull_requests"), ["list", "pull", "request"]);
+        assert_eq!(words("Show my PRs"), ["show", "pull", "request"]);
+        assert_eq!(words("staging"), words("stage"));
+    }
+}

@@ -1,0 +1,169 @@
+//! Tool search over 237 real MCP tool definitions: requests written the way people ask,
+//! each answered by `search_tools` through a registry, the right tool among the five found.
+//! The held-out third (every third request) is the figure reported.
+#![allow(clippy::unwrap_used, clippy::print_stderr, missing_docs)]
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tackle_core::ToolDefinition;
+use tackle_tools::{
+    ExecutionState, Executor, RunContext, SearchOptions, ToolBuilder, ToolContext, ToolError, ToolRegistry,
+};
+
+/// The name a tool of `server` gets (as tackle-mcp names it).
+fn name(server: &str, tool: &str) -> String {
+    let clean: String = tool
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
+    format!("{server}_{clean}")
+}
+
+fn catalog() -> ToolRegistry {
+    let text = include_str!("../data/mcp-catalog.jsonl");
+    let mut builder = ToolRegistry::builder();
+    for line in text.lines() {
+        let tool: Value = serde_json::from_str(line).unwrap();
+        let server = tool["server"].as_str().unwrap();
+        let mut definition: ToolDefinition = serde_json::from_value(json!({
+            "name": name(server, tool["name"].as_str().unwrap()),
+            "description": tool["description"],
+            "parameters": tool["inputSchema"],
+        }))
+        .unwrap();
+        definition.tags = vec!["mcp".into(), format!("mcp:{server}")];
+        let built = ToolBuilder::from_definition(definition, |_ctx: ToolContext, _args| async move {
+            Ok::<_, ToolError>("done")
+        })
+        .build()
+        .unwrap();
+        builder = builder.tool(built);
+    }
+    builder.build().unwrap()
+}
+
+/// The names `search_tools` returns for `query`, in order.
+async fn search(registry: &ToolRegistry, run: &Arc<RunContext>, query: &str) -> Vec<String> {
+    let offer = registry.offer(run);
+    let call = tackle_core::ToolCall {
+        id: "s".into(),
+        name: "search_tools".into(),
+        arguments: tackle_core::ToolArguments::Json(json!({ "query": query })),
+        provider_data: None,
+    };
+    let outcome = Executor::new().execute(&offer, run, &[call], &mut ExecutionState::default()).await;
+    let text = outcome.returns[0].content.model_text().into_owned();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("- "))
+        .map(|l| l.split('(').next().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_right_tool_is_among_the_first_five() {
+    let registry = catalog().with_tool_search(SearchOptions::default()).unwrap();
+    assert_eq!(registry.len(), 239, "237 tools and the two search tools");
+    let run = Arc::new(RunContext::new("eval"));
+    let (mut dev, mut held_out) = ((0, 0), (0, 0));
+    let mut misses = Vec::new();
+    for (i, line) in include_str!("../data/tool-requests.jsonl").lines().enumerate() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let wanted: Vec<String> = case["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let (server, tool) = t.as_str().unwrap().split_once('/').unwrap();
+                name(server, tool)
+            })
+            .collect();
+        let found = search(&registry, &run, case["request"].as_str().unwrap()).await;
+        let hit = found.iter().take(5).any(|f| wanted.contains(f));
+        let tally = if i % 3 == 2 { &mut held_out } else { &mut dev };
+        tally.0 += usize::from(hit);
+        tally.1 += 1;
+        if !hit && i % 3 != 2 {
+            misses.push(format!("{} → {found:?} (wanted {wanted:?})", case["request"]));
+        }
+    }
+    let rate = |(hits, n): (usize, usize)| hits as f64 / n as f64;
+    eprintln!("tool search top-5: dev {}/{} = {:.3}", dev.0, dev.1, rate(dev));
+    // The held-out figure is printed on request only, so that tuning does not watch it.
+    if std::env::var_os("TACKLE_SHOW_HELD_OUT").is_some() {
+        eprintln!("tool search top-5: held out {}/{} = {:.3}", held_out.0, held_out.1, rate(held_out));
+    }
+    for miss in &misses {
+        eprintln!("  dev miss: {miss}");
+    }
+    assert!(rate(dev) >= 0.9, "dev top-5 {:.3}", rate(dev));
+    // A floor against regressions, below the 0.796 measured when the ranking was fixed.
+    assert!(rate(held_out) >= 0.75, "held-out top-5 {:.3}", rate(held_out));
+}
+
+#[tokio::test]
+async fn found_tools_are_offered_next_and_call_tool_gates_and_validates() {
+    let registry = catalog().with_tool_search(SearchOptions::default()).unwrap();
+    let run = Arc::new(RunContext::new("r1"));
+    // Before a search: the two search tools only.
+    let names: Vec<String> = registry.offer(&run).names().map(String::from).collect();
+    assert_eq!(names, ["search_tools", "call_tool"]);
+    let found = search(&registry, &run, "take a screenshot of the page").await;
+    assert!(found.len() <= 5 && !found.is_empty());
+    let offered: Vec<String> = registry.offer(&run).names().map(String::from).collect();
+    for name in &found {
+        assert!(offered.contains(name), "{name} offered after the search");
+    }
+    // Another run found nothing.
+    let other = Arc::new(RunContext::new("r2"));
+    assert_eq!(registry.offer(&other).len(), 2);
+
+    let call = |name: &str, args: Value| tackle_core::ToolCall {
+        id: "c".into(),
+        name: "call_tool".into(),
+        arguments: tackle_core::ToolArguments::Json(json!({"name": name, "arguments": args})),
+        provider_data: None,
+    };
+    let found = search(&registry, &run, "close the browser").await;
+    assert!(found.contains(&"playwright_browser_close".to_owned()), "{found:?}");
+    let offer = registry.offer(&run);
+    let outcome = Executor::new()
+        .execute(&offer, &run, &[call("playwright_browser_close", json!({}))], &mut ExecutionState::default())
+        .await;
+    assert_eq!(outcome.returns[0].content.model_text(), "done", "{:?}", outcome.returns[0]);
+    // A tool not found in this run is not callable through the proxy.
+    let outcome = Executor::new()
+        .execute(&offer, &run, &[call("github_create_issue", json!({}))], &mut ExecutionState::default())
+        .await;
+    assert!(
+        outcome.returns[0].content.model_text().contains("search_tools first"),
+        "{:?}",
+        outcome.returns[0]
+    );
+    // Arguments are validated against the target's schema.
+    let found = search(&registry, &run, "github create issue").await;
+    assert!(found.contains(&"github_create_issue".to_owned()), "{found:?}");
+    let offer = registry.offer(&run);
+    let outcome = Executor::new()
+        .execute(
+            &offer,
+            &run,
+            &[call("github_create_issue", json!({"owner": 5}))],
+            &mut ExecutionState::default(),
+        )
+        .await;
+    assert_eq!(
+        outcome.returns[0].status,
+        tackle_core::ToolStatus::InvalidArguments,
+        "{:?}",
+        outcome.returns[0]
+    );
+}
+
+#[tokio::test]
+async fn a_small_catalog_is_offered_whole() {
+    let registry =
+        catalog().with_tool_search(SearchOptions { threshold: 1000, ..SearchOptions::default() }).unwrap();
+    let run = RunContext::new("r");
+    assert_eq!(registry.offer(&run).len(), 237, "no search tools, every tool");
+}
