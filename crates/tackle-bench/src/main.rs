@@ -35,6 +35,7 @@ mod corpus;
 mod env;
 mod guard;
 mod local;
+mod mcp;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -421,12 +422,13 @@ fn main() {
             Some(path) => local::bench(path),
             None => Err("usage: tackle-bench local MODEL.gguf".into()),
         },
+        "mcp" => mcp::bench(),
         "executor" => bench_executor(),
         "loop" => bench_loop(false),
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
         other => Err(format!(
-            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, all"
+            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, all"
         )
         .into()),
     };
