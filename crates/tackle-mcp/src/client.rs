@@ -399,16 +399,19 @@ impl McpServer {
     }
 
     /// Calls tool `name` (as the server names it) with `arguments`, within the call timeout.
+    /// A server that asks for input during the call (`input_required`, or a legacy
+    /// `elicitation/create`) is answered that the user declines, and the call goes on to its
+    /// result.
     pub async fn call(
         &self,
         name: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
-    ) -> Result<rmcp::model::CallToolResponse, McpError> {
+    ) -> Result<rmcp::model::CallToolResult, McpError> {
         let params = rmcp::model::CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
         let deadline = self.config.call_timeout;
         // Dropping the request (at the deadline, or when the run stops) tells the server
         // with `notifications/cancelled`.
-        tokio::time::timeout(deadline, self.service.call_tool_once(params))
+        tokio::time::timeout(deadline, self.service.call_tool(params))
             .await
             .map_err(|_| self.timeout(&format!("tools/call {name}"), deadline))?
             .map_err(|e| self.protocol(&format!("tools/call {name}"), e))

@@ -164,27 +164,9 @@ fn build(server: &Arc<McpServer>, tool: &rmcp::model::Tool) -> Result<FunctionTo
     ToolBuilder::from_definition(definition, move |_ctx: ToolContext, args: Map<String, Value>| {
         let (server, original) = (Arc::clone(&server), original.clone());
         async move {
-            let response = server.call(&original, args).await.map_err(|e| match e {
-                McpError::Timeout { .. } => ToolError::failed(e.to_string()),
-                other => ToolError::Failed { message: other.to_string(), source: None },
-            })?;
-            match response {
-                rmcp::model::CallToolResponse::Complete(result) => {
-                    Ok(map_result(server.config().name.as_str(), &result))
-                }
-                rmcp::model::CallToolResponse::InputRequired(_) => Err(ToolError::failed(format!(
-                    "the MCP server {:?} asked for input during the call, which tackle does not answer yet",
-                    server.config().name
-                ))),
-                rmcp::model::CallToolResponse::Task(_) => Err(ToolError::failed(format!(
-                    "the MCP server {:?} made the call a long-running task, which tackle does not follow yet",
-                    server.config().name
-                ))),
-                _ => Err(ToolError::failed(format!(
-                    "the MCP server {:?} answered the call in a way tackle does not know",
-                    server.config().name
-                ))),
-            }
+            let response =
+                server.call(&original, args).await.map_err(|e| ToolError::failed(e.to_string()))?;
+            Ok(map_result(server.config().name.as_str(), &response))
         }
     })
     .build()

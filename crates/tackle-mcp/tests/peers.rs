@@ -176,3 +176,37 @@ async fn servers_that_do_not_start_or_answer_fail_clearly() {
     let message = failed.unwrap_err().to_string();
     assert!(message.contains("chatty"), "{message}");
 }
+
+/// The official conformance suite's client scenarios against tackle's client (through the
+/// `mcp-conformance-client` binary), in both eras; every check must pass.
+#[test]
+fn the_conformance_suite_passes_against_our_client() {
+    let Some(node) = peer("node_modules/.bin/node") else { return };
+    let Some(suite) = peer("node_modules/@modelcontextprotocol/conformance/dist/index.js") else { return };
+    let client = env!("CARGO_BIN_EXE_mcp-conformance-client");
+    let (mut passed, mut total) = (0, 0);
+    for (version, scenario) in [
+        ("2026-07-28", "tools_call"),
+        ("2026-07-28", "request-metadata"),
+        ("2026-07-28", "sep-2322-client-request-state"),
+        ("2025-11-25", "tools_call"),
+    ] {
+        let out = std::process::Command::new(&node)
+            .arg(&suite)
+            .args(["client", "--command", client, "--scenario", scenario, "--spec-version", version])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        let failures: Vec<&str> = text.lines().filter(|l| l.contains("FAILURE")).collect();
+        assert!(failures.is_empty(), "{version} {scenario}: {failures:#?}");
+        let score =
+            text.lines().find_map(|l| l.trim().strip_prefix("Passed: ")).unwrap_or_else(|| panic!("{text}"));
+        let (p, t) = score.split_once(',').unwrap().0.split_once('/').unwrap();
+        passed += p.trim().parse::<u32>().unwrap();
+        total += t.trim().parse::<u32>().unwrap();
+        eprintln!("conformance client {version} {scenario}: {score}");
+    }
+    eprintln!("conformance client: {passed}/{total} checks passed");
+    assert!(total >= 14, "{passed}/{total}");
+}

@@ -1,0 +1,58 @@
+//! The client side of the MCP conformance suite: `conformance client --command
+//! mcp-conformance-client` starts a scenario server and runs this with its URL as the last
+//! argument. It connects with tackle's client (the era probed), lists the tools and calls
+//! each once with arguments made from its schema, then exits. Not part of tackle's CLI.
+#![allow(clippy::print_stderr)]
+
+use serde_json::{Map, Value, json};
+
+/// Arguments that fit `schema`: each required (or declared) property given a plain value
+/// of its type.
+fn arguments(schema: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let Some(Value::Object(properties)) = schema.get("properties") else { return out };
+    for (name, property) in properties {
+        let value = match property.get("type").and_then(Value::as_str) {
+            Some("number") => json!(2.5),
+            Some("integer") => json!(2),
+            Some("boolean") => json!(true),
+            Some("array") => json!([]),
+            Some("object") => json!({}),
+            _ => json!("conformance"),
+        };
+        out.insert(name.clone(), value);
+    }
+    out
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> std::process::ExitCode {
+    let Some(url) = std::env::args().skip(1).last() else {
+        eprintln!("usage: mcp-conformance-client URL");
+        return std::process::ExitCode::from(2);
+    };
+    let mut config = tackle_mcp::ServerConfig::http("conformance", url);
+    config.connect_timeout = std::time::Duration::from_secs(20);
+    let server = match tackle_mcp::McpServer::connect(config).await {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!("{error}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    let tools = match server.list_tools().await {
+        Ok(tools) => tools,
+        Err(error) => {
+            eprintln!("{error}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    for tool in tools {
+        let args = arguments(&tool.input_schema);
+        match server.call(&tool.name, args).await {
+            Ok(_) => eprintln!("called {}", tool.name),
+            Err(error) => eprintln!("{}: {error}", tool.name),
+        }
+    }
+    std::process::ExitCode::SUCCESS
+}
