@@ -22,24 +22,49 @@ fn peer(relative: &str) -> Option<PathBuf> {
     None
 }
 
-fn servers() -> Option<String> {
+/// The four peers (and one that cannot start), `files` being the directory the
+/// filesystem server may read.
+fn servers(files: &std::path::Path) -> Option<String> {
     let everything = peer("node_modules/.bin/mcp-server-everything")?;
+    let filesystem = peer("node_modules/.bin/mcp-server-filesystem")?;
     let time = peer("venv/bin/mcp-server-time")?;
+    let fetch = peer("venv/bin/mcp-server-fetch")?;
     Some(format!(
         "[mcp.servers.ev]\ncommand = \"{}\"\nargs = [\"stdio\"]\nexclude = [\"gzip-*\"]\n\n\
+         [mcp.servers.fs]\ncommand = \"{}\"\nargs = [\"{}\"]\n\n\
          [mcp.servers.time]\ncommand = \"{}\"\nargs = [\"--local-timezone\", \"UTC\"]\ntrusted = true\n\n\
+         [mcp.servers.fetch]\ncommand = \"{}\"\nargs = [\"--ignore-robots-txt\", \"--allow-private-ips\"]\n\n\
          [mcp.servers.broken]\ncommand = \"no-such-mcp-server-tackle\"\n\n\
-         [tools.ev_echo]\napproval = false\n",
+         [tools.ev_echo]\napproval = false\n\n[tools.fs_read_text_file]\napproval = false\n\n\
+         [tools.fetch_fetch]\napproval = false\n",
         everything.display(),
-        time.display()
+        filesystem.display(),
+        files.display(),
+        time.display(),
+        fetch.display()
     ))
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_run_calls_a_tool_on_each_peer_and_answers() {
-    let Some(extra) = servers() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("plan.txt"), "ship on Friday\n").unwrap();
+    let Some(extra) = servers(&files) else { return };
     let wire = Wire::Chat;
     let server = MockServer::start().await;
+    // A page for the fetch server, on loopback.
+    wiremock::Mock::given(wiremock::matchers::method("GET"))
+        .and(wiremock::matchers::path("/page"))
+        .respond_with(
+            wiremock::ResponseTemplate::new(200)
+                .insert_header("content-type", "text/html")
+                .set_body_string("<html><body><h1>Release notes</h1><p>Version 2 is out.</p></body></html>"),
+        )
+        .mount(&server)
+        .await;
+    let page = format!("{}/page", server.uri());
     wire.mount(
         &server,
         vec![
@@ -48,19 +73,20 @@ async fn a_run_calls_a_tool_on_each_peer_and_answers() {
                 &[
                     ("c1", "ev_echo", json!({"message": "ping"})),
                     ("c2", "time_get_current_time", json!({"timezone": "Asia/Tokyo"})),
+                    ("c3", "fs_read_text_file", json!({"path": files.join("plan.txt")})),
+                    ("c4", "fetch_fetch", json!({"url": page})),
                 ],
             ),
-            wire.turn("Echoed, and it is evening in Tokyo.", &[]),
+            wire.turn("Echoed; evening in Tokyo; ship Friday; version 2 is out.", &[]),
         ],
     )
     .await;
-    let dir = tempfile::tempdir().unwrap();
     let config = settings(dir.path(), wire, &server, &extra);
     let mut command = tackle(&config);
-    command.args(["run", "Ping the echo server and tell me the time in Tokyo."]);
+    command.args(["run", "Ping, tell the time in Tokyo, read the plan and the release notes."]);
     let (code, stdout, stderr) = output(command).await;
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(stdout, "Echoed, and it is evening in Tokyo.\n");
+    assert_eq!(stdout, "Echoed; evening in Tokyo; ship Friday; version 2 is out.\n");
     // The server that cannot start is reported once; the run goes on without it.
     assert_eq!(stderr.matches("MCP server broken is left out").count(), 1, "{stderr}");
     let first = requests(&server, wire).await[0].to_string();
@@ -68,12 +94,14 @@ async fn a_run_calls_a_tool_on_each_peer_and_answers() {
     let second = requests(&server, wire).await[1].to_string();
     assert!(second.contains("Echo: ping"), "{second}");
     assert!(second.contains("Asia/Tokyo"), "{second}");
+    assert!(second.contains("ship on Friday"), "{second}");
+    assert!(second.contains("Version 2 is out"), "{second}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn servers_are_listed_with_their_eras_and_tools() {
-    let Some(extra) = servers() else { return };
     let dir = tempfile::tempdir().unwrap();
+    let Some(extra) = servers(dir.path()) else { return };
     let server = MockServer::start().await;
     let config = settings(dir.path(), Wire::Chat, &server, &extra);
     let mut command = tackle(&config);
