@@ -53,6 +53,8 @@ pub(crate) struct Terminal {
     spinner: Option<ProgressBar>,
     fancy: bool,
     running: HashMap<String, String>,
+    /// How far each running call says it has come.
+    progress: HashMap<String, String>,
     /// The last byte written to stdout, to end the answer with a newline.
     last: Option<u8>,
 }
@@ -60,7 +62,7 @@ pub(crate) struct Terminal {
 impl Terminal {
     pub(crate) fn new() -> Self {
         let fancy = std::io::stderr().is_terminal() && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
-        Terminal { spinner: None, fancy, running: HashMap::new(), last: None }
+        Terminal { spinner: None, fancy, running: HashMap::new(), progress: HashMap::new(), last: None }
     }
 
     /// Ends the streamed answer with a newline when it has none.
@@ -93,7 +95,14 @@ impl Terminal {
             }
             return;
         }
-        let mut names: Vec<&str> = self.running.values().map(String::as_str).collect();
+        let mut names: Vec<String> = self
+            .running
+            .iter()
+            .map(|(id, label)| match self.progress.get(id) {
+                Some(progress) => format!("{label} {progress}"),
+                None => label.clone(),
+            })
+            .collect();
         names.sort_unstable();
         let message = names.join(", ");
         let spinner = self.spinner.get_or_insert_with(|| {
@@ -132,6 +141,7 @@ impl EventSink for Terminal {
             }
             RunEvent::ToolCallFinished { call_id, name, status, duration, detail, metadata } => {
                 let label = self.running.remove(&call_id).unwrap_or(name);
+                self.progress.remove(&call_id);
                 let mark = if status == ToolStatus::Ok { "✓" } else { "✗" };
                 let millis = duration.as_millis();
                 let why = detail.map(|d| format!(": {}", one_line(&d, 1000))).unwrap_or_default();
@@ -142,6 +152,19 @@ impl EventSink for Terminal {
                         self.line(&format!("    {line}"));
                     }
                 }
+                self.update_spinner();
+            }
+            RunEvent::ToolProgress { call_id, progress, total, message, .. } => {
+                let mut text = match total {
+                    Some(total) if total > 0.0 => {
+                        format!("{:.0}%", (progress / total * 100.0).clamp(0.0, 100.0))
+                    }
+                    _ => format!("{progress}"),
+                };
+                if let Some(message) = message {
+                    text.push_str(&format!(" {}", one_line(&message, 60)));
+                }
+                self.progress.insert(call_id, text);
                 self.update_spinner();
             }
             RunEvent::ContentFiltered { name, report, .. } => {

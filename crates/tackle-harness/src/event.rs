@@ -37,6 +37,21 @@ pub enum RunEvent {
         /// The arguments, with sensitive ones replaced by `*****`.
         arguments: Value,
     },
+    /// A running call reported how far it has come (an MCP server's progress, say).
+    ToolProgress {
+        /// The call id.
+        call_id: String,
+        /// The tool name.
+        name: String,
+        /// How much is done.
+        progress: f64,
+        /// Out of how much, when known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total: Option<f64>,
+        /// What it is doing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
     /// A tool call ended.
     ToolCallFinished {
         /// The call id.

@@ -12,7 +12,7 @@ use tackle_core::{
     AssistantPart, AssistantTurn, Message, Model, ModelEvent, ModelRequest, ModelSettings, ToolArguments,
     ToolCall, ToolChoice, ToolContent, ToolKind, ToolReturn, ToolStatus, validate_tool_name, wording,
 };
-use tackle_tools::{Executor, Offer, RunContext, ToolRegistry};
+use tackle_tools::{BatchOutcome, ExecutionState, Executor, Offer, ProgressSink, RunContext, ToolRegistry};
 
 use crate::event::{EventSink, RunEvent};
 use crate::limits::{LimitKind, Limits};
@@ -270,7 +270,7 @@ impl Harness {
             let calls: Vec<ToolCall> = approved.iter().map(|(_, call)| call.clone()).collect();
             self.emit_started(sink, &calls);
             let offer = self.registry.offer(ctx);
-            let outcome = self.executor.execute(&offer, ctx, &calls, &mut state.execution).await;
+            let outcome = self.execute(&offer, ctx, &calls, &mut state.execution, sink).await;
             for (((index, _), ret), took) in approved.iter().zip(outcome.returns).zip(outcome.durations) {
                 self.emit_finished(sink, &ret, took);
                 batch.returns[*index] = ret;
@@ -475,6 +475,49 @@ impl Harness {
         self.registry.definition(name).map_or(&[], |d| d.sensitive_arguments.as_slice())
     }
 
+    /// Runs `calls` through the executor; while they run, the progress their tools report
+    /// goes to `sink` as [`RunEvent::ToolProgress`] (at most 64 waiting: a flood is cut).
+    async fn execute(
+        &self,
+        offer: &Offer,
+        ctx: &Arc<RunContext>,
+        calls: &[ToolCall],
+        execution: &mut ExecutionState,
+        sink: &mut dyn EventSink,
+    ) -> BatchOutcome {
+        if !sink.is_listening() {
+            return self.executor.execute(offer, ctx, calls, execution).await;
+        }
+        let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+        let mut run = (**ctx).clone();
+        run.progress = Some(ProgressSink::new(move |report| {
+            let _ = tx.try_send(report);
+        }));
+        let run = Arc::new(run);
+        let emit = |sink: &mut dyn EventSink, report: tackle_tools::Progress| {
+            sink.emit(RunEvent::ToolProgress {
+                call_id: report.call_id,
+                name: report.tool,
+                progress: report.progress,
+                total: report.total,
+                message: report.message,
+            });
+        };
+        let execute = self.executor.execute(offer, &run, calls, execution);
+        tokio::pin!(execute);
+        loop {
+            tokio::select! {
+                outcome = &mut execute => {
+                    while let Ok(report) = rx.try_recv() {
+                        emit(sink, report);
+                    }
+                    return outcome;
+                }
+                Some(report) = rx.recv() => emit(sink, report),
+            }
+        }
+    }
+
     fn emit_started<'c>(&self, sink: &mut dyn EventSink, calls: impl IntoIterator<Item = &'c ToolCall>) {
         if !sink.is_listening() {
             return;
@@ -582,7 +625,7 @@ impl Harness {
                     _ => true,
                 }),
             );
-            let outcome = self.executor.execute(offer, ctx, batch, &mut state.execution).await;
+            let outcome = self.execute(offer, ctx, batch, &mut state.execution, sink).await;
             exhausted = outcome.exhausted;
             for ((&i, ret), took) in to_run.iter().zip(outcome.returns).zip(outcome.durations) {
                 self.emit_finished(sink, &ret, took);

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -211,9 +211,24 @@ pub enum McpError {
     },
 }
 
+/// Receives one call's progress: done so far, out of how much, and a message.
+pub type ProgressFn = Arc<dyn Fn(f64, Option<f64>, Option<String>) + Send + Sync>;
+
 /// What the client tells servers about itself, and what it hears from them.
 struct Handler {
     tools_changed: Arc<AtomicBool>,
+    progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
+}
+
+/// Takes a call's progress listener out of the table when the call ends, however it ends.
+struct Listening<'a>(&'a Mutex<HashMap<String, ProgressFn>>, Option<String>);
+
+impl Drop for Listening<'_> {
+    fn drop(&mut self) {
+        if let Some(key) = self.1.take() {
+            lock(self.0).remove(&key);
+        }
+    }
 }
 
 impl rmcp::ClientHandler for Handler {
@@ -222,6 +237,24 @@ impl rmcp::ClientHandler for Handler {
             ClientCapabilities::default(),
             Implementation::new("tackle", env!("CARGO_PKG_VERSION")),
         )
+    }
+
+    fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl Future<Output = ()> + Send + '_ {
+        // rmcp puts its own progress token on every request, so a notification cannot be
+        // matched to the call that asked for it: it goes to the one call listening, and
+        // is dropped while several are.
+        let listener = {
+            let listeners = lock(&self.progress);
+            (listeners.len() == 1).then(|| listeners.values().next().cloned()).flatten()
+        };
+        if let Some(listener) = listener {
+            listener(params.progress, params.total, params.message);
+        }
+        std::future::ready(())
     }
 
     fn on_tool_list_changed(
@@ -244,6 +277,8 @@ pub struct McpServer {
     tools_changed: Arc<AtomicBool>,
     stderr: Arc<Mutex<std::collections::VecDeque<String>>>,
     pgid: Option<u32>,
+    progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
+    calls: AtomicU64,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -281,7 +316,8 @@ impl McpServer {
     async fn connect_inner(config: ServerConfig) -> Result<McpServer, McpError> {
         let fail = |message: String| McpError::Connect { server: config.name.clone(), message };
         let tools_changed = Arc::new(AtomicBool::new(false));
-        let handler = Handler { tools_changed: tools_changed.clone() };
+        let progress = Arc::new(Mutex::new(HashMap::new()));
+        let handler = Handler { tools_changed: tools_changed.clone(), progress: progress.clone() };
         let lifecycle = match config.era {
             Some(Era::Legacy) => ClientLifecycleMode::Initialize,
             // A server that spoke the modern era before is asked that way first, but may
@@ -356,7 +392,16 @@ impl McpServer {
             Some(info) if info.protocol_version == ProtocolVersion::V_2026_07_28 => Era::Modern,
             _ => Era::Legacy,
         };
-        Ok(McpServer { config, service, era, tools_changed, stderr, pgid })
+        Ok(McpServer {
+            config,
+            service,
+            era,
+            tools_changed,
+            stderr,
+            pgid,
+            progress,
+            calls: AtomicU64::new(0),
+        })
     }
 
     /// The server's settings.
@@ -402,12 +447,21 @@ impl McpServer {
     /// A server that asks for input during the call (`input_required`, or a legacy
     /// `elicitation/create`) is answered that the user declines, and the call goes on to its
     /// result.
+    /// With `progress`, the server's progress notifications go to it while the call runs
+    /// (when it is the only call of this server listening; see `on_progress`).
     pub async fn call(
         &self,
         name: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
+        progress: Option<ProgressFn>,
     ) -> Result<rmcp::model::CallToolResult, McpError> {
         let params = rmcp::model::CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        let mut listening = Listening(&self.progress, None);
+        if let Some(progress) = progress {
+            let key = format!("call-{}", self.calls.fetch_add(1, Ordering::Relaxed));
+            lock(&self.progress).insert(key.clone(), progress);
+            listening.1 = Some(key);
+        }
         let deadline = self.config.call_timeout;
         // Dropping the request (at the deadline, or when the run stops) tells the server
         // with `notifications/cancelled`.

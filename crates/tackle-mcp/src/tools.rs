@@ -161,11 +161,18 @@ fn build(server: &Arc<McpServer>, tool: &rmcp::model::Tool) -> Result<FunctionTo
     definition.timeout = Some(config.call_timeout + std::time::Duration::from_secs(1));
     definition.tags = vec!["mcp".to_owned(), format!("mcp:{}", config.name)];
     let server = Arc::clone(server);
-    ToolBuilder::from_definition(definition, move |_ctx: ToolContext, args: Map<String, Value>| {
+    ToolBuilder::from_definition(definition, move |ctx: ToolContext, args: Map<String, Value>| {
         let (server, original) = (Arc::clone(&server), original.clone());
         async move {
+            // The server's progress notifications become the call's progress reports.
+            let progress: Option<crate::client::ProgressFn> = ctx.wants_progress().then(|| {
+                let ctx = ctx.clone();
+                Arc::new(move |done: f64, total: Option<f64>, message: Option<String>| {
+                    ctx.report_progress(done, total, message.as_deref());
+                }) as crate::client::ProgressFn
+            });
             let response =
-                server.call(&original, args).await.map_err(|e| ToolError::failed(e.to_string()))?;
+                server.call(&original, args, progress).await.map_err(|e| ToolError::failed(e.to_string()))?;
             Ok(map_result(server.config().name.as_str(), &response))
         }
     })

@@ -86,10 +86,31 @@ async fn everything_over_stdio_speaks_the_legacy_era() {
     let structured = call(&set, "ev_get-structured-content", json!({"location": "New York"})).await;
     assert!(structured.content.json.is_some(), "{structured:?}");
 
+    // A long operation's progress notifications become the call's progress reports.
+    let reports = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut run = RunContext::new("r");
+    let into = reports.clone();
+    run.progress = Some(tackle_tools::ProgressSink::new(move |p| into.lock().unwrap().push(p)));
+    let entry = set
+        .entries()
+        .into_iter()
+        .map(Result::unwrap)
+        .find(|e| e.definition.name == "ev_trigger-long-running-operation")
+        .unwrap();
+    let Value::Object(args) = json!({"duration": 0.6, "steps": 3}) else { unreachable!() };
+    let ctx = ToolContext::detached(Arc::new(run), "c9", "ev_trigger-long-running-operation");
+    let done = entry.tool.call(ctx, args).await.unwrap();
+    assert_eq!(done.status, ToolStatus::Ok, "{done:?}");
+    let reports = reports.lock().unwrap().clone();
+    // (The last notification may be handled after the answer: it is then dropped.)
+    assert!(!reports.is_empty() && reports.len() <= 3, "{reports:?}");
+    assert!(reports.iter().all(|r| r.call_id == "c9" && r.total == Some(3.0)), "{reports:?}");
+    assert!(reports.windows(2).all(|w| w[0].progress < w[1].progress), "{reports:?}");
+
     // The server's process group ends with the connection.
     let pid = server.pid().unwrap();
     assert!(alive(pid));
-    drop((echo, set));
+    drop((echo, entry, set));
     drop(server);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(!alive(pid), "server {pid} outlived its connection");

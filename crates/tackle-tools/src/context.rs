@@ -103,6 +103,41 @@ pub struct RunContext {
     /// Values that must never reach the model (API keys the host holds); the executor
     /// removes them from every result.
     pub redact: Vec<Secret>,
+    /// Where tools' progress reports go while a call runs (the harness sets it when
+    /// someone listens to the run's events).
+    pub progress: Option<ProgressSink>,
+}
+
+/// How far a running call has come, as its tool reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The call.
+    pub call_id: String,
+    /// The tool.
+    pub tool: String,
+    /// How much is done (rising).
+    pub progress: f64,
+    /// Out of how much, when known.
+    pub total: Option<f64>,
+    /// What it is doing.
+    pub message: Option<String>,
+}
+
+/// Receives [`Progress`] reports; it must not block (reports may be dropped).
+#[derive(Clone)]
+pub struct ProgressSink(Arc<dyn Fn(Progress) + Send + Sync>);
+
+impl ProgressSink {
+    /// A sink that hands each report to `f`.
+    pub fn new(f: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        ProgressSink(Arc::new(f))
+    }
+}
+
+impl fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ProgressSink")
+    }
 }
 
 impl RunContext {
@@ -123,6 +158,7 @@ impl RunContext {
             deps: Deps::default(),
             cancel: CancellationToken::new(),
             redact: Vec::new(),
+            progress: None,
         }
     }
 
@@ -202,6 +238,27 @@ impl CallInfo {
 }
 
 impl ToolContext {
+    /// Whether someone listens to progress reports (so that a tool may skip asking for them).
+    pub fn wants_progress(&self) -> bool {
+        self.run.progress.is_some()
+    }
+
+    /// Reports how far this call has come (for the user; the model never sees it). Reports
+    /// go nowhere when nobody listens; a message is cut to 200 characters.
+    pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(sink) = &self.run.progress
+            && progress.is_finite()
+        {
+            (sink.0)(Progress {
+                call_id: self.call.call_id.clone(),
+                tool: self.call.tool_name.clone(),
+                progress,
+                total: total.filter(|t| t.is_finite()),
+                message: message.map(|m| m.chars().take(200).collect()),
+            });
+        }
+    }
+
     /// Takes over the secrets `other` read, so that they are removed from this call's result.
     pub(crate) fn absorb_secrets(&self, other: &ToolContext) {
         let read = other.secrets_read();

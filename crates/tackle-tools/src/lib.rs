@@ -28,7 +28,7 @@ mod tool;
 mod toolset;
 pub mod untrusted;
 
-pub use context::{Deps, Plan, RunContext, ToolContext, UserPreferences};
+pub use context::{Deps, Plan, Progress, ProgressSink, RunContext, ToolContext, UserPreferences};
 pub use executor::{BatchOutcome, ExecutionState, Executor, RetryExhausted, RetryPolicy};
 pub use function::{FunctionTool, ToolBuildError, ToolBuilder, function_tool, typed_tool};
 pub use hooks::{PostHook, PreHook};

@@ -373,3 +373,46 @@ async fn tool_metadata_reaches_traces_and_events_bounded_and_never_the_model() {
     let seen = serde_json::to_string(&model.requests()[1].messages).unwrap();
     assert!(!seen.contains("kept") && !seen.contains("xxxx"), "{seen}");
 }
+
+#[tokio::test]
+async fn progress_a_tool_reports_becomes_events_while_it_runs() {
+    use tackle_tools::{ToolContext, ToolError, typed_tool};
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Steps {
+        /// How many steps.
+        n: u32,
+    }
+    let slow = typed_tool("slow", "Work in steps.", |ctx: ToolContext, args: Steps| async move {
+        for step in 1..=args.n {
+            ctx.report_progress(f64::from(step), Some(f64::from(args.n)), Some(&format!("step {step}")));
+            tokio::task::yield_now().await;
+        }
+        Ok::<_, ToolError>("done")
+    })
+    .build()
+    .unwrap();
+    let harness = Harness::new(tackle_tools::ToolRegistry::builder().tool(slow).build().unwrap());
+    let model = ScriptedModel::new([calls(&[("c1", "slow", json!({"n": 3}))]), AssistantTurn::text("Done.")]);
+    let mut state = start(&harness);
+    let mut events = Vec::new();
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut events).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)));
+    let progress: Vec<(f64, Option<f64>, Option<String>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::ToolProgress { call_id, progress, total, message, .. } if call_id == "c1" => {
+                Some((*progress, *total, message.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(progress.len(), 3, "{events:?}");
+    assert_eq!(progress[2], (3.0, Some(3.0), Some("step 3".into())));
+    let at = |name: &str| event_names(&events).iter().position(|n| *n == name).unwrap();
+    assert!(at("progress") < at("call_finished"));
+    // Nobody listening: the tool's reports go nowhere, and the run is the same.
+    let mut state = start(&harness);
+    let model = ScriptedModel::new([calls(&[("c1", "slow", json!({"n": 3}))]), AssistantTurn::text("Done.")]);
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)));
+}

@@ -119,6 +119,7 @@ pub fn event_names(events: &[RunEvent]) -> Vec<&'static str> {
             RunEvent::ThinkingDelta { .. } => "thinking",
             RunEvent::ToolCallStarted { .. } => "call_started",
             RunEvent::ToolCallFinished { .. } => "call_finished",
+            RunEvent::ToolProgress { .. } => "progress",
             RunEvent::Sources { .. } => "sources",
             RunEvent::Usage { .. } => "usage",
             RunEvent::Suspended { .. } => "suspended",

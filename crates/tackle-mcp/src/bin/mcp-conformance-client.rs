@@ -49,7 +49,7 @@ async fn main() -> std::process::ExitCode {
     };
     for tool in tools {
         let args = arguments(&tool.input_schema);
-        match server.call(&tool.name, args).await {
+        match server.call(&tool.name, args, None).await {
             Ok(_) => eprintln!("called {}", tool.name),
             Err(error) => eprintln!("{}: {error}", tool.name),
         }
