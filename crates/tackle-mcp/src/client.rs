@@ -352,7 +352,9 @@ impl McpServer {
                     .map_err(|e| fail(format!("cannot start {command}: {e}")))?;
                 let pgid = transport.id();
                 if let Some(child_stderr) = child_stderr {
-                    spawn_stderr_reader(config.name.clone(), child_stderr, stderr.clone());
+                    let secrets =
+                        env.iter().map(|(_, v)| v.clone()).filter(|v| v.expose().len() >= 8).collect();
+                    spawn_stderr_reader(config.name.clone(), child_stderr, stderr.clone(), secrets);
                 }
                 let service = handler.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| {
                     let said: Vec<String> = lock(&stderr).iter().cloned().collect();
@@ -489,18 +491,25 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Reads a server's stderr line by line into the log, keeping the last lines.
+/// Values given to the server that its lines must not carry into the log or an error
+/// message (its environment's values of eight characters or more: keys, tokens).
 fn spawn_stderr_reader(
     server: String,
     stderr: tokio::process::ChildStderr,
     kept: Arc<Mutex<std::collections::VecDeque<String>>>,
+    secrets: Vec<Secret>,
 ) {
     tokio::spawn(async move {
         use tokio::io::AsyncReadExt as _;
         let mut stderr = stderr;
         let (mut buf, mut line) = (vec![0u8; 4096], Vec::new());
         let keep = |line: &mut Vec<u8>| {
-            let text: String = String::from_utf8_lossy(line).chars().take(500).collect();
+            let mut text = String::from_utf8_lossy(line).into_owned();
             line.clear();
+            for secret in &secrets {
+                text = text.replace(secret.expose(), "[redacted]");
+            }
+            let text: String = text.chars().take(500).collect();
             tracing::debug!(server = %server, "{text}");
             let mut kept = lock(&kept);
             if kept.len() == STDERR_LINES {

@@ -187,15 +187,20 @@ async fn servers_that_do_not_start_or_answer_fail_clearly() {
     let timed_out = McpServer::connect(silent).await;
     assert!(matches!(&timed_out, Err(McpError::Timeout { .. })), "{timed_out:?}");
     assert!(started.elapsed() < Duration::from_secs(5));
+    // What it says on stderr is in the error, without the secrets it was given.
     let mut chatty = ServerConfig::stdio(
         "chatty",
         "sh",
-        vec!["-c".into(), "echo 'not json' ; echo oops >&2; exit 3".into()],
+        vec!["-c".into(), "echo 'not json'; echo \"bad token $API_TOKEN\" >&2; sleep 1; exit 3".into()],
     );
+    if let tackle_mcp::Transport::Stdio { env, .. } = &mut chatty.transport {
+        env.push(("API_TOKEN".into(), tackle_core::Secret::new("sk-live-0123456789")));
+    }
     chatty.connect_timeout = Duration::from_secs(5);
     let failed = McpServer::connect(chatty).await;
     let message = failed.unwrap_err().to_string();
-    assert!(message.contains("chatty"), "{message}");
+    assert!(message.contains("chatty") && message.contains("bad token [redacted]"), "{message}");
+    assert!(!message.contains("sk-live"), "{message}");
 }
 
 /// The official conformance suite's client scenarios against tackle's client (through the
