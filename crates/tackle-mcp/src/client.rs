@@ -216,8 +216,31 @@ pub type ProgressFn = Arc<dyn Fn(f64, Option<f64>, Option<String>) + Send + Sync
 
 /// What the client tells servers about itself, and what it hears from them.
 struct Handler {
+    server: String,
     tools_changed: Arc<AtomicBool>,
     progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
+    listed: Listed,
+}
+
+/// The names a server lists now (`None` until it was first asked).
+type Listed = Arc<std::sync::RwLock<Option<std::collections::BTreeSet<String>>>>;
+
+/// Lists the server's tools again and keeps the names; says what came and went.
+async fn relist(peer: &rmcp::service::Peer<RoleClient>, listed: &Listed, server: &str) {
+    let Ok(tools) = peer.list_all_tools().await else { return };
+    let now: std::collections::BTreeSet<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    let mut guard = listed.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(before) = guard.as_ref() {
+        let added: Vec<&String> = now.difference(before).collect();
+        let removed: Vec<&String> = before.difference(&now).collect();
+        if !added.is_empty() {
+            tracing::warn!(server = %server, ?added, "the MCP server offers new tools; they are offered from the next start");
+        }
+        if !removed.is_empty() {
+            tracing::info!(server = %server, ?removed, "the MCP server no longer offers these tools");
+        }
+    }
+    *guard = Some(now);
 }
 
 /// Takes a call's progress listener out of the table when the call ends, however it ends.
@@ -259,9 +282,12 @@ impl rmcp::ClientHandler for Handler {
 
     fn on_tool_list_changed(
         &self,
-        _context: NotificationContext<RoleClient>,
+        context: NotificationContext<RoleClient>,
     ) -> impl Future<Output = ()> + Send + '_ {
         self.tools_changed.store(true, Ordering::Release);
+        // Listed again off the notification path: tools it dropped stop being offered.
+        let (peer, listed, server) = (context.peer.clone(), self.listed.clone(), self.server.clone());
+        tokio::spawn(async move { relist(&peer, &listed, &server).await });
         std::future::ready(())
     }
 }
@@ -279,6 +305,8 @@ pub struct McpServer {
     pgid: Option<u32>,
     progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
     calls: AtomicU64,
+    listed: Listed,
+    watcher: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -291,6 +319,9 @@ impl Drop for McpServer {
     /// A stdio server's whole process group ends with the connection, even when no runtime
     /// is left to run the transport's own cleanup.
     fn drop(&mut self) {
+        if let Some(watcher) = &self.watcher {
+            watcher.abort();
+        }
         #[cfg(unix)]
         if let Some(pid) =
             self.pgid.and_then(|p| i32::try_from(p).ok()).and_then(rustix::process::Pid::from_raw)
@@ -317,7 +348,13 @@ impl McpServer {
         let fail = |message: String| McpError::Connect { server: config.name.clone(), message };
         let tools_changed = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(Mutex::new(HashMap::new()));
-        let handler = Handler { tools_changed: tools_changed.clone(), progress: progress.clone() };
+        let listed: Listed = Arc::default();
+        let handler = Handler {
+            server: config.name.clone(),
+            tools_changed: tools_changed.clone(),
+            progress: progress.clone(),
+            listed: listed.clone(),
+        };
         let lifecycle = match config.era {
             Some(Era::Legacy) => ClientLifecycleMode::Initialize,
             // A server that spoke the modern era before is asked that way first, but may
@@ -394,6 +431,25 @@ impl McpServer {
             Some(info) if info.protocol_version == ProtocolVersion::V_2026_07_28 => Era::Modern,
             _ => Era::Legacy,
         };
+        // A modern server announces changes only to a subscription.
+        let watcher = match service.peer().peer_info() {
+            Some(info)
+                if era == Era::Modern
+                    && info.capabilities.tools.as_ref().and_then(|t| t.list_changed) == Some(true) =>
+            {
+                let (peer, listed, server) = (service.peer().clone(), listed.clone(), config.name.clone());
+                let flag = tools_changed.clone();
+                Some(tokio::spawn(async move {
+                    let filter = rmcp::model::SubscriptionFilter::builder().tools_list_changed().build();
+                    let Ok(mut subscription) = peer.listen(filter).await else { return };
+                    while let Ok(Some(_)) = subscription.next().await {
+                        flag.store(true, Ordering::Release);
+                        relist(&peer, &listed, &server).await;
+                    }
+                }))
+            }
+            _ => None,
+        };
         Ok(McpServer {
             config,
             service,
@@ -403,6 +459,8 @@ impl McpServer {
             pgid,
             progress,
             calls: AtomicU64::new(0),
+            listed,
+            watcher,
         })
     }
 
@@ -426,6 +484,16 @@ impl McpServer {
         lock(&self.stderr).iter().cloned().collect()
     }
 
+    /// Whether tool `name` (as the server names it) is still listed: after the server said
+    /// its tools changed, they are listed again, and a tool that is gone is not offered.
+    pub fn still_listed(&self, name: &str) -> bool {
+        self.listed
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .is_none_or(|l| l.contains(name))
+    }
+
     /// Whether it said its tools changed since the last listing.
     pub fn tools_changed(&self) -> bool {
         self.tools_changed.load(Ordering::Acquire)
@@ -442,6 +510,8 @@ impl McpServer {
         let mut tools = listed;
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         tools.dedup_by(|a, b| a.name == b.name);
+        *self.listed.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(tools.iter().map(|t| t.name.to_string()).collect());
         Ok(tools)
     }
 

@@ -177,8 +177,10 @@ impl ServerHandler for RegistryServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        // Legacy sessions hear of changes on the session itself.
-        lock(&self.legacy_peers).push(context.peer.clone());
+        // Legacy sessions hear of changes on the session itself; closed ones are let go.
+        let mut peers = lock(&self.legacy_peers);
+        peers.retain(|peer| !peer.is_transport_closed());
+        peers.push(context.peer.clone());
     }
 
     fn accepted_subscription_filter(

@@ -161,6 +161,7 @@ fn build(server: &Arc<McpServer>, tool: &rmcp::model::Tool) -> Result<FunctionTo
     definition.timeout = Some(config.call_timeout + std::time::Duration::from_secs(1));
     definition.tags = vec!["mcp".to_owned(), format!("mcp:{}", config.name)];
     let server = Arc::clone(server);
+    let (still, listed_as) = (Arc::clone(&server), original.clone());
     ToolBuilder::from_definition(definition, move |ctx: ToolContext, args: Map<String, Value>| {
         let (server, original) = (Arc::clone(&server), original.clone());
         async move {
@@ -176,6 +177,8 @@ fn build(server: &Arc<McpServer>, tool: &rmcp::model::Tool) -> Result<FunctionTo
             Ok(map_result(server.config().name.as_str(), &response))
         }
     })
+    // A tool the server stopped listing is not offered from the next round on.
+    .available_when(move |_run| still.still_listed(&listed_as))
     .build()
     .map_err(|e| e.errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
 }

@@ -126,3 +126,53 @@ async fn raw_post(addr: std::net::SocketAddr, header: &str, value: &str) -> u16 
     let text = String::from_utf8_lossy(&response);
     text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
 }
+
+/// When the offer changes, our server says so, and our client stops offering the tool
+/// that is gone, in both eras.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_changed_list_reaches_the_client() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let hide = Arc::new(AtomicBool::new(false));
+    let flag = hide.clone();
+    let server = RegistryServer::new(
+        registry(),
+        Executor::new(),
+        Arc::new(move || {
+            let mut run = RunContext::new("mcp");
+            if flag.load(Ordering::Acquire) {
+                run.disabled_tools.insert("add".into());
+            }
+            run
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let options = HttpOptions::default();
+    let stop = options.cancel.clone();
+    tokio::spawn(tackle_mcp::serve_http(server.clone(), listener, options));
+    for era in [Era::Modern, Era::Legacy] {
+        hide.store(false, Ordering::Release);
+        let mut config = ServerConfig::http("us", format!("http://{addr}/mcp"));
+        config.era = Some(era);
+        let client = McpServer::connect(config).await.unwrap();
+        let set = McpToolset::load(client.clone()).await.unwrap();
+        let offered = ToolRegistry::builder().toolset(set).build().unwrap();
+        let run = RunContext::new("r");
+        assert_eq!(offered.offer(&run).len(), 2, "{era:?}");
+        hide.store(true, Ordering::Release);
+        server.tools_changed().await;
+        let mut gone = false;
+        for _ in 0..100 {
+            if !client.still_listed("add") {
+                gone = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert!(gone, "{era:?}: the client did not hear of the change");
+        assert!(client.tools_changed());
+        let names: Vec<String> = offered.offer(&run).names().map(String::from).collect();
+        assert_eq!(names, ["us_wipe"], "{era:?}");
+    }
+    stop.cancel();
+}
