@@ -23,9 +23,11 @@ fn peers() -> PathBuf {
     })
 }
 
-fn median_us(mut values: Vec<Duration>) -> f64 {
+/// The `q` quantile of `values`, in microseconds.
+fn quantile_us(mut values: Vec<Duration>, q: f64) -> f64 {
     values.sort();
-    values[values.len() / 2].as_secs_f64() * 1e6
+    let at = ((values.len() as f64 - 1.0) * q).round() as usize;
+    values[at].as_secs_f64() * 1e6
 }
 
 fn report(name: &str, transport: &str, client: &str, times: &[Duration], total: Duration) {
@@ -37,7 +39,8 @@ fn report(name: &str, transport: &str, client: &str, times: &[Duration], total: 
             "client": client,
             "peer": name,
             "calls": times.len(),
-            "median_us": (median_us(times.to_vec()) * 10.0).round() / 10.0,
+            "median_us": (quantile_us(times.to_vec(), 0.5) * 10.0).round() / 10.0,
+            "p99_us": (quantile_us(times.to_vec(), 0.99) * 10.0).round() / 10.0,
             "calls_per_s": (times.len() as f64 / total.as_secs_f64()).round(),
         })
     );
