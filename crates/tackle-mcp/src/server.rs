@@ -65,7 +65,13 @@ impl RegistryServer {
     pub fn tools(&self) -> Vec<rmcp::model::Tool> {
         let run = (self.run)();
         let offer = self.registry.offer(&run);
-        let mut tools: Vec<rmcp::model::Tool> = offer.definitions().iter().map(|d| describe(d)).collect();
+        // Tools carried out by the host or another worker cannot answer a client here.
+        let mut tools: Vec<rmcp::model::Tool> = offer
+            .definitions()
+            .iter()
+            .filter(|d| matches!(d.kind, ToolKind::Function | ToolKind::ApprovalRequired))
+            .map(|d| describe(d))
+            .collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         tools
     }
@@ -78,7 +84,10 @@ impl RegistryServer {
     ) -> Result<CallToolResult, ErrorData> {
         let run = Arc::new((self.run)());
         let offer = self.registry.offer(&run);
-        let Some(tool) = offer.get(&request.name) else {
+        let Some(tool) = offer
+            .get(&request.name)
+            .filter(|t| matches!(t.definition().kind, ToolKind::Function | ToolKind::ApprovalRequired))
+        else {
             return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
         };
         if tool.definition().kind == ToolKind::ApprovalRequired {

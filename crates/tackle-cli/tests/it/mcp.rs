@@ -274,6 +274,8 @@ async fn the_inspector_drives_tackle_mcp_serve() {
     let listed = inspect(stdio.clone(), vec!["tools/list"]).output().unwrap();
     let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
     assert!(listed.contains("\"read_file\"") && listed.contains("\"read_web_page\""), "{listed}");
+    // A question for the user cannot be answered over MCP: it is not listed.
+    assert!(!listed.contains("ask_user_question"), "{listed}");
     let called =
         inspect(stdio, vec!["tools/call", "--tool-name", "read_file", "--tool-arg", "path=notes.txt"])
             .output()
