@@ -36,5 +36,7 @@ pub use name::{MAX_TOOL_NAME_LEN, NameError, validate_tool_name};
 pub use policy::{Component, Confidence, Visibility};
 pub use schema::{JsonSchema, SchemaError};
 pub use secret::Secret;
-pub use tool_return::{FilterReport, FilteredSource, FilteredSpan, Source, ToolContent, ToolReturn};
+pub use tool_return::{
+    Attachment, FilterReport, FilteredSource, FilteredSpan, Source, ToolContent, ToolReturn,
+};
 pub use usage::{Cost, Usage};

@@ -83,6 +83,10 @@ pub struct ToolReturnPart {
     pub content: String,
     /// How the call ended; adapters with an error flag set it from this.
     pub status: ToolStatus,
+    /// Images that come with the result, for the APIs that take them in a tool result
+    /// (the text already describes each, for those that do not).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<crate::Attachment>,
 }
 
 impl ToolReturnPart {
@@ -190,6 +194,7 @@ mod tests {
                 tool_name: "weather".into(),
                 content: "fix the arguments".into(),
                 status: ToolStatus::InvalidArguments,
+                attachments: Vec::new(),
             }]),
         ];
         let text = serde_json::to_string(&history).unwrap();
@@ -206,6 +211,7 @@ mod tests {
             tool_name: "t".into(),
             content: String::new(),
             status: ToolStatus::Ok,
+            attachments: Vec::new(),
         };
         assert!(!part.is_error());
         part.status = ToolStatus::Blocked;

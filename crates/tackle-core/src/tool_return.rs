@@ -47,6 +47,15 @@ impl ToolContent {
     }
 }
 
+/// An image that comes with a tool result: its MIME type and its bytes, base64-encoded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attachment {
+    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+    pub mime_type: String,
+    /// The bytes, base64 (standard alphabet, padded).
+    pub data: String,
+}
+
 /// A source a tool used: shown to the user with the answer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Source {
@@ -105,6 +114,10 @@ pub struct ToolReturn {
     /// never for the model, which sees the markers in the content.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<FilterReport>,
+    /// Images for the model, passed on by the adapters whose API takes images in a tool
+    /// result; the content should describe them for the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
 }
 
 /// What the prompt-injection filter did to one result: the spans it replaced, by source.
@@ -182,6 +195,7 @@ impl ToolReturn {
             detail: None,
             untrusted_filtered: false,
             filter: None,
+            attachments: Vec::new(),
         }
     }
 
@@ -241,6 +255,7 @@ impl ToolReturn {
             tool_name: self.tool_name.clone(),
             content: self.model_text().into_owned(),
             status: self.status,
+            attachments: self.attachments.clone(),
         }
     }
 }

@@ -722,6 +722,7 @@ impl Harness {
                     other => other.model_text().into_owned(),
                 },
                 status: ret.status,
+                attachments: ret.attachments,
             });
         }
         state.messages.push(Message::tool_returns(parts));

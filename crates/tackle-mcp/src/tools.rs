@@ -174,7 +174,7 @@ fn build(server: &Arc<McpServer>, tool: &rmcp::model::Tool) -> Result<FunctionTo
             });
             let response =
                 server.call(&original, args, progress).await.map_err(|e| ToolError::failed(e.to_string()))?;
-            Ok(map_result(server.config().name.as_str(), &response))
+            Ok(map_result(server.config().name.as_str(), server.config().trusted, &response))
         }
     })
     // A tool the server stopped listing is not offered from the next round on.
@@ -186,14 +186,23 @@ fn build(server: &Arc<McpServer>, tool: &rmcp::model::Tool) -> Result<FunctionTo
 /// The result as tackle keeps it: structured content (when given) for the model, the
 /// content blocks as text — binary ones described, links and resources named — and web
 /// links among the sources; `isError` becomes a failed call the model reads.
-fn map_result(server: &str, result: &rmcp::model::CallToolResult) -> ToolReturn {
+fn map_result(server: &str, trusted: bool, result: &rmcp::model::CallToolResult) -> ToolReturn {
     let blocks = serde_json::to_value(&result.content).unwrap_or(Value::Null);
-    let (mut texts, mut sources) = (Vec::new(), Vec::new());
+    let (mut texts, mut sources, mut attachments) = (Vec::new(), Vec::new(), Vec::new());
     for block in blocks.as_array().map(Vec::as_slice).unwrap_or_default() {
         let field = |name: &str| block.get(name).and_then(Value::as_str);
         let size = |data: Option<&str>| data.map_or(0, |d| d.len() / 4 * 3);
         match field("type") {
             Some("text") => texts.push(field("text").unwrap_or_default().to_owned()),
+            // Images reach the model only from a trusted server: the prompt-injection filter
+            // cannot read them.
+            Some("image") if trusted && attachable(field("mimeType"), field("data")) => {
+                let (mime_type, data) =
+                    (field("mimeType").unwrap_or_default(), field("data").unwrap_or_default());
+                texts.push(format!("[image: {mime_type}, about {} bytes, attached]", size(Some(data))));
+                attachments
+                    .push(tackle_core::Attachment { mime_type: mime_type.to_owned(), data: data.to_owned() });
+            }
             Some(kind @ ("image" | "audio")) => texts.push(format!(
                 "[{kind}: {}, about {} bytes, not shown]",
                 field("mimeType").unwrap_or("unknown type"),
@@ -245,7 +254,21 @@ fn map_result(server: &str, result: &rmcp::model::CallToolResult) -> ToolReturn 
         None => ToolReturn::text(text),
     };
     ret = ret.with_sources(sources);
+    ret.attachments = attachments;
     ret
+}
+
+/// The largest image passed on to the model (decoded bytes).
+const IMAGE_MAX_BYTES: usize = 4 << 20;
+
+/// Whether an image block can go to the model as an attachment: a type the model APIs
+/// take, valid base64, within the size bound.
+fn attachable(mime_type: Option<&str>, data: Option<&str>) -> bool {
+    use base64::Engine as _;
+    let (Some(mime_type), Some(data)) = (mime_type, data) else { return false };
+    matches!(mime_type, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
+        && data.len() / 4 * 3 <= IMAGE_MAX_BYTES
+        && base64::engine::general_purpose::STANDARD.decode(data).is_ok()
 }
 
 #[cfg(test)]

@@ -83,6 +83,8 @@ async fn everything_over_stdio_speaks_the_legacy_era() {
     assert!(sum.content.model_text().contains("42"), "{sum:?}");
     let image = call(&set, "ev_get-tiny-image", json!({})).await;
     assert!(image.content.model_text().contains("[image: image/png, about"), "{image:?}");
+    // An untrusted server's image is described only (the filter cannot read images)...
+    assert!(image.attachments.is_empty() && image.content.model_text().contains("not shown"), "{image:?}");
     let structured = call(&set, "ev_get-structured-content", json!({"location": "New York"})).await;
     assert!(structured.content.json.is_some(), "{structured:?}");
 
@@ -106,6 +108,16 @@ async fn everything_over_stdio_speaks_the_legacy_era() {
     assert!(!reports.is_empty() && reports.len() <= 3, "{reports:?}");
     assert!(reports.iter().all(|r| r.call_id == "c9" && r.total == Some(3.0)), "{reports:?}");
     assert!(reports.windows(2).all(|w| w[0].progress < w[1].progress), "{reports:?}");
+
+    // ...a trusted server's goes with the result, for the model APIs that take it.
+    let mut trusted = ServerConfig::stdio("ev", bin.display().to_string(), vec!["stdio".into()]);
+    trusted.trusted = true;
+    let trusted_set = McpToolset::load(McpServer::connect(trusted).await.unwrap()).await.unwrap();
+    let image = call(&trusted_set, "ev_get-tiny-image", json!({})).await;
+    assert!(image.content.model_text().contains("attached"), "{image:?}");
+    assert_eq!(image.attachments.len(), 1, "{image:?}");
+    assert_eq!(image.attachments[0].mime_type, "image/png");
+    drop(trusted_set);
 
     // The server's process group ends with the connection.
     let pid = server.pid().unwrap();

@@ -89,7 +89,17 @@ fn messages(history: &[Message], system: &mut String) -> Vec<WireMessage> {
                     .iter()
                     .filter_map(|p| match p {
                         UserPart::ToolReturn(ret) => {
-                            let mut block = json!({"type": "tool_result", "tool_use_id": ret.call_id, "content": ret.content});
+                            // Images go beside the text as image blocks.
+                            let content = if ret.attachments.is_empty() {
+                                json!(ret.content)
+                            } else {
+                                let mut blocks = vec![json!({"type": "text", "text": ret.content})];
+                                blocks.extend(ret.attachments.iter().map(|a| {
+                                    json!({"type": "image", "source": {"type": "base64", "media_type": a.mime_type, "data": a.data}})
+                                }));
+                                Value::Array(blocks)
+                            };
+                            let mut block = json!({"type": "tool_result", "tool_use_id": ret.call_id, "content": content});
                             if ret.is_error() {
                                 block["is_error"] = json!(true);
                             }

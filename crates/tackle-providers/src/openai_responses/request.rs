@@ -97,9 +97,19 @@ fn input(history: &[Message]) -> Vec<Value> {
                 for part in parts {
                     match part {
                         UserPart::Text(text) => out.push(json!({"role": "user", "content": text})),
-                        UserPart::ToolReturn(ret) => out.push(json!({
-                            "type": "function_call_output", "call_id": ret.call_id, "output": ret.content
-                        })),
+                        UserPart::ToolReturn(ret) => {
+                            // Images go beside the text as `input_image` items (data URLs).
+                            let output = if ret.attachments.is_empty() {
+                                json!(ret.content)
+                            } else {
+                                let mut items = vec![json!({"type": "input_text", "text": ret.content})];
+                                items.extend(ret.attachments.iter().map(|a| {
+                                    json!({"type": "input_image", "image_url": format!("data:{};base64,{}", a.mime_type, a.data)})
+                                }));
+                                Value::Array(items)
+                            };
+                            out.push(json!({"type": "function_call_output", "call_id": ret.call_id, "output": output}));
+                        }
                     }
                 }
             }

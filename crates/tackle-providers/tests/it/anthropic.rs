@@ -50,6 +50,7 @@ fn results(statuses: [(ToolStatus, &str); 2]) -> Message {
         tool_name: "get_weather".into(),
         content: (*content).into(),
         status: *status,
+        attachments: Vec::new(),
     }))
 }
 
@@ -281,4 +282,28 @@ fn extended_thinking_asks_with_an_automatic_tool_choice() {
     assert_eq!(sent["thinking"], json!({"type": "enabled", "budget_tokens": 2048}));
     let plain = body(&messages, &tools, &forced);
     assert_eq!(plain["tool_choice"], json!({"type": "tool", "name": "get_weather"}));
+}
+
+/// An image that comes with a tool result goes beside its text as an image block.
+#[test]
+fn images_go_with_tool_results() {
+    let mut returns = results([(ToolStatus::Ok, "[image: image/png, 4 bytes]"), (ToolStatus::Ok, "15")]);
+    if let Message::User { parts } = &mut returns
+        && let Some(tackle_core::UserPart::ToolReturn(first)) = parts.first_mut()
+    {
+        first
+            .attachments
+            .push(tackle_core::Attachment { mime_type: "image/png".into(), data: "iVBORw==".into() });
+    }
+    let history = [Message::user("Show me."), Message::Assistant(thinking_turn()), returns];
+    let sent = body(&history, &[weather_tool(None)], &settings());
+    let content = &sent["messages"][2]["content"];
+    assert_eq!(
+        content[0]["content"],
+        json!([
+            {"type": "text", "text": "[image: image/png, 4 bytes]"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw=="}}
+        ])
+    );
+    assert_eq!(content[1]["content"], json!("15"), "results without images stay text");
 }

@@ -47,6 +47,7 @@ fn results(statuses: [(ToolStatus, &str); 2]) -> Message {
         tool_name: "get_weather".into(),
         content: (*content).into(),
         status: *status,
+        attachments: Vec::new(),
     }))
 }
 

@@ -76,12 +76,14 @@ fn request_shapes() {
                 tool_name: "get_weather".into(),
                 content: "15".into(),
                 status: ToolStatus::Ok,
+                attachments: Vec::new(),
             },
             ToolReturnPart {
                 call_id: "call_B".into(),
                 tool_name: "get_weather".into(),
                 content: "The call was blocked: not allowed".into(),
                 status: ToolStatus::Blocked,
+                attachments: Vec::new(),
             },
         ]),
     ];
@@ -237,4 +239,32 @@ async fn a_full_harness_round_trip_over_http() {
     assert_eq!(input[2]["call_id"], "call_sum");
     assert_eq!(input[3], json!({"type": "function_call_output", "call_id": "call_sum", "output": "42"}));
     assert_eq!(second["include"], json!(["reasoning.encrypted_content"]));
+}
+
+/// An image that comes with a tool result goes beside its text as an `input_image`.
+#[test]
+fn images_go_with_tool_results() {
+    let history = [
+        Message::user("Show me."),
+        Message::tool_returns([tackle_core::ToolReturnPart {
+            call_id: "call_A".into(),
+            tool_name: "snap".into(),
+            content: "[image: image/png, 4 bytes]".into(),
+            status: ToolStatus::Ok,
+            attachments: vec![tackle_core::Attachment {
+                mime_type: "image/png".into(),
+                data: "iVBORw==".into(),
+            }],
+        }]),
+    ];
+    let sent = body(&history, &[weather_tool(None)], &settings());
+    let output =
+        sent["input"].as_array().unwrap().iter().find(|i| i["type"] == "function_call_output").unwrap();
+    assert_eq!(
+        output["output"],
+        json!([
+            {"type": "input_text", "text": "[image: image/png, 4 bytes]"},
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw=="}
+        ])
+    );
 }
