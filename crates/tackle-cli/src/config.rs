@@ -96,6 +96,8 @@ pub(crate) struct Capabilities {
     pub(crate) tool_choice_required: Option<bool>,
     /// The host reports usage in streams.
     pub(crate) stream_usage: Option<bool>,
+    /// The model takes images inside tool results.
+    pub(crate) tool_result_images: Option<bool>,
 }
 
 impl Capabilities {
@@ -112,6 +114,7 @@ impl Capabilities {
         set(&mut profile.supports_strict_schemas, self.strict_schemas);
         set(&mut profile.supports_tool_choice_required, self.tool_choice_required);
         set(&mut profile.reports_stream_usage, self.stream_usage);
+        set(&mut profile.accepts_tool_result_images, self.tool_result_images);
         profile
     }
 }

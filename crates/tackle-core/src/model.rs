@@ -140,6 +140,9 @@ pub struct ModelProfile {
     pub supports_streaming: bool,
     /// The host reports usage in streams.
     pub reports_stream_usage: bool,
+    /// The model takes images inside tool results (the adapter drops attachments, keeping
+    /// their description, when false).
+    pub accepts_tool_result_images: bool,
 }
 
 impl Default for ModelProfile {
@@ -152,6 +155,7 @@ impl Default for ModelProfile {
             supports_tool_choice_required: true,
             supports_streaming: true,
             reports_stream_usage: true,
+            accepts_tool_result_images: false,
         }
     }
 }

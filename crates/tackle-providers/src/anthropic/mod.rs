@@ -53,6 +53,7 @@ impl Anthropic {
             supports_tool_choice_required: true,
             supports_streaming: true,
             reports_stream_usage: true,
+            accepts_tool_result_images: true,
         };
         Ok(Anthropic {
             name: format!("anthropic:{model}"),

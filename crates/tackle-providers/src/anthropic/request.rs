@@ -63,7 +63,7 @@ fn assistant_content(turn: &AssistantTurn) -> Vec<Value> {
     blocks
 }
 
-fn messages(history: &[Message], system: &mut String) -> Vec<WireMessage> {
+fn messages(history: &[Message], system: &mut String, images: bool) -> Vec<WireMessage> {
     let mut out: Vec<WireMessage> = Vec::with_capacity(history.len());
     let mut push = |role: &'static str, mut content: Vec<Value>| {
         if content.is_empty() {
@@ -90,7 +90,7 @@ fn messages(history: &[Message], system: &mut String) -> Vec<WireMessage> {
                     .filter_map(|p| match p {
                         UserPart::ToolReturn(ret) => {
                             // Images go beside the text as image blocks.
-                            let content = if ret.attachments.is_empty() {
+                            let content = if ret.attachments.is_empty() || !images {
                                 json!(ret.content)
                             } else {
                                 let mut blocks = vec![json!({"type": "text", "text": ret.content})];
@@ -130,7 +130,7 @@ pub(crate) fn build(
     request: &ModelRequest<'_>,
 ) -> Result<Vec<u8>, String> {
     let mut system = request.instructions.to_owned();
-    let messages = messages(request.messages, &mut system);
+    let messages = messages(request.messages, &mut system, profile.accepts_tool_result_images);
     let offered = if profile.supports_tools { request.tools } else { &[] };
     let tools: Vec<WireTool<'_>> = offered
         .iter()

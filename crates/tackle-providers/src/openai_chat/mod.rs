@@ -51,6 +51,8 @@ impl OpenAiChat {
             supports_tool_choice_required: preset.tool_choice_required,
             supports_streaming: true,
             reports_stream_usage: preset.stream_usage,
+            // Chat Completions tool messages are text: attachments stay described.
+            accepts_tool_result_images: false,
         };
         Ok(OpenAiChat {
             name: format!("{}:{model}", preset.name),

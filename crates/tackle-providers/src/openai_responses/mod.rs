@@ -50,6 +50,7 @@ impl OpenAiResponses {
             supports_tool_choice_required: true,
             supports_streaming: true,
             reports_stream_usage: true,
+            accepts_tool_result_images: true,
         };
         Ok(OpenAiResponses {
             name: format!("{}-responses:{model}", preset.name),

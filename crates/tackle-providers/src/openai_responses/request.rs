@@ -88,7 +88,7 @@ fn turn_items(turn: &AssistantTurn, out: &mut Vec<Value>) {
     }
 }
 
-fn input(history: &[Message]) -> Vec<Value> {
+fn input(history: &[Message], images: bool) -> Vec<Value> {
     let mut out = Vec::with_capacity(history.len() * 2);
     for message in history {
         match message {
@@ -99,7 +99,7 @@ fn input(history: &[Message]) -> Vec<Value> {
                         UserPart::Text(text) => out.push(json!({"role": "user", "content": text})),
                         UserPart::ToolReturn(ret) => {
                             // Images go beside the text as `input_image` items (data URLs).
-                            let output = if ret.attachments.is_empty() {
+                            let output = if ret.attachments.is_empty() || !images {
                                 json!(ret.content)
                             } else {
                                 let mut items = vec![json!({"type": "input_text", "text": ret.content})];
@@ -136,7 +136,7 @@ pub(crate) fn build(
     if !request.instructions.is_empty() {
         body.insert("instructions".into(), json!(request.instructions));
     }
-    body.insert("input".into(), Value::Array(input(request.messages)));
+    body.insert("input".into(), Value::Array(input(request.messages, profile.accepts_tool_result_images)));
     if !tools.is_empty() {
         let choice = match &settings.tool_choice {
             ToolChoice::Auto => json!("auto"),

@@ -267,4 +267,21 @@ fn images_go_with_tool_results() {
             {"type": "input_image", "image_url": "data:image/png;base64,iVBORw=="}
         ])
     );
+    // A model declared not to take images gets the description alone.
+    let blind = model().with_profile(tackle_core::ModelProfile {
+        accepts_tool_result_images: false,
+        ..tackle_core::Model::profile(&model()).clone()
+    });
+    let tools = [weather_tool(None)];
+    let sent = blind
+        .request_body(&ModelRequest {
+            instructions: "Be brief.",
+            messages: &history,
+            tools: &tools,
+            settings: &settings(),
+        })
+        .unwrap();
+    let output =
+        sent["input"].as_array().unwrap().iter().find(|i| i["type"] == "function_call_output").unwrap();
+    assert_eq!(output["output"], json!("[image: image/png, 4 bytes]"));
 }
