@@ -368,9 +368,10 @@ pub struct ShellTools {
     background: crate::Background,
 }
 
+/// The arguments of `run_command` and `start_command`.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
-struct RunArgs {
-    /// The program to run (no shell): `cargo`, `git`, `python3`.
+struct CommandArgs {
+    /// The program to run (no shell): `cargo`, `git`, `npm`, `python3`.
     #[serde(default)]
     program: Option<String>,
     /// Its arguments, each as one string.
@@ -379,25 +380,21 @@ struct RunArgs {
     /// Instead of a program: a script for `sh -c` (pipes, redirections), where allowed.
     #[serde(default)]
     script: Option<String>,
-    /// Seconds before the command and everything it started are stopped (default 120).
+    /// Seconds before the command and everything it started are stopped (run_command:
+    /// 120 by default; start_command: 1800 by default and at most).
     #[serde(default)]
     timeout_seconds: Option<u64>,
 }
 
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct StartArgs {
-    /// The program to run (no shell): `npm`, `cargo`, `python3`.
-    #[serde(default)]
-    program: Option<String>,
-    /// Its arguments, each as one string.
-    #[serde(default)]
-    args: Vec<String>,
-    /// Instead of a program: a script for `sh -c`, where allowed.
-    #[serde(default)]
-    script: Option<String>,
-    /// Seconds it may run before it is stopped (default and most: 1800).
-    #[serde(default)]
-    timeout_seconds: Option<u64>,
+impl CommandArgs {
+    fn request(self) -> CommandRequest {
+        CommandRequest {
+            program: self.program.map(|p| (p, self.args)),
+            script: self.script,
+            timeout: self.timeout_seconds.map(Duration::from_secs),
+            env: Vec::new(),
+        }
+    }
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -496,17 +493,11 @@ impl ShellTools {
         tackle_tools::typed_tool(
             "run_command",
             "Run a program with arguments (or, where allowed, an sh script) in the root directory and wait for it. Everything it starts is stopped when it ends or times out; output is kept to its start and its end. For servers and watchers that keep running, use start_command.",
-            move |ctx: tackle_tools::ToolContext, args: RunArgs| {
+            move |ctx: tackle_tools::ToolContext, args: CommandArgs| {
                 let tools = tools.clone();
                 async move {
                     let policy = tools.narrowed(&ctx);
-                    let request = CommandRequest {
-                        program: args.program.map(|p| (p, args.args)),
-                        script: args.script,
-                        timeout: args.timeout_seconds.map(Duration::from_secs),
-                        env: Vec::new(),
-                    };
-                    let outcome = run_command(&tools.root, &policy, request).await.map_err(feedback)?;
+                    let outcome = run_command(&tools.root, &policy, args.request()).await.map_err(feedback)?;
                     Ok(tackle_core::ToolReturn::text(report(&outcome)).with_private_metadata(serde_json::json!({
                         "exit_code": outcome.exit_code,
                         "signal": outcome.signal,
@@ -538,23 +529,18 @@ impl ShellTools {
         tackle_tools::typed_tool(
             "start_command",
             "Start a program (or, where allowed, an sh script) in the background in the root directory, for servers, watchers and long builds. Returns its id at once; read its output with command_status, feed it with write_stdin, stop it with stop_command. It is stopped when the run ends.",
-            move |ctx: tackle_tools::ToolContext, args: StartArgs| {
+            move |ctx: tackle_tools::ToolContext, args: CommandArgs| {
                 let tools = tools.clone();
                 async move {
                     let policy = tools.narrowed(&ctx);
-                    let request = CommandRequest {
-                        program: args.program.map(|p| (p, args.args)),
-                        script: args.script,
-                        timeout: args.timeout_seconds.map(Duration::from_secs),
-                        env: Vec::new(),
-                    };
+                    let asked = args.timeout_seconds;
+                    let request = args.request();
                     let cancel = ctx.cancellation().clone();
                     let started = tools
                         .background
                         .start(ctx.run_id(), &policy, request, async move { cancel.cancelled().await })
                         .map_err(feedback)?;
-                    let lifetime = args
-                        .timeout_seconds
+                    let lifetime = asked
                         .map_or(policy.background_lifetime, Duration::from_secs)
                         .min(policy.background_lifetime);
                     let text = format!(

@@ -189,25 +189,7 @@ async fn tackle_serves_its_tools_over_stdio_and_http() {
     let (_, text) = call_on(&set, "tk_read_file", json!({"path": "../config.toml"})).await;
     assert!(text.contains("is refused") && !text.contains("provider"), "{text}");
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut serve = std::process::Command::new(&binary);
-    for (key, value) in tackle_env(&config) {
-        serve.env(key, value.expose());
-    }
-    let mut child = tokio::process::Command::from(serve)
-        .args(["mcp", "serve", "--http", &format!("127.0.0.1:{port}")])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    for _ in 0..100 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    let (mut child, port) = serve_http(&config).await;
     let http = tackle_mcp::ServerConfig::http("web", format!("http://127.0.0.1:{port}/mcp"));
     let server = tackle_mcp::McpServer::connect(http).await.unwrap();
     let set = tackle_mcp::McpToolset::load(server).await.unwrap();
