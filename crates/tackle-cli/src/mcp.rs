@@ -319,6 +319,9 @@ pub(crate) fn may_be_mcp_tool(config: &Config, name: &str) -> bool {
     })
 }
 
+/// How often `tackle mcp serve` looks for changed skills.
+const SKILLS_RELOAD: Duration = Duration::from_secs(2);
+
 /// `tackle mcp serve`: the registry over MCP, on stdio or Streamable HTTP.
 pub(crate) async fn serve(
     http: Option<std::net::SocketAddr>,
@@ -326,7 +329,8 @@ pub(crate) async fn serve(
     allow_host: Vec<String>,
     config: &Config,
 ) -> Result<ExitCode, Failure> {
-    let registry = std::sync::Arc::new(crate::tools::registry(config).await?);
+    let (registry, skills) = crate::tools::registry_and_skills(config).await?;
+    let registry = std::sync::Arc::new(registry);
     let executor = crate::tools::executor(config)?;
     let base = crate::tools::run_context("mcp-serve", None, config)?;
     let count = std::sync::atomic::AtomicU64::new(0);
@@ -339,6 +343,21 @@ pub(crate) async fn serve(
         run
     });
     let server = tackle_mcp::RegistryServer::new(registry, executor, run);
+    // The skills are found again every few seconds; when they change, so does the offer
+    // (`load_skill`'s description, or whether it is offered), and clients are told.
+    if let Some(skills) = skills {
+        let server = server.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(SKILLS_RELOAD).await;
+                let skills = skills.clone();
+                let changed = tokio::task::spawn_blocking(move || !skills.reload().0.is_empty()).await;
+                if changed.unwrap_or(false) {
+                    server.tools_changed().await;
+                }
+            }
+        });
+    }
     let Some(addr) = http else {
         tackle_mcp::serve_stdio(server)
             .await

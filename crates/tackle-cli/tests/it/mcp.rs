@@ -195,6 +195,26 @@ async fn tackle_serves_its_tools_over_stdio_and_http() {
     let set = tackle_mcp::McpToolset::load(server).await.unwrap();
     let (status, text) = call_on(&set, "web_read_file", json!({"path": "notes.txt"})).await;
     assert_eq!((status, text.contains("served over MCP")), (tackle_core::ToolStatus::Ok, true), "{text}");
+    // A skill added to the project changes the offer: the client is told, and lists it.
+    let server = set.server().clone();
+    assert!(!server.tools_changed());
+    std::fs::create_dir_all(project.join(".agents/skills/notes")).unwrap();
+    std::fs::write(
+        project.join(".agents/skills/notes/SKILL.md"),
+        "---\nname: notes\ndescription: Keep notes.\n---\nWrite them down.\n",
+    )
+    .unwrap();
+    let mut told = false;
+    for _ in 0..100 {
+        if server.tools_changed() {
+            told = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(told, "the server did not say its tools changed");
+    let listed: Vec<String> = server.list_tools().await.unwrap().iter().map(|t| t.name.to_string()).collect();
+    assert!(listed.contains(&"load_skill".to_owned()), "{listed:?}");
     child.kill().await.unwrap();
 }
 
