@@ -140,10 +140,10 @@ pub(crate) struct Connected {
     pub(crate) failures: Vec<(String, String)>,
 }
 
-/// Connects every configured server at once and lists its tools; a server that fails is
-/// left out with the reason. The eras found are remembered for the next start.
-pub(crate) async fn connect_all(config: &Config) -> Result<Connected, Failure> {
-    let servers = configs(config)?;
+/// Connects every server of `servers` (from [`configs`]) at once and lists its tools; a
+/// server that fails is left out with the reason. The eras found are remembered for the
+/// next start.
+pub(crate) async fn connect_all(servers: Vec<ServerConfig>) -> Connected {
     let attempts = servers.into_iter().map(|server| async move {
         let name = server.name.clone();
         let key = era_key(&server);
@@ -156,25 +156,26 @@ pub(crate) async fn connect_all(config: &Config) -> Result<Connected, Failure> {
         (name, key, known, result)
     });
     let mut connected = Connected { toolsets: Vec::new(), failures: Vec::new() };
-    let mut eras = read_eras();
-    let mut changed = false;
+    let mut found = Vec::new();
     for (name, key, known, result) in futures_util::future::join_all(attempts).await {
         match result {
             Ok(toolset) => {
                 let era = toolset.server().era();
                 if known != Some(era) {
-                    eras.insert(key, era);
-                    changed = true;
+                    found.push((key, era));
                 }
                 connected.toolsets.push(toolset);
             }
             Err(error) => connected.failures.push((name, error.to_string())),
         }
     }
-    if changed {
+    // The cache is read again only when something new is to be written into it.
+    if !found.is_empty() {
+        let mut eras = read_eras();
+        eras.extend(found);
         write_eras(&eras);
     }
-    Ok(connected)
+    connected
 }
 
 /// What identifies a server for the era cache: its name and how it is reached.
@@ -216,7 +217,8 @@ pub(crate) async fn list(json_out: bool, config: &Config) -> Result<ExitCode, Fa
         crate::eprint_line("no MCP servers are configured; add [mcp.servers.NAME] to the settings");
         return Ok(ExitCode::SUCCESS);
     }
-    let connected = connect_all(config).await?;
+    // The servers are resolved once (secrets from the store included), then connected.
+    let connected = connect_all(configured.clone()).await;
     let mut lines = Vec::new();
     for server in &configured {
         let reached = match &server.transport {
@@ -293,7 +295,7 @@ pub(crate) async fn toolsets(config: &Config) -> Result<Vec<McpToolset>, Failure
     if config.file.mcp.servers.is_empty() {
         return Ok(Vec::new());
     }
-    let connected = connect_all(config).await?;
+    let connected = connect_all(configs(config)?).await;
     for (name, why) in &connected.failures {
         crate::eprint_line(&format!("warning: MCP server {name} is left out: {why}"));
     }
