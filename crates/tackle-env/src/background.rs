@@ -152,11 +152,6 @@ impl Background {
         Background { root: root.to_path_buf(), policy: Arc::new(policy), table: Arc::default() }
     }
 
-    /// The policy commands start under.
-    pub fn policy(&self) -> &ShellPolicy {
-        &self.policy
-    }
-
     /// Starts `request` for run `run_id` under `policy` (this table's, or one narrowed from
     /// it). The command ends when `run_ended` completes, unless it ended before; its
     /// `timeout` is its lifetime, capped by the policy's.

@@ -301,7 +301,6 @@ pub struct McpServer {
     service: RunningService<RoleClient, Handler>,
     era: Era,
     tools_changed: Arc<AtomicBool>,
-    stderr: Arc<Mutex<std::collections::VecDeque<String>>>,
     pgid: Option<u32>,
     progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
     calls: AtomicU64,
@@ -467,7 +466,6 @@ impl McpServer {
             service,
             era,
             tools_changed,
-            stderr,
             pgid,
             progress,
             calls: AtomicU64::new(0),
@@ -489,11 +487,6 @@ impl McpServer {
     /// The process id of a stdio server (also its process group's).
     pub fn pid(&self) -> Option<u32> {
         self.pgid
-    }
-
-    /// The last lines it wrote to stderr (stdio servers).
-    pub fn stderr_tail(&self) -> Vec<String> {
-        lock(&self.stderr).iter().cloned().collect()
     }
 
     /// Whether tool `name` (as the server names it) is still listed: after the server said
