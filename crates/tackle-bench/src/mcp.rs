@@ -5,7 +5,6 @@
 //! client that only writes the request and reads the answer — the difference is what
 //! tackle's side adds per call.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,12 +15,6 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
 const CALLS: usize = 500;
 const WARMUP: usize = 20;
-
-fn peers() -> PathBuf {
-    std::env::var_os("TACKLE_MCP_PEERS").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/tackle/mcp-peers")
-    })
-}
 
 /// The `q` quantile of `values`, in microseconds.
 fn quantile_us(mut values: Vec<Duration>, q: f64) -> f64 {
@@ -180,7 +173,7 @@ async fn cold(name: &str, config: ServerConfig) -> Result<(), Box<dyn std::error
 pub(crate) fn bench() -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
-        let root = peers();
+        let root = tackle_test::mcp_peers();
         let everything = root.join("node_modules/.bin/mcp-server-everything");
         let time = root.join("venv/bin/mcp-server-time");
         if !everything.exists() || !time.exists() {

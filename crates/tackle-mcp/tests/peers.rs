@@ -13,22 +13,8 @@ use tackle_core::{ToolKind, ToolStatus};
 use tackle_mcp::{Era, McpError, McpServer, McpToolset, ServerConfig};
 use tackle_tools::{RunContext, ToolContext, Toolset};
 
-/// The installed peer `relative` (under `TACKLE_MCP_PEERS`, else `~/.cache/tackle/mcp-peers`).
 fn peer(relative: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("TACKLE_MCP_PEERS")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/tackle/mcp-peers")))?;
-    let path = root.join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var_os("TACKLE_REQUIRE_PEERS").is_none(),
-        "TACKLE_REQUIRE_PEERS is set but {} is missing; .ci/run installs the peers",
-        path.display()
-    );
-    eprintln!("skipped: {} is not installed", path.display());
-    None
+    tackle_test::mcp_peer(relative)
 }
 
 fn everything() -> Option<PathBuf> {

@@ -179,6 +179,32 @@ impl Model for FunctionModel {
     }
 }
 
+/// Where the real MCP peers the tests run against are installed: `TACKLE_MCP_PEERS`, else
+/// `~/.cache/tackle/mcp-peers` (`.ci/run` installs them there).
+pub fn mcp_peers() -> std::path::PathBuf {
+    std::env::var_os("TACKLE_MCP_PEERS").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/tackle/mcp-peers")
+    })
+}
+
+/// The installed MCP peer file `relative` (under [`mcp_peers`]); `None`, said on stderr,
+/// when it is missing — unless `TACKLE_REQUIRE_PEERS` is set, which makes its absence a
+/// failure (as in CI).
+#[allow(clippy::print_stderr)]
+pub fn mcp_peer(relative: &str) -> Option<std::path::PathBuf> {
+    let path = mcp_peers().join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("TACKLE_REQUIRE_PEERS").is_none(),
+        "TACKLE_REQUIRE_PEERS is set but {} is missing; .ci/run installs the peers",
+        path.display()
+    );
+    eprintln!("skipped: {} is not installed", path.display());
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use futures_util::StreamExt;

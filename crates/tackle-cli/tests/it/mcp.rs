@@ -8,18 +8,8 @@ use wiremock::MockServer;
 
 use super::{Wire, output, requests, settings, tackle};
 
-/// The installed MCP peer `relative` (see tackle-mcp's tests; `.ci/run` installs them).
 fn peer(relative: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("TACKLE_MCP_PEERS")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/tackle/mcp-peers")))?;
-    let path = root.join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(std::env::var_os("TACKLE_REQUIRE_PEERS").is_none(), "{} is missing", path.display());
-    eprintln!("skipped: {} is not installed", path.display());
-    None
+    tackle_test::mcp_peer(relative)
 }
 
 /// The four peers (and one that cannot start), `files` being the directory the
