@@ -192,10 +192,6 @@ pub(crate) async fn list(flags: &ProviderArgs, json: bool, config: &Config) -> R
     let mut lines = Vec::new();
     for definition in registry.definitions() {
         let not_offered = report.not_offered().find(|(name, _)| *name == definition.name).map(|(_, why)| why);
-        // The search tools stand aside while the catalog is small: not worth a line.
-        if not_offered.is_some_and(|why| why.to_string().contains("the catalog is small")) {
-            continue;
-        }
         let server = definition.tags.iter().find_map(|t| t.strip_prefix("mcp:"));
         if json {
             lines.push(

@@ -216,21 +216,15 @@ struct Found {
 /// What a run found, shared by the search tools and the offer filter.
 pub(crate) struct SearchState {
     options: SearchOptions,
-    catalog: usize,
     index: Index,
     found: Mutex<Found>,
     registry: OnceLock<WeakRegistry>,
 }
 
 impl SearchState {
-    /// Whether search is on (the catalog is larger than the threshold).
-    fn active(&self) -> bool {
-        self.catalog > self.options.threshold
-    }
-
     /// Whether tool `name` is offered in `run`.
     pub(crate) fn offers(&self, run: &RunContext, name: &str) -> bool {
-        !self.active() || self.lock().by_run.get(&run.run_id).is_some_and(|f| f.iter().any(|n| n == name))
+        self.lock().by_run.get(&run.run_id).is_some_and(|f| f.iter().any(|n| n == name))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Found> {
@@ -301,11 +295,14 @@ impl ToolRegistry {
     /// each tool from the round after a search found it (at most `options.cap` per run).
     /// Apply it last: the names searched are the names offered.
     pub fn with_tool_search(self, options: SearchOptions) -> Result<ToolRegistry, crate::RegistryError> {
+        // A small catalog is offered whole, as it is.
+        if self.tools.len() <= options.threshold {
+            return Ok(self);
+        }
         let definitions: Vec<Arc<ToolDefinition>> =
             self.tools.iter().map(|t| Arc::clone(&t.definition)).collect();
         let state = Arc::new(SearchState {
             options,
-            catalog: definitions.len(),
             index: Index::new(definitions.iter().map(|d| &**d)),
             found: Mutex::new(Found::default()),
             registry: OnceLock::new(),
@@ -346,10 +343,7 @@ impl ToolRegistry {
                 });
                 continue;
             }
-            let active = Arc::clone(&state);
-            let filter: crate::toolset::OfferFilter =
-                Arc::new(move |_: &RunContext, _: &ToolDefinition| active.active());
-            tools.push(Arc::new(registered.with_filter("tool search (the catalog is small)", filter)));
+            tools.push(Arc::new(registered));
         }
         if !problems.is_empty() {
             return Err(crate::RegistryError { problems });
