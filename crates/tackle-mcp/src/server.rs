@@ -65,13 +65,8 @@ impl RegistryServer {
     pub fn tools(&self) -> Vec<rmcp::model::Tool> {
         let run = (self.run)();
         let offer = self.registry.offer(&run);
-        // Tools carried out by the host or another worker cannot answer a client here.
-        let mut tools: Vec<rmcp::model::Tool> = offer
-            .definitions()
-            .iter()
-            .filter(|d| matches!(d.kind, ToolKind::Function | ToolKind::ApprovalRequired))
-            .map(|d| describe(d))
-            .collect();
+        let mut tools: Vec<rmcp::model::Tool> =
+            offer.definitions().iter().filter(|d| served(d)).map(|d| describe(d)).collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         tools
     }
@@ -84,10 +79,7 @@ impl RegistryServer {
     ) -> Result<CallToolResult, ErrorData> {
         let run = Arc::new((self.run)());
         let offer = self.registry.offer(&run);
-        let Some(tool) = offer
-            .get(&request.name)
-            .filter(|t| matches!(t.definition().kind, ToolKind::Function | ToolKind::ApprovalRequired))
-        else {
+        let Some(tool) = offer.get(&request.name).filter(|t| served(t.definition())) else {
             return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
         };
         if tool.definition().kind == ToolKind::ApprovalRequired {
@@ -139,6 +131,12 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Whether a tool is served: tools carried out by the host or another worker cannot
+/// answer a client here.
+fn served(definition: &ToolDefinition) -> bool {
+    matches!(definition.kind, ToolKind::Function | ToolKind::ApprovalRequired)
+}
+
 /// A tackle definition as an MCP tool: schema, output schema (an object schema only, as
 /// the `2025-11-25` era requires), and the hints the definition supports.
 fn describe(definition: &ToolDefinition) -> rmcp::model::Tool {
@@ -173,8 +171,10 @@ impl ServerHandler for RegistryServer {
         Ok(ListToolsResult::with_all_items(self.tools()))
     }
 
+    /// One tool (rmcp asks for it on every HTTP call): looked up, not the whole list made.
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        self.tools().into_iter().find(|t| t.name == name)
+        let offer = self.registry.offer(&(self.run)());
+        offer.get(name).map(|t| t.definition()).filter(|d| served(d)).map(|d| describe(d))
     }
 
     async fn call_tool(
