@@ -24,7 +24,7 @@ const HELP: &str = "/tools    the tools and whether they are offered
 Ctrl-C cancels a running answer; the conversation stays.";
 
 /// Reads one line off the async runtime; `None` at the end of input.
-async fn read_line(
+pub(crate) async fn read_line(
     editor: DefaultEditor,
     prompt: &'static str,
 ) -> Result<(DefaultEditor, Option<String>), Failure> {
@@ -155,21 +155,39 @@ async fn answer(
     loop {
         match runner.step(state, step, store, title).await {
             Ok(Ended::Suspended) => {
+                let mut asked = Vec::new();
                 let waiting: Vec<(String, bool, serde_json::Value)> = state
                     .pending
                     .as_ref()
                     .map(|p| {
                         p.waiting()
-                            .map(|(_, call, _)| {
+                            .filter_map(|(index, call, kind)| {
+                                if kind == tackle_harness::PendingKind::Input {
+                                    let request = p.returns[index].input_request.as_deref().cloned();
+                                    asked.push((call.id.clone(), request));
+                                    return None;
+                                }
                                 let args = serde_json::Value::Object(
                                     call.arguments.as_object().cloned().unwrap_or_default(),
                                 );
-                                (call.id.clone(), call.name == "ask_user_question", args)
+                                Some((call.id.clone(), call.name == "ask_user_question", args))
                             })
                             .collect()
                     })
                     .unwrap_or_default();
                 let mut decisions = Vec::new();
+                // Questions a running tool asked: their forms, field by field.
+                for (id, request) in asked {
+                    let response = match request {
+                        Some(request) => {
+                            let (next, response) = crate::form::ask(editor, &request).await?;
+                            editor = next;
+                            response.unwrap_or_else(tackle_core::InputResponse::decline)
+                        }
+                        None => tackle_core::InputResponse::decline(),
+                    };
+                    decisions.push((id, Decision::Input { response }));
+                }
                 // Questions first, asked in place; then one yes or no for the other calls.
                 for (id, _, args) in waiting.iter().filter(|(_, question, _)| *question) {
                     let (next, words) = ask(editor, args).await?;

@@ -160,8 +160,10 @@ pub(crate) struct ApproveArgs {
     /// Runs the one waiting call with these arguments (a JSON object) instead.
     #[arg(long, value_name = "JSON")]
     pub(crate) edit: Option<String>,
-    /// Answers the waiting question call: a JSON list with one answer per question — a
-    /// list of the option labels picked, or a string in your own words.
+    /// Answers the waiting question: for `ask_user_question`, a JSON list with one answer
+    /// per question — a list of the option labels picked, or a string in your own words;
+    /// for a question a tool asked (an MCP server's form), a JSON object of its fields.
+    /// `--deny` declines a tool's question.
     #[arg(long, value_name = "JSON", conflicts_with_all = ["deny", "edit"])]
     pub(crate) answer: Option<String>,
     #[command(flatten)]

@@ -11,6 +11,7 @@ mod chat;
 mod cli;
 mod config;
 mod failure;
+mod form;
 mod guard;
 mod history;
 mod local;

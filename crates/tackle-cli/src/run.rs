@@ -289,7 +289,9 @@ pub(crate) fn endpoint_of(chosen: &Chosen) -> Endpoint {
 
 /// Whether every waiting call is a question for the user.
 fn only_questions(pending: &[PendingCall]) -> bool {
-    pending.iter().all(|call| call.tool == "ask_user_question")
+    pending
+        .iter()
+        .all(|call| call.tool == "ask_user_question" || call.kind == tackle_harness::PendingKind::Input)
 }
 
 fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool, root: Option<&std::path::Path>) {
@@ -306,7 +308,16 @@ fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool, root: Option<
                 crate::eprint_line(&format!("    {line}"));
             }
         }
-        if call.tool == "ask_user_question"
+        if let Some(request) = &call.request {
+            for line in crate::form::show(request) {
+                crate::eprint_line(&format!("    {line}"));
+            }
+            if hint {
+                crate::eprint_line(&format!(
+                    "  hint: `tackle approve {run_id} --answer '{{\"field\": value}}'` answers; `--deny` declines"
+                ));
+            }
+        } else if call.tool == "ask_user_question"
             && let Ok(questions) = serde_json::from_value::<tackle_env::Questions>(call.arguments.clone())
         {
             for (i, q) in questions.questions.iter().enumerate() {
@@ -384,12 +395,33 @@ async fn ask_waiting_questions(
     editor: &mut Option<rustyline::DefaultEditor>,
 ) -> Result<Option<Vec<(String, Decision)>>, Failure> {
     let Some(pending) = &state.pending else { return Ok(None) };
-    let waiting: Vec<&tackle_core::ToolCall> = pending.waiting().map(|(_, call, _)| call).collect();
-    if waiting.iter().any(|call| call.name != "ask_user_question") {
+    let is_question = |call: &tackle_core::ToolCall, kind| {
+        call.name == "ask_user_question" || kind == tackle_harness::PendingKind::Input
+    };
+    if pending.waiting().any(|(_, call, kind)| !is_question(call, kind)) {
         return Ok(None);
     }
     let mut decisions = Vec::new();
-    for call in waiting {
+    for (index, call, kind) in pending.waiting() {
+        if kind == tackle_harness::PendingKind::Input {
+            let Some(request) = pending.returns[index].input_request.as_deref() else { return Ok(None) };
+            let line_editor = match editor.take() {
+                Some(e) => e,
+                None => rustyline::DefaultEditor::new()
+                    .map_err(|e| Failure::run(format!("cannot start the line editor: {e}")))?,
+            };
+            let (next, response) = crate::form::ask(line_editor, request).await?;
+            *editor = Some(next);
+            let Some(response) = response else {
+                crate::eprint_line(&format!(
+                    "no answer; the run waits: `tackle approve {} --answer JSON` answers later",
+                    state.run_id
+                ));
+                return Ok(None);
+            };
+            decisions.push((call.id.clone(), Decision::Input { response }));
+            continue;
+        }
         let line_editor = match editor.take() {
             Some(e) => e,
             None => rustyline::DefaultEditor::new()
@@ -423,7 +455,9 @@ pub(crate) async fn approve(args: ApproveArgs, config: &Config) -> Result<ExitCo
     };
     let waiting: Vec<String> = pending
         .waiting()
-        .filter(|(_, call, _)| call.name != "ask_user_question")
+        .filter(|(_, call, kind)| {
+            call.name != "ask_user_question" && *kind != tackle_harness::PendingKind::Input
+        })
         .map(|(_, call, _)| call.id.clone())
         .collect();
     let decision = match (&args.deny, &args.edit) {
@@ -451,11 +485,33 @@ pub(crate) async fn approve(args: ApproveArgs, config: &Config) -> Result<ExitCo
     let mut decisions: Vec<(String, Decision)> = Vec::new();
     let mut answered = false;
     let mut seen: HashSet<String> = HashSet::new();
-    for (_, call, kind) in pending.waiting() {
+    for (index, call, kind) in pending.waiting() {
         if !seen.insert(call.id.clone()) {
             continue;
         }
-        if kind == tackle_harness::PendingKind::Deferred && call.name == "ask_user_question" {
+        if kind == tackle_harness::PendingKind::Input {
+            // A tool's question: `--answer` answers it, `--deny` declines it.
+            let Some(request) = pending.returns[index].input_request.as_deref() else {
+                return Err(Failure::run(format!("the question of call {} is lost", call.id)));
+            };
+            let decision = match (&args.answer, &args.deny) {
+                (Some(text), _) => {
+                    answered = true;
+                    Decision::Input {
+                        response: crate::form::from_json(request, text).map_err(Failure::usage)?,
+                    }
+                }
+                (None, Some(_)) => Decision::Input { response: tackle_core::InputResponse::decline() },
+                (None, None) => {
+                    return Err(Failure::usage(format!("run {} waits for an answer to a question", args.id))
+                        .hint(format!(
+                            "tackle approve {} --answer '{{\"field\": value}}' (or --deny)",
+                            args.id
+                        )));
+                }
+            };
+            decisions.push((call.id.clone(), decision));
+        } else if kind == tackle_harness::PendingKind::Deferred && call.name == "ask_user_question" {
             let Some(text) = &args.answer else {
                 return Err(Failure::usage(format!("run {} waits for answers to questions", args.id))
                     .hint(format!("tackle approve {} --answer '[[\"label\"], \"own words\"]'", args.id)));

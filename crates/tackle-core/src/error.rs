@@ -40,6 +40,9 @@ pub enum ToolStatus {
     ApprovalRequired,
     /// The call is carried out elsewhere; the run suspends until its result arrives.
     Deferred,
+    /// The running call asked the user a question; the run suspends until the answer
+    /// arrives, then the call runs again with it.
+    InputRequired,
     /// A human denied the call.
     Denied,
 }
@@ -66,7 +69,7 @@ pub struct StatusRule {
 
 impl ToolStatus {
     /// Every status.
-    pub const ALL: [ToolStatus; 13] = [
+    pub const ALL: [ToolStatus; 14] = [
         ToolStatus::Ok,
         ToolStatus::Feedback,
         ToolStatus::InvalidArguments,
@@ -79,6 +82,7 @@ impl ToolStatus {
         ToolStatus::UserError,
         ToolStatus::ApprovalRequired,
         ToolStatus::Deferred,
+        ToolStatus::InputRequired,
         ToolStatus::Denied,
     ];
 
@@ -119,6 +123,7 @@ impl ToolStatus {
             }
             ToolStatus::ApprovalRequired => row("approval_required", false, false, false, false),
             ToolStatus::Deferred => row("deferred", false, false, false, false),
+            ToolStatus::InputRequired => row("input_required", false, false, false, false),
             ToolStatus::Denied => row("denied", true, true, false, false),
         }
     }
@@ -181,6 +186,9 @@ pub enum ToolError {
     /// The call is carried out elsewhere; its result arrives later.
     #[error("deferred")]
     Deferred,
+    /// The running call asks the user a question; it runs again once answered.
+    #[error("input required: {}", .0.message)]
+    InputRequired(Box<crate::InputRequest>),
 }
 
 impl ToolError {
@@ -224,6 +232,7 @@ impl ToolError {
             ToolError::User(_) => ToolStatus::UserError,
             ToolError::ApprovalRequired => ToolStatus::ApprovalRequired,
             ToolError::Deferred => ToolStatus::Deferred,
+            ToolError::InputRequired(_) => ToolStatus::InputRequired,
         }
     }
 
@@ -240,7 +249,7 @@ impl ToolError {
             ToolError::Cancelled => wording::CANCELLED.into(),
             ToolError::User(_) => wording::USER_ERROR.into(),
             ToolError::ApprovalRequired => wording::APPROVAL_PENDING.into(),
-            ToolError::Deferred => wording::DEFERRED_PENDING.into(),
+            ToolError::Deferred | ToolError::InputRequired(_) => wording::DEFERRED_PENDING.into(),
         }
     }
 }

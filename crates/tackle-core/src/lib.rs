@@ -37,6 +37,7 @@ pub use policy::{Component, Confidence, Visibility};
 pub use schema::{JsonSchema, SchemaError};
 pub use secret::Secret;
 pub use tool_return::{
-    Attachment, FilterReport, FilteredSource, FilteredSpan, Source, ToolContent, ToolReturn,
+    Attachment, FilterReport, FilteredSource, FilteredSpan, InputAction, InputRequest, InputResponse,
+    ResumedInput, Source, ToolContent, ToolReturn,
 };
 pub use usage::{Cost, Usage};

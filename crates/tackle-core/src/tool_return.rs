@@ -56,6 +56,66 @@ pub struct Attachment {
     pub data: String,
 }
 
+/// A question a running tool puts to the user (an MCP server's elicitation): the run
+/// suspends until the host answers, then the same call runs again with the answer
+/// ([`ResumedInput`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputRequest {
+    /// What the user is asked, in the tool's words.
+    pub message: String,
+    /// The answer's form: a JSON Schema object of flat properties (strings, numbers,
+    /// booleans, enums), as MCP elicitation defines it.
+    pub schema: Value,
+    /// What the tool needs to go on once answered; kept with the suspended run, opaque to
+    /// everyone else.
+    #[serde(default)]
+    pub state: Value,
+}
+
+/// What the user did with an [`InputRequest`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputAction {
+    /// Answered: the content holds the answer.
+    Accept,
+    /// Chose not to answer; the tool goes on without.
+    Decline,
+    /// Stopped the whole operation.
+    Cancel,
+}
+
+/// The user's answer to an [`InputRequest`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputResponse {
+    /// What they did.
+    pub action: InputAction,
+    /// The answer, when accepted: an object matching the request's schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<serde_json::Map<String, Value>>,
+}
+
+impl InputResponse {
+    /// An accepted answer.
+    pub fn accept(content: serde_json::Map<String, Value>) -> Self {
+        InputResponse { action: InputAction::Accept, content: Some(content) }
+    }
+
+    /// A declined request.
+    pub fn decline() -> Self {
+        InputResponse { action: InputAction::Decline, content: None }
+    }
+}
+
+/// A question asked during an earlier run of a call, with its answer: what the call gets
+/// (through its context) when it runs again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResumedInput {
+    /// The question, with the tool's state.
+    pub request: InputRequest,
+    /// The answer.
+    pub response: InputResponse,
+}
+
 /// A source a tool used: shown to the user with the answer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Source {
@@ -118,6 +178,9 @@ pub struct ToolReturn {
     /// result; the content should describe them for the others.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<Attachment>,
+    /// The question the call waits on (status `input_required`); never reaches the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_request: Option<Box<InputRequest>>,
 }
 
 /// What the prompt-injection filter did to one result: the spans it replaced, by source.
@@ -196,6 +259,7 @@ impl ToolReturn {
             untrusted_filtered: false,
             filter: None,
             attachments: Vec::new(),
+            input_request: None,
         }
     }
 

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use serde_json::{Map, Value};
 use tackle_core::{
-    AssistantPart, AssistantTurn, Message, Model, ModelEvent, ModelRequest, ModelSettings, ToolArguments,
-    ToolCall, ToolChoice, ToolContent, ToolKind, ToolReturn, ToolStatus, validate_tool_name, wording,
+    AssistantPart, AssistantTurn, InputRequest, InputResponse, Message, Model, ModelEvent, ModelRequest,
+    ModelSettings, ResumedInput, ToolArguments, ToolCall, ToolChoice, ToolContent, ToolKind, ToolReturn,
+    ToolStatus, validate_tool_name, wording,
 };
 use tackle_tools::{BatchOutcome, ExecutionState, Executor, Offer, ProgressSink, RunContext, ToolRegistry};
 
@@ -220,14 +221,35 @@ impl Harness {
                 (Decision::Approve | Decision::ApproveWithArguments { .. }, PendingKind::Deferred) => {
                     return Err(bad("a deferred call needs a result, not an approval"));
                 }
-                (Decision::Result { .. }, PendingKind::Approval) => {
+                (Decision::Result { .. } | Decision::Input { .. }, PendingKind::Approval) => {
                     return Err(bad("a call waiting for approval needs an approval or a denial"));
+                }
+                (Decision::Input { .. }, PendingKind::Deferred) => {
+                    return Err(bad("a deferred call needs a result, not an answer"));
+                }
+                (
+                    Decision::Approve | Decision::ApproveWithArguments { .. } | Decision::Result { .. },
+                    PendingKind::Input,
+                ) => {
+                    return Err(bad("a call that asked the user a question needs an answer or a denial"));
+                }
+                (Decision::Input { response }, PendingKind::Input) => {
+                    let asked = pending.returns[index].input_request.as_deref();
+                    let Some(asked) = asked else { return Err(bad("the call's question is lost")) };
+                    tackle_tools::check_input(asked, response).map_err(|e| bad(&e))?;
                 }
                 (Decision::ApproveWithArguments { arguments }, _) if !arguments.is_object() => {
                     return Err(bad("edited arguments must be a JSON object"));
                 }
                 _ => {}
             }
+            // Denying a question declines it: the call runs again and hears so.
+            let decision = match (decision, kind) {
+                (Decision::Deny { .. }, PendingKind::Input) => {
+                    Decision::Input { response: InputResponse::decline() }
+                }
+                (decision, _) => decision,
+            };
             plan.push((index, decision));
         }
         if let Some(call_id) = decisions.into_keys().next() {
@@ -237,6 +259,8 @@ impl Harness {
         let started = Instant::now();
         sink.emit(RunEvent::RunStarted { run_id: state.run_id.clone() });
         let Some(mut batch) = state.pending.take() else { return Err(RunError::NotSuspended) };
+        let pending_kinds: Vec<(usize, PendingKind)> =
+            batch.waiting().map(|(i, _, kind)| (i, kind)).collect();
         let mut approved = Vec::new();
         for (index, decision) in plan {
             let call = &batch.calls[index];
@@ -249,6 +273,14 @@ impl Harness {
                     let mut edited = call.clone();
                     edited.arguments = ToolArguments::Json(arguments);
                     approved.push((index, edited));
+                    continue;
+                }
+                Decision::Input { response } => {
+                    let request = batch.returns[index].input_request.take();
+                    if let Some(request) = request {
+                        state.execution.answer(call.id.clone(), ResumedInput { request: *request, response });
+                    }
+                    approved.push((index, call.clone()));
                     continue;
                 }
                 Decision::Deny { reason } => {
@@ -264,8 +296,12 @@ impl Harness {
             self.emit_finished(sink, &batch.returns[index], Duration::ZERO);
         }
         if !approved.is_empty() {
-            for (_, call) in &approved {
-                state.execution.approve(call.id.clone());
+            for (index, call) in &approved {
+                // A call that asked a question passed its approval (if it needed one)
+                // before it asked, and keeps it.
+                if kind_of(&pending_kinds, *index) != Some(PendingKind::Input) {
+                    state.execution.approve(call.id.clone());
+                }
             }
             let calls: Vec<ToolCall> = approved.iter().map(|(_, call)| call.clone()).collect();
             self.emit_started(sink, &calls);
@@ -664,6 +700,11 @@ impl Harness {
                 tool: call.name.clone(),
                 arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
                 kind,
+                request: batch.returns.iter().find(|r| r.call_id == call.id).and_then(|r| {
+                    r.input_request
+                        .as_deref()
+                        .map(|asked| InputRequest { state: Value::Null, ..asked.clone() })
+                }),
             })
             .collect();
         if !waiting.is_empty() {
@@ -762,4 +803,9 @@ async fn stream_round(
             },
         }
     }
+}
+
+/// The kind a waiting call of the batch had, by its index.
+fn kind_of(kinds: &[(usize, PendingKind)], index: usize) -> Option<PendingKind> {
+    kinds.iter().find(|(i, _)| *i == index).map(|(_, kind)| *kind)
 }

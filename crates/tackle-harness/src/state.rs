@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tackle_core::{Confidence, Cost, Message, ModelError, Source, ToolCall, ToolReturn, ToolStatus, Usage};
+use tackle_core::{
+    Confidence, Cost, InputRequest, InputResponse, Message, ModelError, Source, ToolCall, ToolReturn,
+    ToolStatus, Usage,
+};
 use tackle_tools::{ExecutionState, RetryExhausted};
 
 use crate::event::millis;
@@ -85,6 +88,8 @@ pub enum PendingKind {
     Approval,
     /// The result comes from elsewhere.
     Deferred,
+    /// The running call asked the user a question; it runs again with the answer.
+    Input,
 }
 
 /// A call the run waits for.
@@ -98,6 +103,9 @@ pub struct PendingCall {
     pub arguments: Value,
     /// Why it waits.
     pub kind: PendingKind,
+    /// The question, for a call that asked one (its tool's state left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<InputRequest>,
 }
 
 /// A batch of calls interrupted by a suspension.
@@ -121,6 +129,7 @@ impl PendingBatch {
         self.calls.iter().zip(&self.returns).enumerate().filter_map(|(i, (call, ret))| match ret.status {
             ToolStatus::ApprovalRequired => Some((i, call, PendingKind::Approval)),
             ToolStatus::Deferred => Some((i, call, PendingKind::Deferred)),
+            ToolStatus::InputRequired => Some((i, call, PendingKind::Input)),
             _ => None,
         })
     }
@@ -187,6 +196,12 @@ pub enum Decision {
     Result {
         /// The result; its status defaults to ok.
         result: Box<ToolReturn>,
+    },
+    /// The user's answer to the question a call asked; the call runs again with it. An
+    /// accepted answer must match the question's form. (A denial declines the question.)
+    Input {
+        /// The answer.
+        response: InputResponse,
     },
 }
 

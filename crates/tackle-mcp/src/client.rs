@@ -219,7 +219,96 @@ struct Handler {
     server: String,
     tools_changed: Arc<AtomicBool>,
     progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
+    asking: Asking,
     listed: Listed,
+}
+
+/// The questions of the calls in flight, by call key.
+type Asking = Arc<Mutex<HashMap<String, Questions>>>;
+
+/// One call's questions to the user, as a legacy server asks them (`elicitation/create`
+/// while the call runs): answers given in an earlier run of the call, in order, and the
+/// first question no answer was ready for.
+#[derive(Default)]
+struct Questions {
+    ready: std::collections::VecDeque<Answered>,
+    asked: Option<(String, serde_json::Value)>,
+}
+
+/// A question and the user's answer.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Answered {
+    message: String,
+    schema: serde_json::Value,
+    response: tackle_core::InputResponse,
+}
+
+/// How a call ended: with the server's result, or with a question for the user, after
+/// which the call is made again with the answer ([`McpServer::call`]).
+#[derive(Debug)]
+pub enum Called {
+    /// The server's result.
+    Done(rmcp::model::CallToolResult),
+    /// The server asked the user something.
+    Asks(tackle_core::InputRequest),
+}
+
+/// The most questions one call may ask (or rounds a modern server may ask for).
+const MAX_QUESTIONS: usize = 16;
+
+/// The continuation of a call that asked the user, kept in the question's state.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Continuation {
+    /// The era the call was made in.
+    era: Option<Era>,
+    /// Legacy: every question asked so far with its answer, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    answered: Vec<Answered>,
+    /// Legacy: the question being asked (message and form, as the server sent them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    asked: Option<(String, serde_json::Value)>,
+    /// Modern: the key of the request being asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    key: Option<String>,
+    /// Modern: the responses gathered for this round, by key.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    responses: std::collections::BTreeMap<String, serde_json::Value>,
+    /// Modern: requests of this round still to ask (key, message, schema).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    waiting: Vec<(String, String, serde_json::Value)>,
+    /// Modern: the server's opaque state, echoed back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    request_state: Option<String>,
+    /// Rounds and questions so far.
+    #[serde(default)]
+    rounds: usize,
+}
+
+/// The answer as an elicitation result.
+fn elicit_result(response: &tackle_core::InputResponse) -> serde_json::Value {
+    let action = match response.action {
+        tackle_core::InputAction::Accept => "accept",
+        tackle_core::InputAction::Decline => "decline",
+        tackle_core::InputAction::Cancel => "cancel",
+    };
+    match (&response.content, response.action) {
+        (Some(content), tackle_core::InputAction::Accept) => {
+            serde_json::json!({"action": action, "content": content})
+        }
+        _ => serde_json::json!({"action": action}),
+    }
+}
+
+/// The message and form of an elicitation request, as sent (`None` for anything but a
+/// form: a URL to open is not something a suspended run can wait on).
+fn form_of(params: &serde_json::Value) -> Option<(String, serde_json::Value)> {
+    let mode = params.get("mode").and_then(serde_json::Value::as_str).unwrap_or("form");
+    if mode != "form" {
+        return None;
+    }
+    let message = params.get("message")?.as_str()?.to_owned();
+    let schema = params.get("requestedSchema")?.clone();
+    schema.is_object().then_some((message, schema))
 }
 
 /// The names a server lists now (`None` until it was first asked).
@@ -243,10 +332,10 @@ async fn relist(peer: &rmcp::service::Peer<RoleClient>, listed: &Listed, server:
     *guard = Some(now);
 }
 
-/// Takes a call's progress listener out of the table when the call ends, however it ends.
-struct Listening<'a>(&'a Mutex<HashMap<String, ProgressFn>>, Option<String>);
+/// Takes a call's entry out of a table when the call ends, however it ends.
+struct Listening<'a, T>(&'a Mutex<HashMap<String, T>>, Option<String>);
 
-impl Drop for Listening<'_> {
+impl<T> Drop for Listening<'_, T> {
     fn drop(&mut self) {
         if let Some(key) = self.1.take() {
             lock(self.0).remove(&key);
@@ -256,10 +345,48 @@ impl Drop for Listening<'_> {
 
 impl rmcp::ClientHandler for Handler {
     fn get_info(&self) -> InitializeRequestParams {
-        InitializeRequestParams::new(
-            ClientCapabilities::default(),
-            Implementation::new("tackle", env!("CARGO_PKG_VERSION")),
-        )
+        let mut capabilities = ClientCapabilities::default();
+        // Forms only: a question suspends the run, and a form's answer can wait for the
+        // user across a restart; a URL to visit cannot be answered that way.
+        capabilities.elicitation = Some(
+            rmcp::model::ElicitationCapability::new()
+                .with_form(rmcp::model::FormElicitationCapability::new()),
+        );
+        InitializeRequestParams::new(capabilities, Implementation::new("tackle", env!("CARGO_PKG_VERSION")))
+    }
+
+    /// A legacy server asks during a call: the answer given in an earlier run of the call
+    /// when it is the same question, else the call is cancelled (its result is set aside)
+    /// and the question goes to the user. With several calls in flight, a question cannot
+    /// be told apart and is declined.
+    fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> impl Future<Output = Result<rmcp::model::ElicitResult, rmcp::ErrorData>> + Send + '_ {
+        use rmcp::model::{ElicitResult, ElicitationAction};
+        let params = serde_json::to_value(&request).unwrap_or_default();
+        let mut asking = lock(&self.asking);
+        let result = match (form_of(&params), asking.len()) {
+            (Some((message, schema)), 1) => {
+                let questions = asking.values_mut().next().expect("one call is asking");
+                match questions.ready.front() {
+                    Some(ready) if ready.message == message && ready.schema == schema => {
+                        let answer = questions.ready.pop_front().expect("an answer is ready");
+                        serde_json::from_value(elicit_result(&answer.response))
+                            .unwrap_or(ElicitResult::new(ElicitationAction::Decline))
+                    }
+                    _ => {
+                        if questions.asked.is_none() {
+                            questions.asked = Some((message, schema));
+                        }
+                        ElicitResult::new(ElicitationAction::Cancel)
+                    }
+                }
+            }
+            _ => ElicitResult::new(ElicitationAction::Decline),
+        };
+        std::future::ready(Ok(result))
     }
 
     fn on_progress(
@@ -303,6 +430,7 @@ pub struct McpServer {
     tools_changed: Arc<AtomicBool>,
     pgid: Option<u32>,
     progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
+    asking: Asking,
     calls: AtomicU64,
     listed: Listed,
     watcher: Option<tokio::task::JoinHandle<()>>,
@@ -347,11 +475,13 @@ impl McpServer {
         let fail = |message: String| McpError::Connect { server: config.name.clone(), message };
         let tools_changed = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(Mutex::new(HashMap::new()));
+        let asking: Asking = Arc::default();
         let listed: Listed = Arc::default();
         let handler = Handler {
             server: config.name.clone(),
             tools_changed: tools_changed.clone(),
             progress: progress.clone(),
+            asking: asking.clone(),
             listed: listed.clone(),
         };
         let lifecycle = match config.era {
@@ -468,6 +598,7 @@ impl McpServer {
             tools_changed,
             pgid,
             progress,
+            asking,
             calls: AtomicU64::new(0),
             listed,
             watcher,
@@ -521,9 +652,16 @@ impl McpServer {
     }
 
     /// Calls tool `name` (as the server names it) with `arguments`, within the call timeout.
-    /// A server that asks for input during the call (`input_required`, or a legacy
-    /// `elicitation/create`) is answered that the user declines, and the call goes on to its
-    /// result.
+    ///
+    /// A server may ask the user something during the call: a modern one answers
+    /// `input_required`, a legacy one sends `elicitation/create`. Either way the call ends
+    /// with [`Called::Asks`], whose state holds what is needed to go on; calling again with
+    /// the question and its answer (`resumed`) sends the answer — a modern server gets it
+    /// with its own request state, a legacy one is called again from the start and gets
+    /// the answer when it asks the same question (so whatever the tool did before asking,
+    /// it does again). Requests for the client's roots are answered that there are none;
+    /// a request to sample a model fails the call.
+    ///
     /// With `progress`, the server's progress notifications go to it while the call runs
     /// (when it is the only call of this server listening; see `on_progress`).
     pub async fn call(
@@ -531,21 +669,151 @@ impl McpServer {
         name: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
         progress: Option<ProgressFn>,
-    ) -> Result<rmcp::model::CallToolResult, McpError> {
-        let params = rmcp::model::CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        resumed: Option<&tackle_core::ResumedInput>,
+    ) -> Result<Called, McpError> {
+        let what = format!("tools/call {name}");
+        let mut params = rmcp::model::CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        let key = format!("call-{}", self.calls.fetch_add(1, Ordering::Relaxed));
         let mut listening = Listening(&self.progress, None);
         if let Some(progress) = progress {
-            let key = format!("call-{}", self.calls.fetch_add(1, Ordering::Relaxed));
             lock(&self.progress).insert(key.clone(), progress);
-            listening.1 = Some(key);
+            listening.1 = Some(key.clone());
         }
+        let mut state = Continuation::default();
+        if let Some(resumed) = resumed {
+            state = serde_json::from_value(resumed.request.state.clone()).map_err(|e| {
+                self.protocol_text(&what, format!("the question's state cannot be read: {e}"))
+            })?;
+            match state.era {
+                Some(Era::Modern) => {
+                    if let Some(key) = state.key.take() {
+                        state.responses.insert(key, elicit_result(&resumed.response));
+                    }
+                    if !state.waiting.is_empty() {
+                        let (key, message, schema) = state.waiting.remove(0);
+                        state.key = Some(key);
+                        return Ok(Called::Asks(self.question(message, schema, &state)));
+                    }
+                    params.input_responses = Some(std::mem::take(&mut state.responses));
+                    params.request_state = state.request_state.take();
+                }
+                _ => {
+                    if let Some((message, schema)) = state.asked.take() {
+                        state.answered.push(Answered { message, schema, response: resumed.response.clone() });
+                    }
+                }
+            }
+        }
+        lock(&self.asking)
+            .insert(key.clone(), Questions { ready: state.answered.iter().cloned().collect(), asked: None });
+        let _asking = Listening(&self.asking, Some(key.clone()));
         let deadline = self.config.call_timeout;
         // Dropping the request (at the deadline, or when the run stops) tells the server
         // with `notifications/cancelled`.
-        tokio::time::timeout(deadline, self.service.call_tool(params))
+        tokio::time::timeout(deadline, self.rounds(&what, &key, params, state))
             .await
-            .map_err(|_| self.timeout(&format!("tools/call {name}"), deadline))?
-            .map_err(|e| self.protocol(&format!("tools/call {name}"), e))
+            .map_err(|_| self.timeout(&what, deadline))?
+    }
+
+    /// Sends the call, answering what can be answered without the user, until the server
+    /// answers or asks the user.
+    async fn rounds(
+        &self,
+        what: &str,
+        key: &str,
+        mut params: rmcp::model::CallToolRequestParams,
+        mut state: Continuation,
+    ) -> Result<Called, McpError> {
+        use rmcp::model::CallToolResponse;
+        loop {
+            let response =
+                self.service.call_tool_once(params.clone()).await.map_err(|e| self.protocol(what, e))?;
+            let required = match response {
+                CallToolResponse::Complete(result) => {
+                    // A legacy server asked during the call: the result of the cancelled
+                    // question is set aside and the user is asked.
+                    let asked = lock(&self.asking).get_mut(key).and_then(|q| q.asked.take());
+                    let Some((message, schema)) = asked else { return Ok(Called::Done(result)) };
+                    state.era = Some(Era::Legacy);
+                    if state.answered.len() >= MAX_QUESTIONS {
+                        return Err(
+                            self.protocol_text(what, format!("it asked more than {MAX_QUESTIONS} questions"))
+                        );
+                    }
+                    state.asked = Some((message.clone(), schema.clone()));
+                    return Ok(Called::Asks(self.question(message, schema, &state)));
+                }
+                CallToolResponse::InputRequired(required) => required,
+                CallToolResponse::Task(_) => {
+                    return Err(self
+                        .protocol_text(what, "it answered with a task, which tackle does not poll".into()));
+                }
+                _ => return Err(self.protocol_text(what, "it answered with an unknown result".into())),
+            };
+            state.era = Some(Era::Modern);
+            state.rounds += 1;
+            if state.rounds > MAX_QUESTIONS {
+                return Err(
+                    self.protocol_text(what, format!("it asked for input more than {MAX_QUESTIONS} times"))
+                );
+            }
+            let (mut responses, mut waiting) = (std::collections::BTreeMap::new(), Vec::new());
+            for (request_key, request) in required.input_requests.unwrap_or_default() {
+                let request = serde_json::to_value(&request).unwrap_or_default();
+                let method = request.get("method").and_then(serde_json::Value::as_str).unwrap_or_default();
+                let request_params = request.get("params").cloned().unwrap_or_default();
+                match method {
+                    "elicitation/create" => match form_of(&request_params) {
+                        Some((message, schema)) => waiting.push((request_key, message, schema)),
+                        None => {
+                            responses.insert(request_key, serde_json::json!({"action": "decline"}));
+                        }
+                    },
+                    "roots/list" => {
+                        responses.insert(request_key, serde_json::json!({"roots": []}));
+                    }
+                    other => {
+                        return Err(self.protocol_text(
+                            what,
+                            format!("it asked the client for {other:?}, which tackle does not offer"),
+                        ));
+                    }
+                }
+            }
+            state.request_state = required.request_state;
+            if waiting.is_empty() {
+                if responses.is_empty() && state.request_state.is_none() {
+                    return Err(self.protocol_text(what, "it asked for input without saying what".into()));
+                }
+                if responses.is_empty() {
+                    // Only its own state: the server is not ready yet.
+                    tokio::time::sleep(Duration::from_millis(20 * state.rounds as u64)).await;
+                }
+                params.input_responses = (!responses.is_empty()).then_some(responses);
+                params.request_state = state.request_state.take();
+                continue;
+            }
+            let (request_key, message, schema) = waiting.remove(0);
+            state.key = Some(request_key);
+            state.responses = responses;
+            state.waiting = waiting;
+            return Ok(Called::Asks(self.question(message, schema, &state)));
+        }
+    }
+
+    /// The question for the user, with what the call needs to go on.
+    fn question(
+        &self,
+        message: String,
+        schema: serde_json::Value,
+        state: &Continuation,
+    ) -> tackle_core::InputRequest {
+        let message = format!("The MCP server {:?} asks: {message}", self.config.name);
+        tackle_core::InputRequest { message, schema, state: serde_json::to_value(state).unwrap_or_default() }
+    }
+
+    fn protocol_text(&self, what: &str, message: String) -> McpError {
+        McpError::Protocol { server: self.config.name.clone(), what: what.to_owned(), message }
     }
 
     fn timeout(&self, what: &str, after: Duration) -> McpError {

@@ -9,6 +9,6 @@ mod client;
 mod server;
 mod tools;
 
-pub use client::{Era, McpError, McpServer, ProgressFn, ServerConfig, Transport};
+pub use client::{Called, Era, McpError, McpServer, ProgressFn, ServerConfig, Transport};
 pub use server::{HttpOptions, RegistryServer, RunFactory, http_router, serve_http, serve_stdio};
 pub use tools::{McpToolset, Skipped, tool_name};

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use tackle_core::{JsonSchema, Source, ToolDefinition, ToolError, ToolKind, ToolReturn, ToolStatus};
 use tackle_tools::{FunctionTool, StaticToolset, ToolBuilder, ToolContext, Toolset};
 
-use crate::client::{McpError, McpServer};
+use crate::client::{Called, McpError, McpServer};
 
 /// The longest tool name providers take.
 const NAME_MAX: usize = 64;
@@ -172,9 +172,15 @@ fn build(server: &Arc<McpServer>, tool: &rmcp::model::Tool) -> Result<FunctionTo
                     ctx.report_progress(done, total, message.as_deref());
                 }) as crate::client::ProgressFn
             });
-            let response =
-                server.call(&original, args, progress).await.map_err(|e| ToolError::failed(e.to_string()))?;
-            Ok(map_result(server.config().name.as_str(), server.config().trusted, &response))
+            // A question from the server suspends the run; the answer comes back with the
+            // call's next run.
+            match server.call(&original, args, progress, ctx.input()).await {
+                Ok(Called::Done(response)) => {
+                    Ok(map_result(server.config().name.as_str(), server.config().trusted, &response))
+                }
+                Ok(Called::Asks(request)) => Err(ToolError::InputRequired(Box::new(request))),
+                Err(e) => Err(ToolError::failed(e.to_string())),
+            }
         }
     })
     // A tool the server stopped listing is not offered from the next round on.

@@ -114,6 +114,94 @@ async fn everything_over_stdio_speaks_the_legacy_era() {
     assert!(!alive(pid), "server {pid} outlived its connection");
 }
 
+/// The run's state, as a store keeps it across a restart.
+fn restarted(state: &tackle_harness::RunState) -> tackle_harness::RunState {
+    serde_json::from_str(&serde_json::to_string(state).unwrap()).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_servers_question_suspends_the_run_and_the_answer_reaches_the_server() {
+    use tackle_core::{AssistantPart, AssistantTurn, InputAction, InputResponse, Message, ToolCall};
+    use tackle_harness::{Decision, Harness, PendingKind, RunOutcome};
+    let Some(bin) = everything() else { return };
+    let mut config = ServerConfig::stdio("ev", bin.display().to_string(), vec!["stdio".into()]);
+    config.include = vec!["trigger-elicitation-request".into()];
+    config.trusted = true;
+    let set = McpToolset::load(McpServer::connect(config).await.unwrap()).await.unwrap();
+    assert_eq!(set.len(), 1, "the server offers its asking tool to a client that can answer");
+    let harness = Harness::new(tackle_tools::ToolRegistry::builder().toolset(set).build().unwrap());
+    let call = |id: &str| AssistantTurn {
+        parts: vec![AssistantPart::ToolCall(ToolCall::new(id, "ev_trigger-elicitation-request", json!({})))],
+        ..AssistantTurn::default()
+    };
+    let model = tackle_test::ScriptedModel::new([
+        call("c1"),
+        AssistantTurn::text("thanks, Ada"),
+        call("c2"),
+        AssistantTurn::text("fine"),
+    ]);
+    let ctx = Arc::new(RunContext::new("run-1"));
+    let mut state = harness.start("run-1", vec![Message::user("sign me up")]);
+    let outcome = harness.run(&model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap();
+    let RunOutcome::Suspended(pending) = outcome else { panic!("a question expected: {outcome:?}") };
+    assert_eq!(pending[0].kind, PendingKind::Input);
+    let asked = pending[0].request.as_ref().unwrap();
+    assert!(asked.message.contains("\"ev\" asks: Please provide inputs"), "{asked:?}");
+    assert_eq!(asked.schema["required"], json!(["name"]));
+
+    // An answer that does not fit the form is refused and loses nothing.
+    let mut state = restarted(&state);
+    let wrong = InputResponse::accept(json!({"check": true}).as_object().unwrap().clone());
+    let err = harness
+        .resume(
+            &model,
+            &ctx,
+            &mut state,
+            [("c1".into(), Decision::Input { response: wrong })],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("name"), "{err}");
+    let answer =
+        InputResponse::accept(json!({"name": "Ada Lovelace", "check": true}).as_object().unwrap().clone());
+    let outcome = harness
+        .resume(
+            &model,
+            &ctx,
+            &mut state,
+            [("c1".into(), Decision::Input { response: answer })],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)), "{outcome:?}");
+    let requests = model.requests();
+    let shown = format!("{:?}", requests.last().unwrap().messages.last().unwrap());
+    assert!(shown.contains("- Name: Ada Lovelace") && shown.contains("Agreed to terms: true"), "{shown}");
+    assert_eq!(shown.matches("User provided the requested information").count(), 1, "{shown}");
+
+    // Declining is the server's to hear too.
+    state.push_user("again");
+    let outcome = harness.run(&model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Suspended(_)), "{outcome:?}");
+    let declined = InputResponse { action: InputAction::Decline, content: None };
+    let outcome = harness
+        .resume(
+            &model,
+            &ctx,
+            &mut state,
+            [("c2".into(), Decision::Input { response: declined })],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)), "{outcome:?}");
+    let requests = model.requests();
+    let shown = format!("{:?}", requests.last().unwrap().messages.last().unwrap());
+    assert!(shown.contains("User declined to provide the requested information"), "{shown}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_time_server_speaks_the_modern_era_and_trust_relaxes_its_tools() {
     let Some(bin) = time_server() else { return };

@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use tackle_core::{Component, Confidence, ToolDefinition, ToolError};
+use tackle_core::{Component, Confidence, ResumedInput, ToolDefinition, ToolError};
 use tokio_util::sync::CancellationToken;
 
 use tackle_core::Secret;
@@ -214,6 +214,7 @@ pub(crate) struct CallInfo {
     pub(crate) attempt: AtomicU32,
     pub(crate) model_retries: u32,
     pub(crate) approved: bool,
+    pub(crate) input: Option<ResumedInput>,
     pub(crate) secrets_read: Mutex<Vec<Secret>>,
 }
 
@@ -232,6 +233,7 @@ impl CallInfo {
             attempt: AtomicU32::new(1),
             model_retries: proxy.call.model_retries,
             approved: false,
+            input: None,
             secrets_read: Mutex::new(Vec::new()),
         }
     }
@@ -282,6 +284,7 @@ impl ToolContext {
                 attempt: AtomicU32::new(1),
                 model_retries: 0,
                 approved: false,
+                input: None,
                 secrets_read: Mutex::new(Vec::new()),
             },
         )
@@ -315,6 +318,30 @@ impl ToolContext {
     /// Whether a human approved this call.
     pub fn approved(&self) -> bool {
         self.call.approved
+    }
+
+    /// The question this call asked the user in an earlier run, with the answer: set when
+    /// the call runs again after returning [`ToolError::InputRequired`].
+    pub fn input(&self) -> Option<&ResumedInput> {
+        self.call.input.as_ref()
+    }
+
+    /// This context with `input` as the answer to a question the call asked (for calling
+    /// a tool directly, outside an executor).
+    pub fn with_input(self, input: ResumedInput) -> Self {
+        let call = &*self.call;
+        let info = CallInfo {
+            call_id: call.call_id.clone(),
+            tool_name: call.tool_name.clone(),
+            settings_key: Arc::clone(&call.settings_key),
+            definition: call.definition.clone(),
+            attempt: AtomicU32::new(call.attempt.load(Ordering::Relaxed)),
+            model_retries: call.model_retries,
+            approved: call.approved,
+            input: Some(input),
+            secrets_read: Mutex::new(Vec::new()),
+        };
+        ToolContext { run: self.run, call: Arc::new(info) }
     }
 
     /// The run's context.

@@ -15,7 +15,7 @@ use futures_util::{FutureExt, StreamExt, stream};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tackle_core::{
-    ToolArguments, ToolCall, ToolContent, ToolError, ToolKind, ToolReturn, ToolStatus, wording,
+    ResumedInput, ToolArguments, ToolCall, ToolContent, ToolError, ToolKind, ToolReturn, ToolStatus, wording,
 };
 
 use crate::context::{CallInfo, RunContext, ToolContext};
@@ -60,20 +60,31 @@ impl RetryPolicy {
 
 /// What the executor remembers between batches of a run: model-retry counts per tool and
 /// the calls a human approved. Serialisable, so that it survives a suspended run.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ExecutionState {
     /// Correction requests in a row, per tool name.
     #[serde(default)]
     pub model_retries: BTreeMap<String, u32>,
-    /// Ids of calls a human approved and that have not run yet.
+    /// Ids of calls a human approved and that have not run yet (or that wait for the
+    /// user's input, and run again once it arrives).
     #[serde(default)]
     pub approved: BTreeSet<String>,
+    /// Answers to questions calls asked, by call id: the call gets its answer the next time
+    /// it runs.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs: BTreeMap<String, ResumedInput>,
 }
 
 impl ExecutionState {
     /// Marks call `call_id` approved: the next time it is executed, it runs.
     pub fn approve(&mut self, call_id: impl Into<String>) {
         self.approved.insert(call_id.into());
+    }
+
+    /// Hands call `call_id` the answer to the question it asked: the next time it is
+    /// executed, its context carries `input`.
+    pub fn answer(&mut self, call_id: impl Into<String>, input: ResumedInput) {
+        self.inputs.insert(call_id.into(), input);
     }
 }
 
@@ -137,6 +148,7 @@ struct CallPlan<'a> {
     call: &'a ToolCall,
     prior_retries: u32,
     approved: bool,
+    input: Option<ResumedInput>,
 }
 
 impl Executor {
@@ -307,9 +319,11 @@ impl Executor {
     ) -> Option<RetryExhausted> {
         let mut exhausted = None;
         for (call, ret) in calls.iter().zip(returns) {
-            if ret.status != ToolStatus::ApprovalRequired {
+            // A call that asked the user keeps its approval for when it runs again.
+            if !matches!(ret.status, ToolStatus::ApprovalRequired | ToolStatus::InputRequired) {
                 state.approved.remove(&call.id);
             }
+            state.inputs.remove(&call.id);
             let Some(tool) = offer.get(&call.name) else { continue };
             let rule = ret.status.rule();
             if rule.model_retry {
@@ -347,6 +361,7 @@ impl Executor {
             call,
             prior_retries: state.model_retries.get(&call.name).copied().unwrap_or(0),
             approved: state.approved.contains(&call.id),
+            input: state.inputs.get(&call.id).cloned(),
         };
         let ret = self.run_offered(run, plan).await;
         let took = started.elapsed();
@@ -381,7 +396,7 @@ impl Executor {
     }
 
     async fn run_offered(&self, run: &Arc<RunContext>, plan: CallPlan<'_>) -> ToolReturn {
-        let CallPlan { tool, call, prior_retries, approved } = plan;
+        let CallPlan { tool, call, prior_retries, approved, input } = plan;
         let definition = &*tool.definition;
         let ctx = ToolContext::new(
             Arc::clone(run),
@@ -393,6 +408,7 @@ impl Executor {
                 attempt: AtomicU32::new(1),
                 model_retries: prior_retries,
                 approved,
+                input,
                 secrets_read: Mutex::new(Vec::new()),
             },
         );
@@ -605,6 +621,10 @@ fn finish_ids(mut ret: ToolReturn, call: &ToolCall) -> ToolReturn {
 /// the host in `detail` (a failure's cause chain, an integration mistake's message).
 fn error_return(error: ToolError, tool: &str) -> ToolReturn {
     let mut ret = ToolReturn::with_status(error.kind(), error.model_text(tool));
+    if let ToolError::InputRequired(request) = error {
+        ret.input_request = Some(request);
+        return ret;
+    }
     ret.detail = match &error {
         ToolError::Failed { message, source: Some(source) } => {
             let chain = tackle_core::cause_chain(source.as_ref());

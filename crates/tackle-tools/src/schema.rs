@@ -95,6 +95,23 @@ pub(crate) fn shorten(text: &str, max: usize) -> String {
     }
 }
 
+/// Checks the user's `response` to a question a call asked: an accepted answer must be an
+/// object that matches the request's schema; declining or cancelling needs no content.
+pub fn check_input(
+    request: &tackle_core::InputRequest,
+    response: &tackle_core::InputResponse,
+) -> Result<(), String> {
+    if response.action != tackle_core::InputAction::Accept {
+        return Ok(());
+    }
+    let Some(content) = &response.content else {
+        return Err("an accepted answer needs content".into());
+    };
+    let schema = CompiledSchema::compile(&request.schema)
+        .map_err(|e| format!("the question's form cannot be checked: {e}"))?;
+    schema.check(&Value::Object(content.clone())).map_err(|e| e.replace("arguments", "the answer"))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -348,3 +348,55 @@ async fn the_conformance_suite_passes_against_tackle_mcp_serve() {
     assert!(total >= 60, "{passed}/{total}");
     child.kill().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_servers_question_waits_for_the_user_and_an_answer_from_another_process_goes_on() {
+    let Some(everything) = peer("node_modules/.bin/mcp-server-everything") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("", &[("c1", "ev_trigger-elicitation-request", json!({}))]),
+            wire.turn("Signed up as Ada.", &[]),
+        ],
+    )
+    .await;
+    let extra = format!(
+        "[mcp.servers.ev]\ncommand = \"{}\"\nargs = [\"stdio\"]\ninclude = [\"trigger-elicitation-request\"]\n\n\
+         [tools.\"ev_trigger-elicitation-request\"]\napproval = false\n",
+        everything.display()
+    );
+    let config = settings(dir.path(), wire, &server, &extra);
+    let mut command = tackle(&config);
+    command.args(["run", "Sign me up."]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!((code, stdout.as_str()), (3, ""), "{stderr}");
+    assert!(stderr.contains("\"ev\" asks: Please provide inputs for the following fields:"), "{stderr}");
+    assert!(stderr.contains("String (name, string, required): Your full, legal name"), "{stderr}");
+    assert!(stderr.contains("3) Wonder Woman"), "{stderr}");
+    let line = stderr.lines().find(|l| l.contains("waits for")).unwrap();
+    let id = line.split_whitespace().nth(1).unwrap().to_owned();
+
+    // Without an answer, or with one that does not fit, nothing changes.
+    for (args, why) in [
+        (vec!["approve", &id], "waits for an answer"),
+        (vec!["approve", &id, "--answer", "{\"check\": true}"], "name"),
+    ] {
+        let mut command = tackle(&config);
+        command.args(args);
+        let (code, _, stderr) = output(command).await;
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(why), "{stderr}");
+    }
+    let mut command = tackle(&config);
+    command.args(["approve", &id, "--answer", "{\"name\": \"Ada Lovelace\", \"integer\": 7}"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Signed up as Ada.\n");
+    let sent = requests(&server, wire).await;
+    assert_eq!(sent.len(), 2);
+    let second = sent[1].to_string();
+    assert!(second.contains("- Name: Ada Lovelace") && second.contains("Favorite Integer: 7"), "{second}");
+}

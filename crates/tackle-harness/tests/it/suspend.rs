@@ -195,3 +195,142 @@ async fn a_deferred_result_is_redacted_and_capped_like_an_executed_one() {
     assert!(shown.contains("truncated"), "{shown}");
     assert!(shown.chars().count() < 120, "{shown}");
 }
+
+/// A tool that needs approval and then asks the user which name to give; it records every
+/// run with what it was told.
+fn asking_registry(runs: Arc<std::sync::Mutex<Vec<String>>>) -> ToolRegistry {
+    let rename = function_tool("rename", "Rename the project.", json!({"type": "object"}), move |ctx: ToolContext, _args| {
+        let runs = Arc::clone(&runs);
+        async move {
+            let Some(input) = ctx.input() else {
+                runs.lock().unwrap().push(format!("asked, approved={}", ctx.approved()));
+                return Err(ToolError::InputRequired(Box::new(tackle_core::InputRequest {
+                    message: "Which name?".into(),
+                    schema: json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
+                    state: json!({"step": 1}),
+                })));
+            };
+            let told = match input.response.action {
+                tackle_core::InputAction::Accept => {
+                    format!("renamed to {}", input.response.content.as_ref().unwrap()["name"].as_str().unwrap())
+                }
+                other => format!("{other:?}"),
+            };
+            runs.lock().unwrap().push(format!("{told}, state={}, approved={}", input.request.state, ctx.approved()));
+            Ok::<_, ToolError>(told)
+        }
+    })
+    .kind(ToolKind::ApprovalRequired)
+    .build()
+    .unwrap();
+    ToolRegistry::builder().tool(rename).build().unwrap()
+}
+
+#[tokio::test]
+async fn a_call_that_asks_the_user_suspends_and_runs_again_with_the_answer_after_a_restart() {
+    let runs = Arc::default();
+    let harness = Harness::new(asking_registry(Arc::clone(&runs)));
+    let model = ScriptedModel::new([calls(&[("c1", "rename", json!({}))]), AssistantTurn::text("renamed")]);
+    let mut state = start(&harness);
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
+    let RunOutcome::Suspended(pending) = outcome else { panic!("approval expected: {outcome:?}") };
+    assert_eq!(pending[0].kind, PendingKind::Approval);
+    let outcome = harness
+        .resume(
+            &model,
+            &ctx(),
+            &mut state,
+            [("c1".to_owned(), Decision::Approve)],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap();
+    let RunOutcome::Suspended(pending) = outcome else { panic!("a question expected: {outcome:?}") };
+    assert_eq!(pending[0].kind, PendingKind::Input);
+    let asked = pending[0].request.as_ref().expect("the question is shown");
+    assert_eq!(asked.message, "Which name?");
+    assert_eq!(asked.state, serde_json::Value::Null, "the tool's state is not shown to the host");
+
+    // The suspended run survives a restart.
+    let mut state: RunState = serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
+    let remaining = model.remaining();
+    for (decision, why) in [
+        (Decision::Approve, "needs an answer"),
+        (
+            Decision::Input {
+                response: tackle_core::InputResponse::accept(json!({"name": 7}).as_object().unwrap().clone()),
+            },
+            "is not of type",
+        ),
+        (
+            Decision::Input {
+                response: tackle_core::InputResponse {
+                    action: tackle_core::InputAction::Accept,
+                    content: None,
+                },
+            },
+            "needs content",
+        ),
+    ] {
+        let err = harness
+            .resume(&model, &ctx(), &mut state, [("c1".to_owned(), decision)], &mut tackle_harness::Discard)
+            .await
+            .unwrap_err();
+        assert!(matches!(&err, RunError::BadDecision { reason, .. } if reason.contains(why)), "{err:?}");
+        assert!(state.is_suspended());
+        assert_eq!(model.remaining(), remaining);
+    }
+    let answer = tackle_core::InputResponse::accept(json!({"name": "tackle"}).as_object().unwrap().clone());
+    let outcome = harness
+        .resume(
+            &model,
+            &ctx(),
+            &mut state,
+            [("c1".to_owned(), Decision::Input { response: answer })],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)), "{outcome:?}");
+    assert_eq!(
+        *runs.lock().unwrap(),
+        ["asked, approved=true", "renamed to tackle, state={\"step\":1}, approved=true"]
+    );
+    let requests = model.requests();
+    let returns = last_returns(&requests.last().unwrap().messages);
+    assert_eq!((returns[0].status, returns[0].content.as_str()), (ToolStatus::Ok, "renamed to tackle"));
+    assert_history_valid(&state.messages);
+    assert!(state.execution.approved.is_empty() && state.execution.inputs.is_empty());
+    assert_eq!(state.counters.tool_calls, 1);
+}
+
+#[tokio::test]
+async fn denying_a_question_declines_it_and_the_call_hears_so() {
+    let runs = Arc::default();
+    let harness = Harness::new(asking_registry(Arc::clone(&runs)));
+    let model = ScriptedModel::new([calls(&[("c1", "rename", json!({}))]), AssistantTurn::text("ok")]);
+    let mut state = start(&harness);
+    let _ = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
+    let _ = harness
+        .resume(
+            &model,
+            &ctx(),
+            &mut state,
+            [("c1".to_owned(), Decision::Approve)],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap();
+    let outcome = harness
+        .resume(
+            &model,
+            &ctx(),
+            &mut state,
+            [("c1".to_owned(), Decision::Deny { reason: None })],
+            &mut tackle_harness::Discard,
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(_)), "{outcome:?}");
+    assert_eq!(runs.lock().unwrap()[1], "Decline, state={\"step\":1}, approved=true");
+}

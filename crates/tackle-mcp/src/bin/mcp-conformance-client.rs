@@ -49,9 +49,26 @@ async fn main() -> std::process::ExitCode {
     };
     for tool in tools {
         let args = arguments(&tool.input_schema);
-        match server.call(&tool.name, args, None).await {
-            Ok(_) => eprintln!("called {}", tool.name),
-            Err(error) => eprintln!("{}: {error}", tool.name),
+        // A question is answered as a user who accepts and fills in every field would,
+        // through the same path a suspended run takes when it resumes.
+        let mut resumed = None;
+        for _ in 0..8 {
+            match server.call(&tool.name, args.clone(), None, resumed.as_ref()).await {
+                Ok(tackle_mcp::Called::Asks(request)) => {
+                    eprintln!("{} asks: {}", tool.name, request.message);
+                    let form = request.schema.as_object().cloned().unwrap_or_default();
+                    let response = tackle_core::InputResponse::accept(arguments(&form));
+                    resumed = Some(tackle_core::ResumedInput { request, response });
+                }
+                Ok(tackle_mcp::Called::Done(_)) => {
+                    eprintln!("called {}", tool.name);
+                    break;
+                }
+                Err(error) => {
+                    eprintln!("{}: {error}", tool.name);
+                    break;
+                }
+            }
         }
     }
     std::process::ExitCode::SUCCESS
