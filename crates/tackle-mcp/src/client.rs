@@ -218,9 +218,65 @@ pub type ProgressFn = Arc<dyn Fn(f64, Option<f64>, Option<String>) + Send + Sync
 struct Handler {
     server: String,
     tools_changed: Arc<AtomicBool>,
-    progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
+    progress: Progress,
     asking: Asking,
     listed: Listed,
+}
+
+/// Progress listeners by the progress token of their request, and notifications that came
+/// before their listener was in place (a fast server can answer before the request's sender
+/// learns its token).
+type Progress = Arc<Mutex<ProgressTable>>;
+
+/// How many notifications without a listener are kept for one that may come.
+const EARLY_KEPT: usize = 64;
+
+#[derive(Default)]
+struct ProgressTable {
+    listeners: HashMap<String, ProgressFn>,
+    early: std::collections::VecDeque<(String, f64, Option<f64>, Option<String>)>,
+}
+
+impl ProgressTable {
+    /// Listens to the request with `token`, handing it what came already.
+    fn listen(&mut self, token: String, listener: ProgressFn) {
+        let (early, rest) = std::mem::take(&mut self.early).into_iter().partition(|(t, ..)| *t == token);
+        self.early = rest;
+        for (_, done, total, message) in early {
+            listener(done, total, message);
+        }
+        self.listeners.insert(token, listener);
+    }
+}
+
+/// A progress token as a table key.
+fn token_key(token: &rmcp::model::ProgressToken) -> String {
+    match &token.0 {
+        rmcp::model::NumberOrString::Number(n) => format!("n{n}"),
+        rmcp::model::NumberOrString::String(s) => format!("s{s}"),
+    }
+}
+
+/// Tells the server a request was abandoned when its future is dropped (the call's
+/// deadline, or the run stopping) before the answer came.
+struct CancelOnDrop {
+    peer: rmcp::service::Peer<RoleClient>,
+    id: Option<rmcp::model::RequestId>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else { return };
+        let peer = self.peer.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let reason = Some("abandoned by the caller".to_owned());
+                let _ = peer
+                    .notify_cancelled(rmcp::model::CancelledNotificationParam::new(Some(id), reason))
+                    .await;
+            });
+        }
+    }
 }
 
 /// The questions of the calls in flight, by call key.
@@ -332,6 +388,15 @@ async fn relist(peer: &rmcp::service::Peer<RoleClient>, listed: &Listed, server:
     *guard = Some(now);
 }
 
+/// Takes a request's progress listener out of the table when it ends, however it ends.
+struct StopListening<'a>(&'a Mutex<ProgressTable>, String);
+
+impl Drop for StopListening<'_> {
+    fn drop(&mut self) {
+        lock(self.0).listeners.remove(&self.1);
+    }
+}
+
 /// Takes a call's entry out of a table when the call ends, however it ends.
 struct Listening<'a, T>(&'a Mutex<HashMap<String, T>>, Option<String>);
 
@@ -394,12 +459,17 @@ impl rmcp::ClientHandler for Handler {
         params: rmcp::model::ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) -> impl Future<Output = ()> + Send + '_ {
-        // rmcp puts its own progress token on every request, so a notification cannot be
-        // matched to the call that asked for it: it goes to the one call listening, and
-        // is dropped while several are.
+        let key = token_key(&params.progress_token);
         let listener = {
-            let listeners = lock(&self.progress);
-            (listeners.len() == 1).then(|| listeners.values().next().cloned()).flatten()
+            let mut table = lock(&self.progress);
+            let listener = table.listeners.get(&key).cloned();
+            if listener.is_none() {
+                if table.early.len() == EARLY_KEPT {
+                    table.early.pop_front();
+                }
+                table.early.push_back((key, params.progress, params.total, params.message.clone()));
+            }
+            listener
         };
         if let Some(listener) = listener {
             listener(params.progress, params.total, params.message);
@@ -429,7 +499,7 @@ pub struct McpServer {
     era: Era,
     tools_changed: Arc<AtomicBool>,
     pgid: Option<u32>,
-    progress: Arc<Mutex<HashMap<String, ProgressFn>>>,
+    progress: Progress,
     asking: Asking,
     calls: AtomicU64,
     listed: Listed,
@@ -474,7 +544,7 @@ impl McpServer {
     async fn connect_inner(config: ServerConfig) -> Result<McpServer, McpError> {
         let fail = |message: String| McpError::Connect { server: config.name.clone(), message };
         let tools_changed = Arc::new(AtomicBool::new(false));
-        let progress = Arc::new(Mutex::new(HashMap::new()));
+        let progress: Progress = Arc::default();
         let asking: Asking = Arc::default();
         let listed: Listed = Arc::default();
         let handler = Handler {
@@ -662,8 +732,8 @@ impl McpServer {
     /// it does again). Requests for the client's roots are answered that there are none;
     /// a request to sample a model fails the call.
     ///
-    /// With `progress`, the server's progress notifications go to it while the call runs
-    /// (when it is the only call of this server listening; see `on_progress`).
+    /// With `progress`, the server's progress notifications for the call (by the progress
+    /// token of its request) go to it while the call runs.
     pub async fn call(
         &self,
         name: &str,
@@ -674,11 +744,6 @@ impl McpServer {
         let what = format!("tools/call {name}");
         let mut params = rmcp::model::CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
         let key = format!("call-{}", self.calls.fetch_add(1, Ordering::Relaxed));
-        let mut listening = Listening(&self.progress, None);
-        if let Some(progress) = progress {
-            lock(&self.progress).insert(key.clone(), progress);
-            listening.1 = Some(key.clone());
-        }
         let mut state = Continuation::default();
         if let Some(resumed) = resumed {
             state = serde_json::from_value(resumed.request.state.clone()).map_err(|e| {
@@ -710,7 +775,7 @@ impl McpServer {
         let deadline = self.config.call_timeout;
         // Dropping the request (at the deadline, or when the run stops) tells the server
         // with `notifications/cancelled`.
-        tokio::time::timeout(deadline, self.rounds(&what, &key, params, state))
+        tokio::time::timeout(deadline, self.rounds(&what, &key, params, state, progress))
             .await
             .map_err(|_| self.timeout(&what, deadline))?
     }
@@ -723,11 +788,11 @@ impl McpServer {
         key: &str,
         mut params: rmcp::model::CallToolRequestParams,
         mut state: Continuation,
+        progress: Option<ProgressFn>,
     ) -> Result<Called, McpError> {
         use rmcp::model::CallToolResponse;
         loop {
-            let response =
-                self.service.call_tool_once(params.clone()).await.map_err(|e| self.protocol(what, e))?;
+            let response = self.send(what, params.clone(), progress.clone()).await?;
             let required = match response {
                 CallToolResponse::Complete(result) => {
                     // A legacy server asked during the call: the result of the cancelled
@@ -798,6 +863,42 @@ impl McpServer {
             state.responses = responses;
             state.waiting = waiting;
             return Ok(Called::Asks(self.question(message, schema, &state)));
+        }
+    }
+
+    /// Sends one `tools/call` request; its progress notifications (by its token) go to
+    /// `progress` while it runs; dropping it tells the server it was abandoned.
+    async fn send(
+        &self,
+        what: &str,
+        params: rmcp::model::CallToolRequestParams,
+        progress: Option<ProgressFn>,
+    ) -> Result<rmcp::model::CallToolResponse, McpError> {
+        use rmcp::model::{CallToolResponse, ClientRequest, ServerResult};
+        let request = ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(params));
+        let handle = self
+            .service
+            .peer()
+            .send_request_with_option(request, rmcp::service::PeerRequestOptions::no_options())
+            .await
+            .map_err(|e| self.protocol(what, e))?;
+        let mut abandon = CancelOnDrop { peer: handle.peer.clone(), id: Some(handle.id.clone()) };
+        let token = token_key(&handle.progress_token);
+        let _listening = progress.map(|listener| {
+            lock(&self.progress).listen(token.clone(), listener);
+            StopListening(&self.progress, token)
+        });
+        let result = handle.await_response().await;
+        abandon.id = None;
+        match result.map_err(|e| self.protocol(what, e))? {
+            ServerResult::CallToolResult(result) => Ok(CallToolResponse::Complete(result)),
+            ServerResult::InputRequiredResult(result) => Ok(CallToolResponse::InputRequired(result)),
+            ServerResult::CreateTaskResult(result) => Ok(CallToolResponse::Task(result)),
+            // A result with nothing but metadata is an empty success.
+            ServerResult::EmptyResult(_) => {
+                Ok(CallToolResponse::Complete(rmcp::model::CallToolResult::success(Vec::new())))
+            }
+            _ => Err(self.protocol_text(what, "it answered with something that is not a tool result".into())),
         }
     }
 

@@ -1,7 +1,8 @@
 //! A modern-era server that asks during a call (`input_required`, SEP-2322): the question
 //! becomes the call's input request, the answer goes back with the server's own request
 //! state, requests tackle can answer alone (`roots/list`) are answered without the user, and
-//! one request after another is asked in turn.
+//! one request after another is asked in turn; and a call abandoned at its deadline is
+//! cancelled on the server.
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use std::sync::{Arc, Mutex};
@@ -21,6 +22,7 @@ use tackle_mcp::{Called, Era, McpServer, ServerConfig};
 #[derive(Clone, Default)]
 struct Booking {
     seen: Arc<Mutex<Vec<Value>>>,
+    cancelled: Arc<tokio::sync::Notify>,
 }
 
 fn form(message: &str, field: &str, kind: &str) -> Value {
@@ -38,15 +40,23 @@ impl ServerHandler for Booking {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let schema = json!({"type": "object"}).as_object().unwrap().clone();
-        Ok(ListToolsResult::with_all_items(vec![Tool::new("book", "Book a table.", Arc::new(schema))]))
+        let schema = Arc::new(json!({"type": "object"}).as_object().unwrap().clone());
+        Ok(ListToolsResult::with_all_items(vec![
+            Tool::new("book", "Book a table.", schema.clone()),
+            Tool::new("wait", "Wait for ever.", schema),
+        ]))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == "wait" {
+            context.ct.cancelled().await;
+            self.cancelled.notify_one();
+            return Err(ErrorData::internal_error("cancelled", None));
+        }
         self.seen.lock().unwrap().push(json!({
             "responses": request.input_responses,
             "state": request.request_state,
@@ -75,6 +85,10 @@ impl ServerHandler for Booking {
 }
 
 async fn booking_server() -> (Arc<McpServer>, Booking) {
+    booking_server_with(std::time::Duration::from_secs(60)).await
+}
+
+async fn booking_server_with(call_timeout: std::time::Duration) -> (Arc<McpServer>, Booking) {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
     let booking = Booking::default();
@@ -89,7 +103,9 @@ async fn booking_server() -> (Arc<McpServer>, Booking) {
     tokio::spawn(
         async move { axum::serve(listener, axum::Router::new().nest_service("/mcp", service)).await },
     );
-    let server = McpServer::connect(ServerConfig::http("booking", url)).await.unwrap();
+    let mut config = ServerConfig::http("booking", url);
+    config.call_timeout = call_timeout;
+    let server = McpServer::connect(config).await.unwrap();
     (server, booking)
 }
 
@@ -163,4 +179,14 @@ async fn a_question_state_that_was_tampered_with_fails_clearly() {
     let resumed = ResumedInput { request: first, response: accept(json!({"size": 2})) };
     let err = server.call("book", serde_json::Map::new(), None, Some(&resumed)).await.unwrap_err();
     assert!(err.to_string().contains("state cannot be read"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_abandoned_at_its_deadline_is_cancelled_on_the_server() {
+    let (server, booking) = booking_server_with(std::time::Duration::from_millis(300)).await;
+    let err = server.call("wait", serde_json::Map::new(), None, None).await.unwrap_err();
+    assert!(matches!(err, tackle_mcp::McpError::Timeout { .. }), "{err}");
+    tokio::time::timeout(std::time::Duration::from_secs(5), booking.cancelled.notified())
+        .await
+        .expect("the server heard notifications/cancelled");
 }

@@ -114,6 +114,32 @@ async fn everything_over_stdio_speaks_the_legacy_era() {
     assert!(!alive(pid), "server {pid} outlived its connection");
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn progress_goes_to_its_own_call_when_several_run_at_once() {
+    let Some(bin) = everything() else { return };
+    let config = ServerConfig::stdio("ev", bin.display().to_string(), vec!["stdio".into()]);
+    let server = McpServer::connect(config).await.unwrap();
+    let call = |steps: u64| {
+        let server = server.clone();
+        async move {
+            let reports = Arc::new(std::sync::Mutex::new(Vec::new()));
+            let into = reports.clone();
+            let listener: tackle_mcp::ProgressFn =
+                Arc::new(move |done, total, _message| into.lock().unwrap().push((done, total)));
+            let Value::Object(args) = json!({"duration": 0.6, "steps": steps}) else { unreachable!() };
+            let called =
+                server.call("trigger-long-running-operation", args, Some(listener), None).await.unwrap();
+            assert!(matches!(called, tackle_mcp::Called::Done(_)), "{called:?}");
+            reports.lock().unwrap().clone()
+        }
+    };
+    let (three, four) = tokio::join!(call(3), call(4));
+    // Each call hears only its own operation (the last notification may come after the
+    // answer and is then dropped).
+    assert!(three.len() >= 2 && three.iter().all(|(_, total)| *total == Some(3.0)), "{three:?}");
+    assert!(four.len() >= 3 && four.iter().all(|(_, total)| *total == Some(4.0)), "{four:?}");
+}
+
 /// The run's state, as a store keeps it across a restart.
 fn restarted(state: &tackle_harness::RunState) -> tackle_harness::RunState {
     serde_json::from_str(&serde_json::to_string(state).unwrap()).unwrap()
