@@ -189,7 +189,7 @@ pub(crate) fn from_json(request: &InputRequest, text: &str) -> Result<InputRespo
     let Value::Object(content) = value else {
         return Err("--answer must be a JSON object of the form's fields".into());
     };
-    let response = InputResponse::accept(content);
+    let response = tackle_tools::with_defaults(request, InputResponse::accept(content));
     tackle_tools::check_input(request, &response).map_err(|e| format!("--answer: {e}"))?;
     Ok(response)
 }

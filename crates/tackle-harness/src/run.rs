@@ -233,20 +233,24 @@ impl Harness {
                 ) => {
                     return Err(bad("a call that asked the user a question needs an answer or a denial"));
                 }
-                (Decision::Input { response }, PendingKind::Input) => {
-                    let asked = pending.returns[index].input_request.as_deref();
-                    let Some(asked) = asked else { return Err(bad("the call's question is lost")) };
-                    tackle_tools::check_input(asked, response).map_err(|e| bad(&e))?;
-                }
+                (Decision::Input { .. }, PendingKind::Input) => {}
                 (Decision::ApproveWithArguments { arguments }, _) if !arguments.is_object() => {
                     return Err(bad("edited arguments must be a JSON object"));
                 }
                 _ => {}
             }
-            // Denying a question declines it: the call runs again and hears so.
+            // Denying a question declines it: the call runs again and hears so. An answer
+            // gets the form's defaults for the fields it leaves out, then must fit the form.
             let decision = match (decision, kind) {
                 (Decision::Deny { .. }, PendingKind::Input) => {
                     Decision::Input { response: InputResponse::decline() }
+                }
+                (Decision::Input { response }, PendingKind::Input) => {
+                    let asked = pending.returns[index].input_request.as_deref();
+                    let Some(asked) = asked else { return Err(bad("the call's question is lost")) };
+                    let response = tackle_tools::with_defaults(asked, response);
+                    tackle_tools::check_input(asked, &response).map_err(|e| bad(&e))?;
+                    Decision::Input { response }
                 }
                 (decision, _) => decision,
             };

@@ -746,6 +746,11 @@ impl McpServer {
         let key = format!("call-{}", self.calls.fetch_add(1, Ordering::Relaxed));
         let mut state = Continuation::default();
         if let Some(resumed) = resumed {
+            // The form's defaults stand for the fields the answer leaves out.
+            let resumed = &tackle_core::ResumedInput {
+                request: resumed.request.clone(),
+                response: tackle_tools::with_defaults(&resumed.request, resumed.response.clone()),
+            };
             state = serde_json::from_value(resumed.request.state.clone()).map_err(|e| {
                 self.protocol_text(&what, format!("the question's state cannot be read: {e}"))
             })?;

@@ -36,7 +36,7 @@ pub use registry::{
     Availability, AvailabilityReport, NotOffered, Offer, OfferedTool, RegistryBuilder, RegistryError,
     RegistryProblem, ToolRegistry,
 };
-pub use schema::{check_input, schema_for};
+pub use schema::{check_input, schema_for, with_defaults};
 pub use search::SearchOptions;
 pub use settings::{MemorySecretStore, SecretStore, SettingOrigin, Settings};
 pub use tackle_core::Secret;

@@ -95,6 +95,28 @@ pub(crate) fn shorten(text: &str, max: usize) -> String {
     }
 }
 
+/// The user's `response` with the form's defaults filled in for the fields an accepted
+/// answer leaves out (as MCP elicitation asks of clients).
+pub fn with_defaults(
+    request: &tackle_core::InputRequest,
+    mut response: tackle_core::InputResponse,
+) -> tackle_core::InputResponse {
+    if response.action != tackle_core::InputAction::Accept {
+        return response;
+    }
+    let content = response.content.get_or_insert_with(serde_json::Map::new);
+    if let Some(Value::Object(properties)) = request.schema.get("properties") {
+        for (name, field) in properties {
+            if let Some(default) = field.get("default")
+                && !content.contains_key(name)
+            {
+                content.insert(name.clone(), default.clone());
+            }
+        }
+    }
+    response
+}
+
 /// Checks the user's `response` to a question a call asked: an accepted answer must be an
 /// object that matches the request's schema; declining or cancelling needs no content.
 pub fn check_input(

@@ -399,4 +399,6 @@ async fn a_servers_question_waits_for_the_user_and_an_answer_from_another_proces
     assert_eq!(sent.len(), 2);
     let second = sent[1].to_string();
     assert!(second.contains("- Name: Ada Lovelace") && second.contains("Favorite Integer: 7"), "{second}");
+    // The fields the answer left out got the form's defaults.
+    assert!(second.contains("Favorite Number: 3.14") && second.contains("legacyTitledEnum"), "{second}");
 }

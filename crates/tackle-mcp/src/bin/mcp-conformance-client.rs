@@ -49,15 +49,28 @@ async fn main() -> std::process::ExitCode {
     };
     for tool in tools {
         let args = arguments(&tool.input_schema);
-        // A question is answered as a user who accepts and fills in every field would,
-        // through the same path a suspended run takes when it resumes.
+        // A question is answered as a user who accepts the form as offered (its defaults,
+        // and a plain value for a required field without one), through the same path a
+        // suspended run takes when it resumes.
         let mut resumed = None;
         for _ in 0..8 {
             match server.call(&tool.name, args.clone(), None, resumed.as_ref()).await {
                 Ok(tackle_mcp::Called::Asks(request)) => {
                     eprintln!("{} asks: {}", tool.name, request.message);
                     let form = request.schema.as_object().cloned().unwrap_or_default();
-                    let response = tackle_core::InputResponse::accept(arguments(&form));
+                    let required: Vec<&str> = form
+                        .get("required")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    let mut content = arguments(&form);
+                    content.retain(|name, _| {
+                        required.contains(&name.as_str())
+                            && form["properties"][name.as_str()].get("default").is_none()
+                    });
+                    let response = tackle_core::InputResponse::accept(content);
                     resumed = Some(tackle_core::ResumedInput { request, response });
                 }
                 Ok(tackle_mcp::Called::Done(_)) => {
