@@ -269,7 +269,7 @@ async fn a_call_that_asks_the_user_suspends_and_runs_again_with_the_answer_after
                     content: None,
                 },
             },
-            "needs content",
+            "\"name\" is a required property",
         ),
     ] {
         let err = harness
