@@ -331,7 +331,7 @@ pub(crate) async fn serve(
     allow_host: Vec<String>,
     config: &Config,
 ) -> Result<ExitCode, Failure> {
-    let (registry, skills) = crate::tools::registry_and_skills(config).await?;
+    let (registry, skills, live) = crate::tools::live_registry(config).await?;
     let registry = std::sync::Arc::new(registry);
     let executor = crate::tools::executor(config)?;
     let base = crate::tools::run_context("mcp-serve", None, config)?;
@@ -346,13 +346,17 @@ pub(crate) async fn serve(
     });
     let server = tackle_mcp::RegistryServer::new(registry, executor, run);
     // The skills are found again every few seconds; when they change, so does the offer
-    // (`load_skill`'s description, or whether it is offered), and clients are told.
-    if let Some(skills) = skills {
+    // (`load_skill`'s description, or whether it is offered), and clients are told. So are
+    // they when an MCP server behind tackle changes its tools.
+    {
         let server = server.clone();
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(SKILLS_RELOAD).await;
-                let skills = skills.clone();
+                if let Some(registry) = tackle_tools::RegistrySource::refreshed(&*live) {
+                    server.replace_registry(registry).await;
+                }
+                let Some(skills) = skills.clone() else { continue };
                 let changed = tokio::task::spawn_blocking(move || !skills.reload().0.is_empty()).await;
                 if changed.unwrap_or(false) {
                     server.tools_changed().await;

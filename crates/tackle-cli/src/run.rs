@@ -103,8 +103,13 @@ impl Runner {
             config.env_root = session.and_then(|s| s.endpoint.as_ref()).and_then(|e| e.root.clone());
         }
         let config = &config;
-        let (registry, skills) = tools::registry_and_skills(config).await?;
-        let harness = Harness::new(registry).executor(tools::executor(config)?).limits(config.limits());
+        // The MCP servers' tools follow their listings: tools a server adds mid-session are
+        // offered from the next round.
+        let (registry, skills, live) = tools::live_registry(config).await?;
+        let harness = Harness::new(registry)
+            .registry_source(live)
+            .executor(tools::executor(config)?)
+            .limits(config.limits());
         let (model, local): (Box<dyn Model>, _) = match provider::build(&chosen).await? {
             provider::Built::Remote(model) => (model, None),
             provider::Built::Local(model) => {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tackle_core::{Confidence, ToolArguments, ToolCall, ToolKind, ToolReturn, ToolStatus};
-use tackle_tools::{ExecutionState, Executor, RunContext, StaticToolset, ToolRegistry, ToolsetExt};
+use tackle_tools::{ExecutionState, Executor, RunContext, StaticToolset, ToolRegistry, Toolset, ToolsetExt};
 use tackle_web::{GuardFilter, Retriever, WebTools};
 
 use crate::cli::ProviderArgs;
@@ -99,6 +99,70 @@ pub(crate) async fn registry(config: &Config) -> Result<ToolRegistry, Failure> {
 pub(crate) async fn registry_and_skills(
     config: &Config,
 ) -> Result<(ToolRegistry, Option<tackle_env::Skills>), Failure> {
+    let (registry, skills, _) = live_registry(config).await?;
+    Ok((registry, skills))
+}
+
+/// The tools as they are now: the fixed ones (web, environment) as they were built once,
+/// and each MCP server's from its latest listing, under the same per-tool approval
+/// settings. A [`RegistrySource`]: when a server's listing changes (it announced new tools
+/// or dropped some), the registry is built again.
+pub(crate) struct LiveTools {
+    fixed: Vec<Result<tackle_tools::ToolEntry, tackle_tools::EntryError>>,
+    servers: Vec<Arc<tackle_mcp::McpServer>>,
+    approval: Vec<String>,
+    waived: Vec<String>,
+    seen: std::sync::Mutex<Vec<u64>>,
+}
+
+impl LiveTools {
+    /// The registry of the tools as they are now; with many tools (several MCP servers),
+    /// the model searches for the ones it needs.
+    fn build(&self) -> Result<ToolRegistry, tackle_tools::RegistryError> {
+        let mut builder = ToolRegistry::builder().entries(self.fixed.iter().cloned());
+        for server in &self.servers {
+            let (approval, waived) = (self.approval.clone(), self.waived.clone());
+            builder = builder.toolset(
+                tackle_mcp::McpToolset::current(Arc::clone(server))
+                    .approval_required_if(move |definition| approval.contains(&definition.name))
+                    .approval_waived_if(move |definition| waived.contains(&definition.name)),
+            );
+        }
+        builder.build().and_then(|r| r.with_tool_search(tackle_tools::SearchOptions::default()))
+    }
+
+    fn revisions(&self) -> Vec<u64> {
+        self.servers.iter().map(|server| server.revision()).collect()
+    }
+}
+
+impl tackle_tools::RegistrySource for LiveTools {
+    fn refreshed(&self) -> Option<ToolRegistry> {
+        let now = self.revisions();
+        {
+            let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if *seen == now {
+                return None;
+            }
+            *seen = now;
+        }
+        match self.build() {
+            Ok(registry) => Some(registry),
+            Err(e) => {
+                tracing::warn!(
+                    "the MCP servers' new tools do not fit with the others, kept as they were: {e}"
+                );
+                None
+            }
+        }
+    }
+}
+
+/// The registry, the skills, and the live tools it was built from (for a harness or a
+/// server that follows the MCP servers' changes).
+pub(crate) async fn live_registry(
+    config: &Config,
+) -> Result<(ToolRegistry, Option<tackle_env::Skills>, Arc<LiveTools>), Failure> {
     let web = WebTools::new(Retriever::new()).filter(filter(config)?);
     let built = |r: Result<_, tackle_tools::ToolBuildError>| {
         r.map_err(|e| Failure::run(format!("a built-in tool is broken: {e}")))
@@ -109,41 +173,28 @@ pub(crate) async fn registry_and_skills(
         .tool(built(web.web_search())?)
         .priced(move |definition| costs.get(&definition.name).copied());
     let approval = config.approval_required()?;
-    let builder = ToolRegistry::builder();
-    let builder = if approval.is_empty() {
-        builder.toolset(set)
-    } else {
+    let waived = config.approval_waived();
+    let mut fixed = {
         let approval = approval.clone();
-        builder.toolset(set.approval_required_if(move |definition| approval.contains(&definition.name)))
+        set.approval_required_if(move |definition| approval.contains(&definition.name)).entries()
     };
-    let (builder, skills) = match &config.env_root {
-        None => (builder, None),
+    let skills = match &config.env_root {
+        None => None,
         Some(root) => {
-            let approval = approval.clone();
-            let waived = config.approval_waived();
+            let (approval, waived) = (approval.clone(), waived.clone());
             let (set, skills) = env_tools(root)?;
-            let set = set
-                .approval_required_if(move |definition| approval.contains(&definition.name))
-                .approval_waived_if(move |definition| waived.contains(&definition.name));
-            (builder.toolset(set), Some(skills))
+            fixed.extend(
+                set.approval_required_if(move |definition| approval.contains(&definition.name))
+                    .approval_waived_if(move |definition| waived.contains(&definition.name))
+                    .entries(),
+            );
+            Some(skills)
         }
     };
-    // The MCP servers' tools, under the same per-tool approval settings.
-    let mut builder = builder;
-    for toolset in crate::mcp::toolsets(config).await? {
-        let approval = approval.clone();
-        let waived = config.approval_waived();
-        builder = builder.toolset(
-            toolset
-                .approval_required_if(move |definition| approval.contains(&definition.name))
-                .approval_waived_if(move |definition| waived.contains(&definition.name)),
-        );
-    }
-    // With many tools (several MCP servers), the model searches for the ones it needs.
-    let registry = builder
-        .build()
-        .and_then(|r| r.with_tool_search(tackle_tools::SearchOptions::default()))
-        .map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
+    let servers = crate::mcp::toolsets(config).await?.iter().map(|t| Arc::clone(t.server())).collect();
+    let live = LiveTools { fixed, servers, approval, waived, seen: std::sync::Mutex::default() };
+    *live.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = live.revisions();
+    let registry = live.build().map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
     let mut known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
     for name in BUILT_IN {
         if !known.contains(&name) {
@@ -157,7 +208,7 @@ pub(crate) async fn registry_and_skills(
                 .hint(format!("tools: {}", known.join(", "))));
         }
     }
-    Ok((registry, skills))
+    Ok((registry, skills, Arc::new(live)))
 }
 
 /// The run context: the provider's confidence (medium when no provider is configured)

@@ -13,7 +13,9 @@ use tackle_core::{
     ModelSettings, ResumedInput, ToolArguments, ToolCall, ToolChoice, ToolContent, ToolKind, ToolReturn,
     ToolStatus, validate_tool_name, wording,
 };
-use tackle_tools::{BatchOutcome, ExecutionState, Executor, Offer, ProgressSink, RunContext, ToolRegistry};
+use tackle_tools::{
+    BatchOutcome, ExecutionState, Executor, Offer, ProgressSink, RegistrySource, RunContext, ToolRegistry,
+};
 
 use crate::event::{EventSink, RunEvent};
 use crate::limits::{LimitKind, Limits};
@@ -31,7 +33,8 @@ use crate::wording::Wording;
 /// another harness after a restart.
 #[derive(Clone)]
 pub struct Harness {
-    registry: Arc<ToolRegistry>,
+    registry: Arc<std::sync::RwLock<Arc<ToolRegistry>>>,
+    source: Option<Arc<dyn RegistrySource>>,
     executor: Executor,
     limits: Limits,
     wording: Arc<Wording>,
@@ -42,7 +45,7 @@ pub struct Harness {
 impl std::fmt::Debug for Harness {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Harness")
-            .field("registry", &self.registry)
+            .field("registry", &self.registry())
             .field("executor", &self.executor)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
@@ -79,7 +82,8 @@ impl Harness {
     /// A harness over `registry` with the default executor, limits and wording.
     pub fn new(registry: ToolRegistry) -> Self {
         Harness {
-            registry: Arc::new(registry),
+            registry: Arc::new(std::sync::RwLock::new(Arc::new(registry))),
+            source: None,
             executor: Executor::new(),
             limits: Limits::default(),
             wording: Arc::new(Wording::default()),
@@ -119,9 +123,25 @@ impl Harness {
         self
     }
 
-    /// The registry.
-    pub fn registry(&self) -> &ToolRegistry {
-        &self.registry
+    /// Asks `source` for the registry again at the start of every round: when the tools
+    /// changed (an MCP server added some), the new registry is offered from that round on.
+    /// A suspended run resumes with the registry as it is then.
+    pub fn registry_source(mut self, source: Arc<dyn RegistrySource>) -> Self {
+        self.source = Some(source);
+        self
+    }
+
+    /// The registry as it is now.
+    pub fn registry(&self) -> Arc<ToolRegistry> {
+        Arc::clone(&self.registry.read().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// The registry for a new round: the source's new one when the tools changed.
+    fn current(&self) -> Arc<ToolRegistry> {
+        if let Some(fresh) = self.source.as_ref().and_then(|source| source.refreshed()) {
+            *self.registry.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(fresh);
+        }
+        self.registry()
     }
 
     /// The settings a round asks `profile`'s model with: one call per round for a model
@@ -147,7 +167,7 @@ impl Harness {
         system: &str,
         run: &RunContext,
     ) -> (String, Vec<Arc<tackle_core::ToolDefinition>>) {
-        let offer = self.registry.offer(run);
+        let offer = self.current().offer(run);
         (self.instructions(system, &offer, None).into_owned(), offer.definitions())
     }
 
@@ -291,7 +311,7 @@ impl Harness {
                     ToolReturn::with_status(ToolStatus::Denied, wording::denied(reason.as_deref()))
                 }
                 Decision::Result { result } => {
-                    let offer = self.registry.offer(ctx);
+                    let offer = self.registry().offer(ctx);
                     self.executor.accept_result(&offer, ctx, call, *result)
                 }
             };
@@ -309,7 +329,7 @@ impl Harness {
             }
             let calls: Vec<ToolCall> = approved.iter().map(|(_, call)| call.clone()).collect();
             self.emit_started(sink, &calls);
-            let offer = self.registry.offer(ctx);
+            let offer = self.registry().offer(ctx);
             let outcome = self.execute(&offer, ctx, &calls, &mut state.execution, sink).await;
             for (((index, _), ret), took) in approved.iter().zip(outcome.returns).zip(outcome.durations) {
                 self.emit_finished(sink, &ret, took);
@@ -428,7 +448,7 @@ impl Harness {
             let offer = if final_round.is_some() || !profile.supports_tools {
                 Offer::default()
             } else {
-                self.registry.offer(ctx)
+                self.current().offer(ctx)
             };
             let tools = offer.definitions();
             let settings = self.settings_for(profile);
@@ -511,8 +531,8 @@ impl Harness {
         }
     }
 
-    fn sensitive(&self, name: &str) -> &[String] {
-        self.registry.definition(name).map_or(&[], |d| d.sensitive_arguments.as_slice())
+    fn sensitive(&self, name: &str) -> Vec<String> {
+        self.registry().definition(name).map_or_else(Vec::new, |d| d.sensitive_arguments.clone())
     }
 
     /// Runs `calls` through the executor; while they run, the progress their tools report
@@ -566,7 +586,7 @@ impl Harness {
             sink.emit(RunEvent::ToolCallStarted {
                 call_id: call.id.clone(),
                 name: call.name.clone(),
-                arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
+                arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
             });
         }
     }
@@ -702,7 +722,7 @@ impl Harness {
             .map(|(_, call, kind)| PendingCall {
                 call_id: call.id.clone(),
                 tool: call.name.clone(),
-                arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
+                arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
                 kind,
                 request: batch.returns.iter().find(|r| r.call_id == call.id).and_then(|r| {
                     r.input_request
@@ -731,7 +751,7 @@ impl Harness {
                     call_id: call.id.clone(),
                     status: ret.status,
                     duration: took,
-                    arguments: redact_arguments(&call.arguments, self.sensitive(&call.name)),
+                    arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
                     result: self.keep_results_in_traces.then(|| shown.clone().into_owned()),
                     detail: ret.detail.clone(),
                     filter: ret.filter.clone(),

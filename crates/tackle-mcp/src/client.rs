@@ -367,25 +367,44 @@ fn form_of(params: &serde_json::Value) -> Option<(String, serde_json::Value)> {
     schema.is_object().then_some((message, schema))
 }
 
-/// The names a server lists now (`None` until it was first asked).
-type Listed = Arc<std::sync::RwLock<Option<std::collections::BTreeSet<String>>>>;
+/// What a server lists now (`None` until it was first asked), and a revision that grows
+/// each time the listing changes.
+#[derive(Default)]
+struct Listing {
+    tools: Option<Vec<rmcp::model::Tool>>,
+    revision: u64,
+}
 
-/// Lists the server's tools again and keeps the names; says what came and went.
-async fn relist(peer: &rmcp::service::Peer<RoleClient>, listed: &Listed, server: &str) {
-    let Ok(tools) = peer.list_all_tools().await else { return };
-    let now: std::collections::BTreeSet<String> = tools.iter().map(|t| t.name.to_string()).collect();
+type Listed = Arc<std::sync::RwLock<Listing>>;
+
+/// Keeps `tools` (sorted by name, one per name) as the server's listing; says what came and
+/// went, and counts a revision when anything changed.
+fn keep_listing(listed: &Listed, server: &str, mut tools: Vec<rmcp::model::Tool>) -> Vec<rmcp::model::Tool> {
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    tools.dedup_by(|a, b| a.name == b.name);
     let mut guard = listed.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(before) = guard.as_ref() {
-        let added: Vec<&String> = now.difference(before).collect();
+    if let Some(before) = guard.tools.as_ref() {
+        if *before == tools {
+            return tools;
+        }
+        let names = |list: &[rmcp::model::Tool]| -> std::collections::BTreeSet<String> {
+            list.iter().map(|t| t.name.to_string()).collect()
+        };
+        let (before, now) = (names(before), names(&tools));
+        let added: Vec<&String> = now.difference(&before).collect();
         let removed: Vec<&String> = before.difference(&now).collect();
-        if !added.is_empty() {
-            tracing::warn!(server = %server, ?added, "the MCP server offers new tools; they are offered from the next start");
-        }
-        if !removed.is_empty() {
-            tracing::info!(server = %server, ?removed, "the MCP server no longer offers these tools");
-        }
+        tracing::info!(server = %server, ?added, ?removed, "the MCP server's tools changed; the offer follows from the next round");
     }
-    *guard = Some(now);
+    guard.tools = Some(tools.clone());
+    guard.revision += 1;
+    tools
+}
+
+/// Lists the server's tools again and keeps them.
+async fn relist(peer: &rmcp::service::Peer<RoleClient>, listed: &Listed, server: &str) {
+    if let Ok(tools) = peer.list_all_tools().await {
+        keep_listing(listed, server, tools);
+    }
 }
 
 /// Takes a request's progress listener out of the table when it ends, however it ends.
@@ -693,11 +712,21 @@ impl McpServer {
     /// Whether tool `name` (as the server names it) is still listed: after the server said
     /// its tools changed, they are listed again, and a tool that is gone is not offered.
     pub fn still_listed(&self, name: &str) -> bool {
-        self.listed
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
-            .is_none_or(|l| l.contains(name))
+        let listing = self.listed.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        listing.tools.as_ref().is_none_or(|tools| tools.iter().any(|t| t.name == name))
+    }
+
+    /// What it listed last (in name order), with the listing's revision, which grows each
+    /// time the listing changes: after the server says its tools changed they are listed
+    /// again, so a toolset made from this offers the tools it added too.
+    pub fn listing(&self) -> (Vec<rmcp::model::Tool>, u64) {
+        let listing = self.listed.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        (listing.tools.clone().unwrap_or_default(), listing.revision)
+    }
+
+    /// The revision of its listing (see [`McpServer::listing`]).
+    pub fn revision(&self) -> u64 {
+        self.listed.read().unwrap_or_else(std::sync::PoisonError::into_inner).revision
     }
 
     /// Whether it said its tools changed since the last listing.
@@ -713,12 +742,7 @@ impl McpServer {
             .await
             .map_err(|_| self.timeout("tools/list", deadline))?
             .map_err(|e| self.protocol("tools/list", e))?;
-        let mut tools = listed;
-        tools.sort_by(|a, b| a.name.cmp(&b.name));
-        tools.dedup_by(|a, b| a.name == b.name);
-        *self.listed.write().unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(tools.iter().map(|t| t.name.to_string()).collect());
-        Ok(tools)
+        Ok(keep_listing(&self.listed, &self.config.name, listed))
     }
 
     /// Calls tool `name` (as the server names it) with `arguments`, within the call timeout.

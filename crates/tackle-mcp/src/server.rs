@@ -24,7 +24,7 @@ pub type RunFactory = Arc<dyn Fn() -> RunContext + Send + Sync>;
 /// The registry as an MCP server. Clones share everything (one per HTTP session).
 #[derive(Clone)]
 pub struct RegistryServer {
-    registry: Arc<ToolRegistry>,
+    registry: Arc<std::sync::RwLock<Arc<ToolRegistry>>>,
     executor: Executor,
     run: RunFactory,
     info: Implementation,
@@ -34,7 +34,7 @@ pub struct RegistryServer {
 
 impl std::fmt::Debug for RegistryServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RegistryServer").field("tools", &self.registry.len()).finish_non_exhaustive()
+        f.debug_struct("RegistryServer").field("tools", &self.registry().len()).finish_non_exhaustive()
     }
 }
 
@@ -42,13 +42,25 @@ impl RegistryServer {
     /// Serves `registry` with `executor`, each request in a run context from `run`.
     pub fn new(registry: Arc<ToolRegistry>, executor: Executor, run: RunFactory) -> Self {
         RegistryServer {
-            registry,
+            registry: Arc::new(std::sync::RwLock::new(registry)),
             executor,
             run,
             info: Implementation::new("tackle", env!("CARGO_PKG_VERSION")),
             changed: tokio::sync::broadcast::channel(16).0,
             legacy_peers: Arc::default(),
         }
+    }
+
+    /// The registry served now.
+    pub fn registry(&self) -> Arc<ToolRegistry> {
+        Arc::clone(&self.registry.read().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// Serves `registry` from now on (the tools changed: an MCP server behind it added
+    /// some) and tells connected clients.
+    pub async fn replace_registry(&self, registry: ToolRegistry) {
+        *self.registry.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(registry);
+        self.tools_changed().await;
     }
 
     /// Tells connected clients that the offer changed (`notifications/tools/list_changed`
@@ -64,7 +76,7 @@ impl RegistryServer {
     /// The MCP description of every tool offered now, in name order.
     pub fn tools(&self) -> Vec<rmcp::model::Tool> {
         let run = (self.run)();
-        let offer = self.registry.offer(&run);
+        let offer = self.registry().offer(&run);
         let mut tools: Vec<rmcp::model::Tool> =
             offer.definitions().iter().filter(|d| served(d)).map(|d| describe(d)).collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
@@ -78,7 +90,7 @@ impl RegistryServer {
         cancel: tokio_util::sync::CancellationToken,
     ) -> Result<CallToolResult, ErrorData> {
         let run = Arc::new((self.run)());
-        let offer = self.registry.offer(&run);
+        let offer = self.registry().offer(&run);
         let Some(tool) = offer.get(&request.name).filter(|t| served(t.definition())) else {
             return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
         };
@@ -173,7 +185,7 @@ impl ServerHandler for RegistryServer {
 
     /// One tool (rmcp asks for it on every HTTP call): looked up, not the whole list made.
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        let offer = self.registry.offer(&(self.run)());
+        let offer = self.registry().offer(&(self.run)());
         offer.get(name).map(|t| t.definition()).filter(|d| served(d)).map(|d| describe(d))
     }
 

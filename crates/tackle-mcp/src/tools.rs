@@ -66,6 +66,13 @@ impl McpToolset {
         Ok(McpToolset::new(server, listed))
     }
 
+    /// The toolset of what the server listed last (after a change it announced, the new
+    /// listing), without asking it again.
+    pub fn current(server: Arc<McpServer>) -> McpToolset {
+        let (listed, _) = server.listing();
+        McpToolset::new(server, listed)
+    }
+
     /// The toolset of `listed` (what the server listed): the tools its filters admit,
     /// named with its prefix; those whose definitions do not hold are skipped and kept in
     /// [`McpToolset::skipped`].

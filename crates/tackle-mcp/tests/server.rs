@@ -176,3 +176,114 @@ async fn a_changed_list_reaches_the_client() {
     }
     stop.cancel();
 }
+
+/// A harness's tools: a local one, and the server's as the client sees them now — built
+/// again from its latest listing when the listing changed.
+struct Following {
+    client: Arc<McpServer>,
+    local: tackle_tools::FunctionTool,
+    seen: std::sync::Mutex<u64>,
+}
+
+impl Following {
+    fn build(&self) -> ToolRegistry {
+        ToolRegistry::builder()
+            .tool(self.local.clone())
+            .toolset(McpToolset::current(self.client.clone()))
+            .build()
+            .unwrap()
+    }
+}
+
+impl tackle_tools::RegistrySource for Following {
+    fn refreshed(&self) -> Option<ToolRegistry> {
+        let now = self.client.revision();
+        let mut seen = self.seen.lock().unwrap();
+        if *seen == now {
+            return None;
+        }
+        *seen = now;
+        Some(self.build())
+    }
+}
+
+/// A tool the server adds mid-run is offered (and callable) from the next round, in both
+/// eras.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_the_server_adds_is_offered_from_the_next_round() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use tackle_core::{AssistantPart, AssistantTurn, Message, ToolCall};
+    let hide = Arc::new(AtomicBool::new(true));
+    let flag = hide.clone();
+    let server = RegistryServer::new(
+        registry(),
+        Executor::new(),
+        Arc::new(move || {
+            let mut run = RunContext::new("mcp");
+            if flag.load(Ordering::Acquire) {
+                run.disabled_tools.insert("add".into());
+            }
+            run
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let options = HttpOptions::default();
+    let stop = options.cancel.clone();
+    tokio::spawn(tackle_mcp::serve_http(server.clone(), listener, options));
+    for era in [Era::Modern, Era::Legacy] {
+        hide.store(true, Ordering::Release);
+        let mut config = ServerConfig::http("us", format!("http://{addr}/mcp"));
+        config.era = Some(era);
+        config.trusted = true;
+        let client = McpServer::connect(config).await.unwrap();
+        client.list_tools().await.unwrap();
+        // A local tool that makes the server add `add`, and returns once the client has
+        // listed the tools again.
+        let (reveal_flag, reveal_server, reveal_client) = (hide.clone(), server.clone(), client.clone());
+        let reveal = typed_tool("reveal", "Reveal more tools.", move |_ctx: ToolContext, _args: NoArgs| {
+            let (flag, server, client) = (reveal_flag.clone(), reveal_server.clone(), reveal_client.clone());
+            async move {
+                let before = client.revision();
+                flag.store(false, Ordering::Release);
+                server.tools_changed().await;
+                for _ in 0..200 {
+                    if client.revision() > before {
+                        return Ok::<_, ToolError>("revealed");
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                }
+                Err(ToolError::failed("the client did not list the tools again"))
+            }
+        })
+        .build()
+        .unwrap();
+        let source = Following {
+            client: client.clone(),
+            local: reveal,
+            seen: std::sync::Mutex::new(client.revision()),
+        };
+        let harness = tackle_harness::Harness::new(source.build()).registry_source(Arc::new(source));
+        let call = |id: &str, name: &str, args: serde_json::Value| AssistantTurn {
+            parts: vec![AssistantPart::ToolCall(ToolCall::new(id, name, args))],
+            ..AssistantTurn::default()
+        };
+        let model = tackle_test::ScriptedModel::new([
+            call("c1", "reveal", json!({})),
+            call("c2", "us_add", json!({"a": 40, "b": 2})),
+            AssistantTurn::text("42"),
+        ]);
+        let ctx = Arc::new(RunContext::new("r"));
+        let mut state = harness.start("r", vec![Message::user("add 40 and 2")]);
+        let outcome = harness.run(&model, &ctx, &mut state, &mut tackle_harness::Discard).await.unwrap();
+        assert!(matches!(outcome, tackle_harness::RunOutcome::Answered(_)), "{era:?}: {outcome:?}");
+        let requests = model.requests();
+        let offered = |i: usize| requests[i].tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+        assert!(!offered(0).contains(&"us_add".to_owned()), "{era:?}: {:?}", offered(0));
+        assert!(offered(1).contains(&"us_add".to_owned()), "{era:?}: {:?}", offered(1));
+        let shown = format!("{:?}", requests[2].messages.last().unwrap());
+        assert!(shown.contains("sum") && shown.contains("42"), "{era:?}: {shown}");
+        assert!(!shown.contains("not available"), "{era:?}: {shown}");
+    }
+    stop.cancel();
+}

@@ -34,7 +34,7 @@ pub use function::{FunctionTool, ToolBuildError, ToolBuilder, function_tool, typ
 pub use hooks::{PostHook, PreHook};
 pub use registry::{
     Availability, AvailabilityReport, NotOffered, Offer, OfferedTool, RegistryBuilder, RegistryError,
-    RegistryProblem, ToolRegistry,
+    RegistryProblem, RegistrySource, ToolRegistry,
 };
 pub use schema::{check_input, schema_for, with_defaults};
 pub use search::SearchOptions;

@@ -58,6 +58,15 @@ impl Registered {
     }
 }
 
+/// Where a harness gets its registry again when the tools can change while runs go on
+/// (an MCP server that adds tools, say): asked at the start of every round.
+pub trait RegistrySource: Send + Sync {
+    /// A registry with the tools as they are now, when they changed since the last one this
+    /// source made; `None` when nothing changed (or the new tools do not fit together,
+    /// which the source reports itself).
+    fn refreshed(&self) -> Option<ToolRegistry>;
+}
+
 /// Every registered tool, validated, in registration order.
 #[derive(Clone)]
 pub struct ToolRegistry {
@@ -146,6 +155,13 @@ impl RegistryBuilder {
     /// Adds every tool of a toolset.
     pub fn toolset(mut self, toolset: impl Toolset) -> Self {
         self.entries.extend(toolset.entries());
+        self
+    }
+
+    /// Adds entries a toolset gave earlier (kept to build the registry again when another
+    /// toolset's tools change).
+    pub fn entries(mut self, entries: impl IntoIterator<Item = Result<ToolEntry, EntryError>>) -> Self {
+        self.entries.extend(entries);
         self
     }
 
