@@ -61,31 +61,77 @@ const SAME: &[(&str, &str)] = &[
     ("db", "database"),
 ];
 
-/// Everyday verbs for the actions tool descriptions name otherwise: a query word adds its
-/// counterpart, at a lower weight.
-const ALSO: &[(&str, &str)] = &[
-    ("find", "search"),
-    ("look", "search"),
-    ("lookup", "search"),
-    ("locate", "search"),
-    ("remove", "delete"),
-    ("erase", "delete"),
-    ("forget", "delete"),
-    ("drop", "delete"),
-    ("wipe", "delete"),
-    ("make", "create"),
-    ("start", "create"),
-    ("go", "navigate"),
-    ("visit", "navigate"),
-    ("save", "write"),
-    ("store", "write"),
-    ("say", "message"),
-    ("saying", "message"),
-    ("said", "message"),
-    ("talk", "message"),
+/// Everyday words for the operations tools name with a handful of verbs (create, get,
+/// list, update, delete, search, send, run, …): a query word adds the operation's words, at
+/// a lower weight. The classes are of English, not of any catalog: a word is listed for
+/// what it asks to be done, whichever tools a registry holds.
+const ALSO: &[(&[&str], &[&str])] = &[
+    // Making something new, or keeping something for later.
+    (
+        &[
+            "make", "new", "start", "file", "register", "record", "draft", "compose", "generate", "build",
+            "insert", "put",
+        ],
+        &["create", "add"],
+    ),
+    (
+        &["remember", "memorize", "note", "jot", "keep", "store", "save"],
+        &["create", "add", "write", "memory"],
+    ),
+    (&["recall", "remembered", "forgot"], &["read", "memory"]),
+    // Looking at something known.
+    (
+        &[
+            "show", "see", "view", "display", "whats", "tell", "check", "inspect", "details", "detail",
+            "info", "look", "give",
+        ],
+        &["get", "read", "show", "describe"],
+    ),
+    (&["all", "every", "overview", "enumerate", "which"], &["list"]),
+    // Changing something.
+    (
+        &[
+            "change", "modify", "rename", "fix", "adjust", "alter", "tweak", "replace", "correct", "amend",
+            "bump",
+        ],
+        &["update", "edit", "set"],
+    ),
+    // Getting rid of something.
+    (
+        &[
+            "remove", "erase", "forget", "drop", "wipe", "kill", "destroy", "discard", "trash", "purge",
+            "clear", "rid", "scrap",
+        ],
+        &["delete", "remove"],
+    ),
+    // Finding something not known.
+    (
+        &["find", "look", "lookup", "locate", "seek", "hunt", "discover", "where"],
+        &["search", "find", "query"],
+    ),
+    // Telling someone.
+    (
+        &[
+            "tell", "notify", "ping", "reply", "say", "saying", "said", "share", "announce", "dm", "talk",
+            "write",
+        ],
+        &["send", "post", "message"],
+    ),
+    // Doing something.
+    (
+        &["launch", "invoke", "trigger", "kick", "execute", "deploy", "perform"],
+        &["run", "execute", "trigger", "apply"],
+    ),
+    (&["go", "visit", "browse", "load", "open"], &["navigate", "open"]),
+    // Counting.
+    (&["plus", "sum", "total", "calculate", "compute", "add"], &["sum", "add", "calculate"]),
+    (&["compare", "difference", "changed", "changes"], &["diff", "compare"]),
+    (&["undo", "revert", "rollback", "unstage"], &["reset", "revert"]),
+    (&["download", "grab", "pull"], &["fetch", "download", "get"]),
+    (&["capture", "snap", "snapshot"], &["screenshot"]),
 ];
 
-/// The weight of a word a query gains from [`ALSO`].
+/// The weight of a word a query gains from [`ALSO`], and of `list` for a plural noun.
 const ALSO_WEIGHT: f64 = 0.7;
 
 /// The words of `text`: split at anything but letters and digits and at lower-to-upper
@@ -126,18 +172,82 @@ pub(crate) fn words(text: &str) -> Vec<String> {
     out
 }
 
-/// A BM25 index over tool definitions, fields weighted: name ×3, tags ×2, description and
-/// parameter names ×1, parameter descriptions ×½.
+/// Whether `word` (lower case) reads as a plural noun: it ends in `s` (not `ss`, `us`,
+/// `is`), is longer than three letters and is no stop word or verb form we know.
+fn is_plural(word: &str) -> bool {
+    // An abbreviation with a plural (`prs`, `repos`): both forms are written out.
+    let short = |w: &str| SAME.iter().any(|(s, _)| *s == w);
+    if let Some(singular) = word.strip_suffix('s')
+        && short(word)
+        && short(singular)
+    {
+        return true;
+    }
+    word.len() > 3
+        && word.ends_with('s')
+        && !["ss", "us", "is", "ous"].iter().any(|end| word.ends_with(end))
+        && !STOP.contains(&word)
+        && !ALSO.iter().any(|(asks, _)| asks.contains(&word))
+        && word.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// One BM25 collection: documents as weighted term counts with their lengths.
 #[derive(Debug, Default)]
-pub(crate) struct Index {
-    docs: Vec<(String, HashMap<String, f64>, f64)>,
+struct Collection {
+    docs: Vec<(HashMap<String, f64>, f64)>,
     df: HashMap<String, usize>,
     average: f64,
 }
 
+impl Collection {
+    fn new(docs: Vec<HashMap<String, f64>>) -> Collection {
+        let mut df: HashMap<String, usize> = HashMap::new();
+        for tf in &docs {
+            for word in tf.keys() {
+                *df.entry(word.clone()).or_default() += 1;
+            }
+        }
+        let docs: Vec<(HashMap<String, f64>, f64)> = docs
+            .into_iter()
+            .map(|tf| {
+                let length = tf.values().sum();
+                (tf, length)
+            })
+            .collect();
+        let total: f64 = docs.iter().map(|d| d.1).sum();
+        let average = if docs.is_empty() { 1.0 } else { total / docs.len() as f64 };
+        Collection { docs, df, average }
+    }
+
+    /// Document `i`'s BM25 score for the weighted `terms`.
+    fn score(&self, i: usize, terms: &[(String, f64)]) -> f64 {
+        const K1: f64 = 1.2;
+        const B: f64 = 0.75;
+        let n = self.docs.len() as f64;
+        let (tf, length) = &self.docs[i];
+        terms
+            .iter()
+            .filter_map(|(t, weight)| tf.get(t).map(|f| (t, weight, f)))
+            .map(|(t, weight, f)| {
+                let df = self.df.get(t).copied().unwrap_or(0) as f64;
+                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                weight * idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * length / self.average))
+            })
+            .sum()
+    }
+}
+
+/// A BM25 index over tool definitions, fields weighted: name ×3, tags ×2, description and
+/// parameter names ×1, parameter descriptions ×½.
+#[derive(Debug, Default)]
+pub(crate) struct Index {
+    names: Vec<String>,
+    tools: Collection,
+}
+
 impl Index {
     pub(crate) fn new<'a>(definitions: impl IntoIterator<Item = &'a ToolDefinition>) -> Index {
-        let mut index = Index::default();
+        let (mut names, mut docs) = (Vec::new(), Vec::new());
         for definition in definitions {
             let mut tf: HashMap<String, f64> = HashMap::new();
             let mut add = |text: &str, weight: f64| {
@@ -158,46 +268,34 @@ impl Index {
                     }
                 }
             }
-            for word in tf.keys() {
-                *index.df.entry(word.clone()).or_default() += 1;
-            }
-            let length = tf.values().sum();
-            index.docs.push((definition.name.clone(), tf, length));
+            names.push(definition.name.clone());
+            docs.push(tf);
         }
-        let total: f64 = index.docs.iter().map(|d| d.2).sum();
-        index.average = if index.docs.is_empty() { 1.0 } else { total / index.docs.len() as f64 };
-        index
+        Index { names, tools: Collection::new(docs) }
     }
 
     /// The names of the tools that best match `query`, best first, at most `limit`.
     pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(String, f64)> {
-        const K1: f64 = 1.2;
-        const B: f64 = 0.75;
-        let n = self.docs.len() as f64;
-        // Each query word at weight 1, and its everyday counterpart at a lower one.
+        // Each query word at weight 1, and the words of the operations it asks for at a
+        // lower one; many of something (a plural noun) asks for a list.
         let mut terms: Vec<(String, f64)> = words(query).into_iter().map(|w| (w, 1.0)).collect();
         for word in query.split(|c: char| !c.is_alphanumeric()) {
             let lower = word.to_lowercase();
-            if let Some((_, also)) = ALSO.iter().find(|(w, _)| *w == lower) {
-                terms.extend(words(also).into_iter().map(|w| (w, ALSO_WEIGHT)));
+            for (_, also) in ALSO.iter().filter(|(asks, _)| asks.contains(&lower.as_str())) {
+                for target in *also {
+                    terms.extend(words(target).into_iter().map(|w| (w, ALSO_WEIGHT)));
+                }
+            }
+            if is_plural(&lower) {
+                terms.push(("list".to_owned(), ALSO_WEIGHT));
             }
         }
         terms.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         terms.dedup_by(|a, b| a.0 == b.0);
-        let mut scored: Vec<(String, f64)> = self
-            .docs
-            .iter()
-            .filter_map(|(name, tf, length)| {
-                let score: f64 = terms
-                    .iter()
-                    .filter_map(|(t, weight)| tf.get(t).map(|f| (t, weight, f)))
-                    .map(|(t, weight, f)| {
-                        let df = self.df.get(t).copied().unwrap_or(0) as f64;
-                        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                        weight * idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * length / self.average))
-                    })
-                    .sum();
-                (score > 0.0).then(|| (name.clone(), score))
+        let mut scored: Vec<(String, f64)> = (0..self.names.len())
+            .filter_map(|i| {
+                let score = self.tools.score(i, &terms);
+                (score > 0.0).then(|| (self.names[i].clone(), score))
             })
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));

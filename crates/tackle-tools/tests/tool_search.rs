@@ -97,8 +97,9 @@ async fn the_right_tool_is_among_the_first_five() {
         eprintln!("  dev miss: {miss}");
     }
     assert!(rate(dev) >= 0.9, "dev top-5 {:.3}", rate(dev));
-    // A floor against regressions, below the 0.796 measured when the ranking was fixed.
-    assert!(rate(held_out) >= 0.75, "held-out top-5 {:.3}", rate(held_out));
+    // A floor against regressions, below the 0.837 measured when the operation classes
+    // were added (0.796 before them).
+    assert!(rate(held_out) >= 0.8, "held-out top-5 {:.3}", rate(held_out));
 }
 
 #[tokio::test]
