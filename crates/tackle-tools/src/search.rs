@@ -122,7 +122,32 @@ const ALSO: &[(&[&str], &[&str])] = &[
         &["launch", "invoke", "trigger", "kick", "execute", "deploy", "perform"],
         &["run", "execute", "trigger", "apply"],
     ),
-    (&["go", "visit", "browse", "load", "open"], &["navigate", "open"]),
+    (&["go", "visit", "browse", "load"], &["navigate", "open"]),
+    (&["open"], &["navigate", "open", "read"]),
+    (&["add", "append", "attach", "insert"], &["create", "add", "append"]),
+    (&["close", "reopen", "resolve", "resolved", "mark"], &["update", "state", "status"]),
+    (&["already", "existing", "exist", "exists", "duplicate"], &["search", "find"]),
+    // What something is about.
+    (&["rows", "row", "table", "tables", "sql", "records", "columns"], &["sql", "query", "database"]),
+    (
+        &[
+            "codebase",
+            "function",
+            "functions",
+            "symbol",
+            "snippet",
+            "implementation",
+            "defined",
+            "definition",
+            "call",
+            "calls",
+        ],
+        &["code"],
+    ),
+    (&["biggest", "largest", "smallest", "size", "sizes", "space"], &["size", "sizes"]),
+    (&["draw", "paint", "sketch", "illustrate", "illustration", "picture", "render"], &["generate", "image"]),
+    (&["altitude", "height", "high", "elevation"], &["elevation"]),
+    (&["hours", "phone", "rating", "ratings", "reviews", "website"], &["details", "place"]),
     // Counting.
     (&["plus", "sum", "total", "calculate", "compute", "add"], &["sum", "add", "calculate"]),
     (&["compare", "difference", "changed", "changes"], &["diff", "compare"]),
@@ -130,6 +155,49 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (&["download", "grab", "pull"], &["fetch", "download", "get"]),
     (&["capture", "snap", "snapshot"], &["screenshot"]),
 ];
+
+/// Phrases that ask for an operation no single word of theirs does.
+const PHRASES: &[(&str, &[&str])] = &[
+    ("no longer", &["delete", "remove"]),
+    ("get rid of", &["delete", "remove"]),
+    ("look up", &["search", "find"]),
+    ("set up", &["create"]),
+    ("sea level", &["elevation"]),
+    ("logged in as", &["whoami", "self", "current", "user"]),
+    ("who am i", &["whoami", "self", "current", "user"]),
+];
+
+/// What a query's chunks stand for beyond their words: an address asks for a tool that
+/// takes a URL (its parts say nothing about the tool), a file name or a path for one that
+/// works on files, a `#name` for a channel.
+fn chunk_terms(query: &str) -> (String, Vec<(String, f64)>) {
+    let (mut text, mut extra) = (String::with_capacity(query.len()), Vec::new());
+    for chunk in query.split_whitespace() {
+        let bare = chunk.trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!'));
+        let lower = bare.to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www.") {
+            extra.push(("url".to_owned(), 1.0));
+            continue;
+        }
+        let extension = lower.rsplit_once('.');
+        let file_like = extension.is_some_and(|(name, ext)| {
+            !name.is_empty() && (1..=4).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        });
+        if file_like || lower.contains('/') {
+            extra.push(("file".to_owned(), ALSO_WEIGHT));
+            extra.push(("path".to_owned(), ALSO_WEIGHT));
+        }
+        if let Some(name) = lower.strip_prefix('#')
+            && !name.is_empty()
+            && name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        {
+            extra.push(("channel".to_owned(), ALSO_WEIGHT));
+        }
+        text.push_str(chunk);
+        text.push(' ');
+    }
+    (text, extra)
+}
 
 /// The weight of a word a query gains from [`ALSO`], and of `list` for a plural noun.
 const ALSO_WEIGHT: f64 = 0.7;
@@ -278,7 +346,20 @@ impl Index {
     pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(String, f64)> {
         // Each query word at weight 1, and the words of the operations it asks for at a
         // lower one; many of something (a plural noun) asks for a list.
+        let (query, extra) = chunk_terms(query);
+        let query = query.as_str();
         let mut terms: Vec<(String, f64)> = words(query).into_iter().map(|w| (w, 1.0)).collect();
+        terms.extend(
+            extra.into_iter().flat_map(|(w, weight)| words(&w).into_iter().map(move |w| (w, weight))),
+        );
+        let lower = query.to_lowercase();
+        for (phrase, also) in PHRASES {
+            if lower.contains(phrase) {
+                for target in *also {
+                    terms.extend(words(target).into_iter().map(|w| (w, ALSO_WEIGHT)));
+                }
+            }
+        }
         for word in query.split(|c: char| !c.is_alphanumeric()) {
             let lower = word.to_lowercase();
             for (_, also) in ALSO.iter().filter(|(asks, _)| asks.contains(&lower.as_str())) {
@@ -545,7 +626,7 @@ fn call_tool(state: &Arc<SearchState>) -> Result<crate::FunctionTool, crate::Too
 
 #[cfg(test)]
 mod tests {
-    use super::words;
+    use super::{chunk_terms, is_plural, words};
 
     #[test]
     fn words_split_case_expand_and_stem() {
@@ -553,5 +634,26 @@ mod tests {
         assert_eq!(words("list_pull_requests"), ["list", "pull", "request"]);
         assert_eq!(words("Show my PRs"), ["show", "pull", "request"]);
         assert_eq!(words("staging"), words("stage"));
+    }
+
+    #[test]
+    fn addresses_files_and_channels_say_what_kind_of_tool() {
+        let (text, extra) = chunk_terms("grab https://example.org/a?b=c, read notes.md and post in #general");
+        assert!(!text.contains("example") && text.contains("notes.md"), "{text}");
+        let extra: Vec<&str> = extra.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(extra, ["url", "file", "path", "channel"]);
+        // A property access is not a file name; a sentence's end is not an extension.
+        let (_, extra) = chunk_terms("run document.title in the page. thanks");
+        assert!(extra.is_empty(), "{extra:?}");
+    }
+
+    #[test]
+    fn plural_nouns_are_told_from_other_words_ending_in_s() {
+        for word in ["issues", "commits", "prs", "repos", "channels"] {
+            assert!(is_plural(word), "{word}");
+        }
+        for word in ["status", "this", "address", "analysis", "was", "pls"] {
+            assert!(!is_plural(word), "{word}");
+        }
     }
 }

@@ -60,14 +60,14 @@ async fn search(registry: &ToolRegistry, run: &Arc<RunContext>, query: &str) -> 
         .collect()
 }
 
-#[tokio::test]
-async fn the_right_tool_is_among_the_first_five() {
-    let registry = catalog().with_tool_search(SearchOptions::default()).unwrap();
-    assert_eq!(registry.len(), 239, "237 tools and the two search tools");
+/// Hits among the first five over one file of requests: (dev hits, dev count), (held-out
+/// hits, held-out count), and the dev misses. Every third line (index 2, 5, 8, ...) is held
+/// out.
+async fn evaluate(registry: &ToolRegistry, requests: &str) -> ((usize, usize), (usize, usize), Vec<String>) {
     let run = Arc::new(RunContext::new("eval"));
     let (mut dev, mut held_out) = ((0, 0), (0, 0));
     let mut misses = Vec::new();
-    for (i, line) in include_str!("../data/tool-requests.jsonl").lines().enumerate() {
+    for (i, line) in requests.lines().enumerate() {
         let case: Value = serde_json::from_str(line).unwrap();
         let wanted: Vec<String> = case["tools"]
             .as_array()
@@ -78,7 +78,7 @@ async fn the_right_tool_is_among_the_first_five() {
                 name(server, tool)
             })
             .collect();
-        let found = search(&registry, &run, case["request"].as_str().unwrap()).await;
+        let found = search(registry, &run, case["request"].as_str().unwrap()).await;
         let hit = found.iter().take(5).any(|f| wanted.contains(f));
         let tally = if i % 3 == 2 { &mut held_out } else { &mut dev };
         tally.0 += usize::from(hit);
@@ -87,19 +87,38 @@ async fn the_right_tool_is_among_the_first_five() {
             misses.push(format!("{} → {found:?} (wanted {wanted:?})", case["request"]));
         }
     }
+    (dev, held_out, misses)
+}
+
+#[tokio::test]
+async fn the_right_tool_is_among_the_first_five() {
+    let registry = catalog().with_tool_search(SearchOptions::default()).unwrap();
+    assert_eq!(registry.len(), 239, "237 tools and the two search tools");
     let rate = |(hits, n): (usize, usize)| hits as f64 / n as f64;
-    eprintln!("tool search top-5: dev {}/{} = {:.3}", dev.0, dev.1, rate(dev));
-    // The held-out figure is printed on request only, so that tuning does not watch it.
-    if std::env::var_os("TACKLE_SHOW_HELD_OUT").is_some() {
-        eprintln!("tool search top-5: held out {}/{} = {:.3}", held_out.0, held_out.1, rate(held_out));
+    // The first set, and a second written later (before the ranking saw it).
+    for (set, requests, dev_floor, held_out_floor) in [
+        // Floors against regressions, below what was measured when the ranking was fixed
+        // (held out: set 1 0.898, set 2 0.875).
+        ("1", include_str!("../data/tool-requests.jsonl"), 0.9, 0.85),
+        ("2", include_str!("../data/tool-requests-2.jsonl"), 0.9, 0.85),
+    ] {
+        let (dev, held_out, misses) = evaluate(&registry, requests).await;
+        eprintln!("tool search top-5, set {set}: dev {}/{} = {:.3}", dev.0, dev.1, rate(dev));
+        // The held-out figure is printed on request only, so that tuning does not watch it.
+        if std::env::var_os("TACKLE_SHOW_HELD_OUT").is_some() {
+            eprintln!(
+                "tool search top-5, set {set}: held out {}/{} = {:.3}",
+                held_out.0,
+                held_out.1,
+                rate(held_out)
+            );
+        }
+        for miss in &misses {
+            eprintln!("  dev miss: {miss}");
+        }
+        assert!(rate(dev) >= dev_floor, "set {set}: dev top-5 {:.3}", rate(dev));
+        assert!(rate(held_out) >= held_out_floor, "set {set}: held-out top-5 {:.3}", rate(held_out));
     }
-    for miss in &misses {
-        eprintln!("  dev miss: {miss}");
-    }
-    assert!(rate(dev) >= 0.9, "dev top-5 {:.3}", rate(dev));
-    // A floor against regressions, below the 0.837 measured when the operation classes
-    // were added (0.796 before them).
-    assert!(rate(held_out) >= 0.8, "held-out top-5 {:.3}", rate(held_out));
 }
 
 #[tokio::test]
