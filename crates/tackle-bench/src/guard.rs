@@ -84,7 +84,7 @@ pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
     }
     let url = url::Url::parse("https://bench.example/page")?;
     let guard = Guard::new(Trees::trained(), Strictness::Default, Thresholds::default());
-    let fields = |page: &tackle_web::Page| -> Vec<Input> {
+    let fields = |page: &tackle_extract::Page| -> Vec<Input> {
         page.untrusted_fields()
             .map(|(field, text)| Input {
                 source: page.url.clone(),
@@ -93,14 +93,20 @@ pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
             })
             .collect()
     };
-    let extracted: Vec<tackle_web::Page> =
-        pages.iter().map(|html| tackle_web::extract(html, tackle_web::ContentKind::Html, &url)).collect();
+    let extracted: Vec<tackle_extract::Page> = pages
+        .iter()
+        .map(|html| tackle_extract::extract(html, tackle_extract::ContentKind::Html, &url))
+        .collect();
     let mut extract_s = vec![Vec::new(); pages.len()];
     let mut guard_s = vec![Vec::new(); pages.len()];
     for pass in 0..7 {
         for (i, html) in pages.iter().enumerate() {
             let started = Instant::now();
-            drop(std::hint::black_box(tackle_web::extract(html, tackle_web::ContentKind::Html, &url)));
+            drop(std::hint::black_box(tackle_extract::extract(
+                html,
+                tackle_extract::ContentKind::Html,
+                &url,
+            )));
             let extract = started.elapsed().as_secs_f64();
             let batch = fields(&extracted[i]);
             let started = Instant::now();

@@ -347,7 +347,7 @@ fn measure(samples: &[corpus::Sample], bench: &str) -> Result<(), Box<dyn std::e
     let run = || {
         samples
             .iter()
-            .map(|s| tackle_web::extract(&s.html, tackle_web::ContentKind::Html, &url).markdown)
+            .map(|s| tackle_extract::extract(&s.html, tackle_extract::ContentKind::Html, &url).markdown)
             .collect::<Vec<_>>()
     };
     for _ in 0..2 {

@@ -50,13 +50,13 @@ fn chunks(data: &[u8], seed: u8) -> Vec<&[u8]> {
 pub fn html(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let Ok(url) = url::Url::parse("https://example.com/a/b?c=d") else { return };
-    let page = tackle_web::extract(&text, tackle_web::ContentKind::Html, &url);
+    let page = tackle_extract::extract(&text, tackle_extract::ContentKind::Html, &url);
     for field in [&page.title, &page.description, &page.author, &page.site_name].into_iter().flatten() {
         assert!(field.chars().count() <= 1000, "a metadata field longer than its cap");
     }
-    let again = tackle_web::extract(&text, tackle_web::ContentKind::Html, &url);
+    let again = tackle_extract::extract(&text, tackle_extract::ContentKind::Html, &url);
     assert_eq!(page, again, "extraction is not deterministic");
-    let (cut, _) = tackle_web::truncate(&page.markdown, 200);
+    let (cut, _) = tackle_extract::truncate(&page.markdown, 200);
     assert!(cut.chars().count() <= 200 + 60, "truncation overshoots its budget");
 }
 

@@ -7,8 +7,8 @@
 //!   same way (at most 10); bodies are capped after decompression; only HTML and text
 //!   are read, decoded from their charset.
 //! - [`address`]: the address classes — public, private (allowlist only), never.
-//! - [`extract`]: a page's readable content as Markdown with its metadata; [`truncate`]
-//!   cuts at a paragraph boundary with a marker.
+//! - [`extract`] (from `tackle-extract`, re-exported): a page's readable content as
+//!   Markdown with its metadata; [`truncate`] cuts at a paragraph boundary with a marker.
 //! - [`WebTools`]: the `read_web_page` and `web_search` tools (SearXNG, or any
 //!   [`SearchBackend`]); every field that reaches the model passes through an
 //!   [`UntrustedFilter`] in one batch per call, after truncation.
@@ -29,9 +29,7 @@
 pub mod address;
 mod budget;
 mod error;
-mod extract;
 mod filter;
-mod html;
 pub mod iana;
 mod policy;
 mod resolve;
@@ -41,7 +39,6 @@ mod tools;
 
 pub use budget::allocate;
 pub use error::{ResolveError, RetrieveErrorKind, SearchError};
-pub use extract::{HiddenText, Page, StopFlag, extract, extract_until, truncate};
 pub use filter::{
     FilterFuture, Filtered, GuardFilter, GuardPolicy, PassThrough, UntrustedFilter, UntrustedText,
 };
@@ -49,4 +46,5 @@ pub use policy::{HostPattern, TargetPolicy};
 pub use resolve::{Resolve, SystemResolver};
 pub use retrieve::{ContentKind, RetrieveError, Retrieved, Retriever, decode, kind_of};
 pub use search::{SearchBackend, SearchHit, SearchQuery, SearxNg, dedup_key};
+pub use tackle_extract::{HiddenText, Page, StopFlag, extract, extract_until, truncate};
 pub use tools::{ReadArgs, SearchArgs, TimeRange, WebTools, limits};

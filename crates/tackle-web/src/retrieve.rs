@@ -13,16 +13,7 @@ pub use crate::error::RetrieveError;
 use crate::policy::{TargetPolicy, Verdict};
 use crate::resolve::{Resolve, SystemResolver};
 
-/// What kind of document was read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContentKind {
-    /// HTML or XHTML.
-    Html,
-    /// Plain text.
-    Text,
-    /// JSON (only for [`Retriever::retrieve_json`]).
-    Json,
-}
+pub use tackle_extract::ContentKind;
 
 /// A page that was read.
 #[derive(Debug, Clone, PartialEq, Eq)]

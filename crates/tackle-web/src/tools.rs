@@ -10,11 +10,11 @@ use tackle_core::{Confidence, FilterReport, SettingField, Source, ToolReturn};
 use tackle_tools::{FunctionTool, ToolBuildError, ToolContext, ToolError, typed_tool};
 
 use crate::budget::allocate;
-use crate::extract::{Page, StopFlag, extract_until, truncate};
 use crate::filter::{GuardFilter, UntrustedFilter, UntrustedText};
 use crate::policy::{HostPattern, TargetPolicy};
 use crate::retrieve::{RetrieveError, Retriever};
 use crate::search::{SearchBackend, SearchHit, SearchQuery, SearxNg, dedup_key};
+use tackle_extract::{Page, StopFlag, extract_until, truncate};
 
 /// What the web tools share: the retrieval service and the untrusted-text filter.
 #[derive(Clone)]

@@ -1,7 +1,8 @@
 //! Extraction of the main content from pages shaped like real ones.
+#![allow(clippy::unwrap_used, missing_docs)]
 
 use proptest::prelude::*;
-use tackle_web::{ContentKind, Page, extract};
+use tackle_extract::{ContentKind, Page, extract};
 use url::Url;
 
 fn read(html: &str) -> Page {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use url::Url;
 
-use crate::retrieve::ContentKind;
+use crate::ContentKind;
 
 /// Stops an extraction running on another thread: once raised, the extraction gives up at
 /// its next check (every 1,024 tags while parsing, and between its passes).
@@ -129,7 +129,7 @@ fn tidy(markdown: &str) -> String {
 /// at the budget), and says so with a marker. Returns the text and whether it was cut.
 ///
 /// ```
-/// let (text, cut) = tackle_web::truncate("One.\n\nTwo is longer than one.", 12);
+/// let (text, cut) = tackle_extract::truncate("One.\n\nTwo is longer than one.", 12);
 /// assert!(cut);
 /// assert_eq!(text, "One.\n\n[… truncated: 4 of 29 characters shown]");
 /// ```
