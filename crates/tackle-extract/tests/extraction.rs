@@ -195,6 +195,46 @@ fn soup(broken: bool) -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..60).prop_map(|pieces| pieces.concat())
 }
 
+#[test]
+fn a_story_in_wrappers_built_alike_is_kept_whole() {
+    // A how-to: each step in its own wrapper, a "related" box and an ad between them, one
+    // step wrapped in stray spans, a donation box after the end.
+    let step = |n: usize, text: &str| {
+        format!(
+            r#"<div class="mod step"><div class="stepContent mod"><div class="content"><h3>Step {n}</h3>
+<p>{text}</p></div><figure class="thumb"><img src="/s{n}.jpg" alt=""></figure></div></div>"#
+        )
+    };
+    let html = format!(
+        r#"<html><head><title>How to Build a Terrarium</title></head><body><div class="page"><div class="article-body">
+{}
+<div class="RelatedContent Module"><h3>Other People Are Reading</h3><ul><li><a href="/a">Plant ideas</a></li><li><a href="/b">Succulents</a></li></ul></div>
+{}
+<div class="AdUnit mod"></div>
+<span><span>{}</span></span>
+<div class="support-pay"><strong>Any amount</strong> helps us keep this site free. Donate by bank transfer or PayPal today.</div>
+</div></div><footer>© eHow</footer></body></html>"#,
+        step(
+            1,
+            "Measure the circumference of your cloche and cut the foam about an inch smaller, then soak it until it sinks."
+        ),
+        step(
+            2,
+            "Insert your plant into the hole, pressing the foam gently around its roots so that it stands upright."
+        ),
+        step(
+            3,
+            "Using floral pins, attach enough moss around the foam to cover it, and place the cloche over it."
+        ),
+    );
+    let page = read(&html);
+    assert_kept(
+        &page,
+        &["Measure the circumference", "Insert your plant", "attach enough moss"],
+        &["Other People Are Reading", "Any amount", "© eHow"],
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

@@ -318,8 +318,11 @@ pub fn kind_of(content_type: Option<&str>) -> Result<ContentKind, String> {
     }
 }
 
-/// Decodes a body: the charset from the header, else a byte-order mark, else (for HTML)
-/// a `<meta>` declaration in the first 1024 bytes, else UTF-8.
+/// Decodes a body: the charset from the header, else a byte-order mark, else UTF-8 when the
+/// body is valid UTF-8 beyond ASCII (a page saved or served again as UTF-8 often keeps the
+/// `<meta>` of its first encoding, and text in a legacy encoding is almost never valid
+/// UTF-8 by chance), else (for HTML) a `<meta>` declaration in the first 1024 bytes, else
+/// UTF-8.
 pub fn decode(body: &[u8], content_type: Option<&str>, kind: ContentKind) -> String {
     let from_header = content_type.and_then(|ct| {
         ct.split(';').skip(1).find_map(|param| {
@@ -327,7 +330,10 @@ pub fn decode(body: &[u8], content_type: Option<&str>, kind: ContentKind) -> Str
             (key.trim().eq_ignore_ascii_case("charset")).then(|| value.trim().trim_matches('"').to_owned())
         })
     });
-    let label = from_header.or_else(|| (kind == ContentKind::Html).then(|| meta_charset(body)).flatten());
+    let utf8_beyond_ascii = || !body.is_ascii() && std::str::from_utf8(body).is_ok();
+    let label = from_header.or_else(|| {
+        (kind == ContentKind::Html && !utf8_beyond_ascii()).then(|| meta_charset(body)).flatten()
+    });
     let encoding =
         label.and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes())).unwrap_or(encoding_rs::UTF_8);
     let (text, _, _) = encoding.decode(body);
@@ -370,5 +376,11 @@ mod tests {
             b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\">\xf0\xd2\xc9";
         assert!(decode(http_equiv, None, ContentKind::Html).ends_with("При"));
         assert_eq!(decode("ünï".as_bytes(), None, ContentKind::Text), "ünï");
+        // A page served as UTF-8 that still declares its first encoding.
+        let resaved = "<meta charset=\"gb2312\"><p>谷歌在2014年收购</p>";
+        assert!(decode(resaved.as_bytes(), None, ContentKind::Html).contains("谷歌在2014年收购"));
+        // The same text in GB2312 is read as its declaration says.
+        let (gbk, _, _) = encoding_rs::GBK.encode("<meta charset=\"gb2312\"><p>谷歌在2014年收购</p>");
+        assert!(decode(&gbk, None, ContentKind::Html).contains("谷歌在2014年收购"));
     }
 }

@@ -278,7 +278,7 @@ impl Renderer<'_> {
             return;
         }
         match self.doc.attr(id, "href").and_then(|h| self.absolute(h)) {
-            Some(href) => self.word(&format!("[{}]({href})", text.replace(['[', ']'], ""))),
+            Some(href) => self.word(&format!("[{}]({href})", link_text(&text))),
             None => {
                 for word in text.split(' ') {
                     self.word(word);
@@ -290,6 +290,7 @@ impl Renderer<'_> {
     }
 
     fn image(&mut self, id: u32) {
+        // (An image inside a link is kept whole by `link_text`.)
         let alt = fold_whitespace(self.doc.attr(id, "alt").unwrap_or(""));
         if alt.is_empty() {
             return;
@@ -496,6 +497,34 @@ fn escape_line_start(line: &str) -> std::borrow::Cow<'_, str> {
     if marker { format!("\\{line}").into() } else { line.into() }
 }
 
+/// A link's text for `[text](href)`: brackets that would end it early are dropped, but an
+/// image inside it (`![alt](src)`, as `image` writes it) is kept whole, so that a linked
+/// image reads `[![alt](src)](href)`.
+fn link_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(image) = rest.strip_prefix("![")
+            && let Some(close) = image.find("](")
+            && let Some(end) = image[close + 2..].find(')')
+        {
+            let len = 2 + close + 2 + end + 1;
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next()
+            && c != '['
+            && c != ']'
+        {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -504,6 +533,18 @@ mod tests {
         let doc = Document::parse(html);
         let base = Url::parse("https://site.example/dir/page").unwrap();
         render(&doc, None, &[Document::ROOT], &base)
+    }
+
+    #[test]
+    fn a_linked_image_is_an_image_inside_a_link() {
+        assert_eq!(
+            md(r#"<p><a href="/big.jpg"><img src="/small.jpg" alt="A [river]"></a></p>"#),
+            "[![A river](https://site.example/small.jpg)](https://site.example/big.jpg)"
+        );
+        assert_eq!(
+            md(r#"<p><a href="/x">see [1] <img src="/i.png" alt="chart"> here</a></p>"#),
+            "[see 1 ![chart](https://site.example/i.png) here](https://site.example/x)"
+        );
     }
 
     #[test]

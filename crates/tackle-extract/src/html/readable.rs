@@ -51,6 +51,22 @@ const HARD_NEGATIVE: &[&str] = &[
     "meta",
     "byline",
     "dateline",
+    "donate",
+    "donation",
+    "donations",
+    // The same in the languages pages are most often written in.
+    "werbung",
+    "anzeige",
+    "kommentare",
+    "teilen",
+    "publicite",
+    "commentaires",
+    "partager",
+    "publicidad",
+    "comentarios",
+    "compartir",
+    "relacionados",
+    "reklama",
 ];
 
 /// Words that mark boilerplate unless a content word is in the same name.
@@ -100,6 +116,7 @@ const SOFT_NEGATIVE: &[&str] = &[
     "utility",
     "jump",
     "alert",
+    "support",
 ];
 
 /// Words that mark content.
@@ -498,10 +515,37 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
             top_score = top_score.max(score[p]);
         }
     }
-    // A lone child is its parent's content.
+    // The story may be one of several wrappers built alike (its steps, its sections, a
+    // wrapper per paragraph): the nearest of the top's ancestors (up to three levels) that
+    // has siblings built like it, holding prose, stands for the story, and they join it.
+    let same_build = |a: u32, b: u32| {
+        let class = doc.attr(a, "class").unwrap_or("");
+        !class.is_empty()
+            && a != b
+            && doc.tag(a) == doc.tag(b)
+            && doc.attr(b, "class") == Some(class)
+            && !analysis.removed[b as usize]
+            && prose[b as usize] >= 25
+            && analysis.link_density(b) < 0.25
+    };
+    let mut climb = top;
+    let mut built_alike = false;
+    for _ in 0..=3 {
+        let parent = block_parent(doc, climb);
+        if parent == Document::ROOT || parent == NONE || doc.tag(parent) == Some(Tag::Body) {
+            break;
+        }
+        if level_blocks(doc, parent, climb).into_iter().any(|sibling| same_build(climb, sibling)) {
+            top = climb;
+            built_alike = true;
+            break;
+        }
+        climb = parent;
+    }
+    // A lone child is its parent's content (unless the story is one of its wrappers).
     loop {
         let parent = doc.node(top).parent;
-        if parent == Document::ROOT || doc.tag(parent) == Some(Tag::Body) {
+        if built_alike || parent == Document::ROOT || doc.tag(parent) == Some(Tag::Body) {
             break;
         }
         let kept_children = doc
@@ -515,11 +559,11 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
         top = parent;
     }
     // Join siblings that read like more of the same story.
-    let parent = doc.node(top).parent;
+    let parent = block_parent(doc, top);
     let threshold = (top_score * 0.2).max(10.0);
     let top_class = doc.attr(top, "class").unwrap_or("");
     let mut roots = Vec::new();
-    for sibling in doc.children(parent) {
+    for sibling in level_blocks(doc, parent, top) {
         if sibling == top {
             roots.push(sibling);
             continue;
@@ -532,7 +576,7 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
         if !s.is_nan() && !top_class.is_empty() && doc.attr(sibling, "class") == Some(top_class) {
             s += top_score * 0.2;
         }
-        let joins = if !s.is_nan() && s >= threshold {
+        let joins = if same_build(top, sibling) || (!s.is_nan() && s >= threshold) {
             true
         } else if doc.tag(sibling) == Some(Tag::P) {
             let length = analysis.text_len[i];
@@ -550,6 +594,39 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
         }
     }
     Some(Selection { roots, analysis })
+}
+
+/// The parent of `node`, above any inline wrappers (up to three) it sits in.
+fn block_parent(doc: &Document, node: u32) -> u32 {
+    let mut parent = doc.node(node).parent;
+    for _ in 0..3 {
+        match doc.tag(parent) {
+            Some(tag) if is_inline(tag) && tag != Tag::A && parent != Document::ROOT => {
+                parent = doc.node(parent).parent;
+            }
+            _ => break,
+        }
+    }
+    parent
+}
+
+/// The children of `parent`, with an inline wrapper (a `<span>` around a block, as pages
+/// write them) replaced by its children, up to three wrappers deep; `keep` is never
+/// looked into.
+fn level_blocks(doc: &Document, parent: u32, keep: u32) -> Vec<u32> {
+    fn walk(doc: &Document, node: u32, keep: u32, depth: u32, out: &mut Vec<u32>) {
+        for child in doc.children(node) {
+            match doc.tag(child) {
+                Some(tag) if child != keep && depth < 3 && is_inline(tag) && tag != Tag::A => {
+                    walk(doc, child, keep, depth + 1, out);
+                }
+                _ => out.push(child),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(doc, parent, keep, 0, &mut out);
+    out
 }
 
 fn has_block_child(doc: &Document, analysis: &Analysis, id: u32) -> bool {
