@@ -348,8 +348,8 @@ fn extract_dir(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
         .zip(&dev_names)
         .filter(|(s, _)| !s.truth.is_empty())
         .map(|(s, name)| {
-            let markdown = tackle_extract::extract(&s.html, tackle_extract::ContentKind::Html, &url).markdown;
-            let (p, r, f) = corpus::shingle_scores(&markdown, &s.truth);
+            let page = tackle_extract::extract(&s.html, tackle_extract::ContentKind::Html, &url);
+            let (p, r, f) = corpus::shingle_scores(page.body(), &s.truth);
             (f, p, r, name.as_str())
         })
         .filter(|(f, ..)| *f < 0.9)
@@ -385,7 +385,11 @@ fn measure(samples: &[corpus::Sample], bench: &str) -> Result<(), Box<dyn std::e
     let run = || {
         samples
             .iter()
-            .map(|s| tackle_extract::extract(&s.html, tackle_extract::ContentKind::Html, &url).markdown)
+            .map(|s| {
+                // The main content alone, as `tackle web read --format text` prints it.
+                let page = tackle_extract::extract(&s.html, tackle_extract::ContentKind::Html, &url);
+                if page.headline_added { page.body().to_owned() } else { page.markdown }
+            })
             .collect::<Vec<_>>()
     };
     for _ in 0..2 {

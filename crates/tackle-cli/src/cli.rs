@@ -271,10 +271,12 @@ pub(crate) enum WebCommand {
 /// How extracted content is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Format {
-    /// Markdown with the page's metadata.
+    /// Markdown with the page's metadata as front matter.
     Markdown,
-    /// Plain text.
+    /// The main content alone, as plain text.
     Text,
+    /// One JSON object per page: its metadata, the Markdown and the main text.
+    Json,
 }
 
 #[derive(Debug, Subcommand)]

@@ -67,9 +67,24 @@ fn render(page: &Page, format: Format) -> String {
             out
         }
         Format::Text => {
-            let mut text = markdown_to_text(&page.markdown);
+            let mut text = markdown_to_text(page.body());
             text.push('\n');
             text
+        }
+        Format::Json => {
+            let mut line = serde_json::json!({
+                "url": page.url,
+                "title": page.title,
+                "author": page.author,
+                "published": page.published,
+                "site": page.site_name,
+                "description": page.description,
+                "markdown": page.markdown,
+                "text": markdown_to_text(page.body()),
+            })
+            .to_string();
+            line.push('\n');
+            line
         }
     }
 }
@@ -85,6 +100,14 @@ fn markdown_to_text(markdown: &str) -> String {
         }
         let line = trimmed.trim_start_matches('#').trim_start();
         let line = line.strip_prefix("> ").unwrap_or(line);
+        // A linked image (`[![alt](src)](href)`) is its alt text.
+        let unlinked;
+        let line = if line.contains("[![") {
+            unlinked = line.replace("[![", "![");
+            unlinked.as_str()
+        } else {
+            line
+        };
         let mut plain = String::with_capacity(line.len());
         let mut rest = line;
         while let Some(at) = rest.find("](") {
@@ -112,7 +135,12 @@ fn target_name(input: &str, out_dir: &Path, format: Format) -> PathBuf {
     } else {
         Path::new(input).file_stem().map_or_else(|| "page".to_owned(), |s| s.to_string_lossy().into_owned())
     };
-    out_dir.join(format!("{stem}.{}", if format == Format::Markdown { "md" } else { "txt" }))
+    let extension = match format {
+        Format::Markdown => "md",
+        Format::Text => "txt",
+        Format::Json => "json",
+    };
+    out_dir.join(format!("{stem}.{extension}"))
 }
 
 pub(crate) async fn read_all(
@@ -171,6 +199,10 @@ mod tests {
                 "# Title\n\nSee [the guide](https://x.example/g) and **this**.\n\n```rust\nlet x = 1;\n```"
             ),
             "Title\n\nSee the guide and this.\n\nlet x = 1;"
+        );
+        assert_eq!(
+            markdown_to_text("A [![river](https://x.example/r.jpg)](https://x.example/big) here"),
+            "A river here"
         );
     }
 

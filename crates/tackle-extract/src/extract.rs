@@ -50,14 +50,26 @@ pub struct Page {
     pub published: Option<String>,
     /// The site's name.
     pub site_name: Option<String>,
-    /// The main content as Markdown.
+    /// The main content as Markdown, headed by the page's title when the content did not
+    /// hold it (see [`Page::body`]).
     pub markdown: String,
+    /// Whether `markdown` starts with a title heading the extractor added.
+    pub headline_added: bool,
     /// Text the page carries but a reader does not see (comments, hidden elements), left
     /// out of `markdown`; never shown to a model, handed to the injection filter.
     pub hidden: Vec<HiddenText>,
 }
 
 impl Page {
+    /// The main content alone: `markdown` without the title heading the extractor added.
+    pub fn body(&self) -> &str {
+        if !self.headline_added {
+            return &self.markdown;
+        }
+        let rest = self.markdown.split_once('\n').map_or("", |(_, rest)| rest);
+        rest.trim_start_matches('\n')
+    }
+
     /// Every text of the page a filter must see, with its field name, in a fixed order:
     /// the content, the metadata the page gives (title, description, author, site name),
     /// then each piece of hidden text (field `hidden: <how>`, never shown to a model).
@@ -101,6 +113,7 @@ pub fn extract_until(text: &str, kind: ContentKind, url: &Url, stop: &StopFlag) 
     page.published = meta.published;
     page.site_name = meta.site_name.and_then(some);
     page.markdown = tidy(&extracted.markdown);
+    page.headline_added = extracted.headline_added;
     page.hidden = extracted.hidden;
     Some(page)
 }

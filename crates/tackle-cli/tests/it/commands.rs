@@ -195,8 +195,9 @@ async fn web_read_local_files_urls_and_out_dir() {
     // file per input.
     let server = MockServer::start().await;
     Mock::given(path("/story"))
-        .respond_with(ResponseTemplate::new(200).insert_header("content-type", "text/html").set_body_string(
-            "<title>Story</title><p>A story told at length, with enough words to be the main content here.</p>",
+        .respond_with(ResponseTemplate::new(200).set_body_raw(
+            "<title>Valley Weekly</title><p>A story told at length, with enough words to be the main content here.</p>",
+            "text/html",
         ))
         .mount(&server)
         .await;
@@ -213,8 +214,23 @@ async fn web_read_local_files_urls_and_out_dir() {
         std::fs::read_to_string(out.join("page.txt")).unwrap(),
         "Notes\n\nRivers carve valleys through a slow process of erosion, over millions of years.\n\nSee the other page.\n"
     );
-    assert!(std::fs::read_to_string(out.join("story.txt")).unwrap().contains("A story told at length"));
+    // The text is the main content alone: the title the page's body did not hold is not
+    // made a line of it.
+    assert_eq!(
+        std::fs::read_to_string(out.join("story.txt")).unwrap(),
+        "A story told at length, with enough words to be the main content here.\n"
+    );
     assert!(std::fs::read_to_string(out.join("stdin.txt")).unwrap().contains("From standard input"));
+
+    // JSON: the metadata, the Markdown (headed by the title) and the text, one object per page.
+    let mut command = tackle(&config);
+    command.args(["web", "read", "--format", "json"]).arg(format!("{}/story", server.uri()));
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    let page: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(page["title"], "Valley Weekly");
+    assert!(page["markdown"].as_str().unwrap().starts_with("# Valley Weekly\n\nA story told"), "{page}");
+    assert_eq!(page["text"], "A story told at length, with enough words to be the main content here.");
 
     // A missing file fails that input, and the exit code says so.
     let mut command = tackle(&config);

@@ -17,6 +17,9 @@ use readable::Strictness;
 pub(crate) struct Extracted {
     pub(crate) meta: meta::Metadata,
     pub(crate) markdown: String,
+    /// Whether the Markdown starts with the page's title as a heading that the selected
+    /// content did not hold.
+    pub(crate) headline_added: bool,
     /// Text a reader does not see (comments, hidden elements), left out of the Markdown.
     pub(crate) hidden: Vec<hidden::HiddenText>,
 }
@@ -55,16 +58,20 @@ pub(crate) fn extract(html: &str, url: &Url, stop: &StopFlag) -> Option<Extracte
         }
     }
     // The headline heads the Markdown when the selected content does not hold it.
+    let mut headline_added = false;
     if let Some(title) = meta.title.as_deref().or(doc.title.as_deref())
         && !title.is_empty()
         && !markdown.starts_with("# ")
         && !opening(&markdown).contains(&title.to_lowercase())
     {
+        // One line, whatever the title's own line breaks.
+        let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
         markdown =
             if markdown.is_empty() { format!("# {title}") } else { format!("# {title}\n\n{markdown}") };
+        headline_added = true;
     }
     let hidden = hidden::collect(&doc);
-    Some(Extracted { meta, markdown, hidden })
+    Some(Extracted { meta, markdown, headline_added, hidden })
 }
 
 /// The start of a text, in lower case, where a headline would be.
