@@ -349,7 +349,7 @@ fn extract_dir(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
         .filter(|(s, _)| !s.truth.is_empty())
         .map(|(s, name)| {
             let page = tackle_extract::extract(&s.html, tackle_extract::ContentKind::Html, &url);
-            let (p, r, f) = corpus::shingle_scores(page.body(), &s.truth);
+            let (p, r, f) = corpus::shingle_scores(&page.text(), &s.truth);
             (f, p, r, name.as_str())
         })
         .filter(|(f, ..)| *f < 0.9)
@@ -387,8 +387,7 @@ fn measure(samples: &[corpus::Sample], bench: &str) -> Result<(), Box<dyn std::e
             .iter()
             .map(|s| {
                 // The main content alone, as `tackle web read --format text` prints it.
-                let page = tackle_extract::extract(&s.html, tackle_extract::ContentKind::Html, &url);
-                if page.headline_added { page.body().to_owned() } else { page.markdown }
+                tackle_extract::extract(&s.html, tackle_extract::ContentKind::Html, &url).text()
             })
             .collect::<Vec<_>>()
     };

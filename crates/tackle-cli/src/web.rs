@@ -67,7 +67,7 @@ fn render(page: &Page, format: Format) -> String {
             out
         }
         Format::Text => {
-            let mut text = markdown_to_text(page.body());
+            let mut text = page.text();
             text.push('\n');
             text
         }
@@ -80,47 +80,13 @@ fn render(page: &Page, format: Format) -> String {
                 "site": page.site_name,
                 "description": page.description,
                 "markdown": page.markdown,
-                "text": markdown_to_text(page.body()),
+                "text": page.text(),
             })
             .to_string();
             line.push('\n');
             line
         }
     }
-}
-
-/// Plain text from the extractor's Markdown: link targets, emphasis marks, heading marks
-/// and code fences dropped.
-fn markdown_to_text(markdown: &str) -> String {
-    let mut out = String::with_capacity(markdown.len());
-    for line in markdown.lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") || trimmed.starts_with("| ---") {
-            continue;
-        }
-        let line = trimmed.trim_start_matches('#').trim_start();
-        let line = line.strip_prefix("> ").unwrap_or(line);
-        // A linked image (`[![alt](src)](href)`) is its alt text.
-        let unlinked;
-        let line = if line.contains("[![") {
-            unlinked = line.replace("[![", "![");
-            unlinked.as_str()
-        } else {
-            line
-        };
-        let mut plain = String::with_capacity(line.len());
-        let mut rest = line;
-        while let Some(at) = rest.find("](") {
-            let (head, tail) = rest.split_at(at);
-            plain.push_str(head);
-            rest = tail.find(')').map_or("", |end| &tail[end + 1..]);
-        }
-        plain.push_str(rest);
-        let plain = plain.replace("![", "").replace(['[', ']'], "").replace("**", "").replace('`', "");
-        out.push_str(plain.trim_end());
-        out.push('\n');
-    }
-    out.trim_end().to_owned()
 }
 
 fn target_name(input: &str, out_dir: &Path, format: Format) -> PathBuf {
@@ -191,20 +157,6 @@ pub(crate) async fn read_all(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_from_markdown() {
-        assert_eq!(
-            markdown_to_text(
-                "# Title\n\nSee [the guide](https://x.example/g) and **this**.\n\n```rust\nlet x = 1;\n```"
-            ),
-            "Title\n\nSee the guide and this.\n\nlet x = 1;"
-        );
-        assert_eq!(
-            markdown_to_text("A [![river](https://x.example/r.jpg)](https://x.example/big) here"),
-            "A river here"
-        );
-    }
 
     #[test]
     fn output_names_follow_the_input() {

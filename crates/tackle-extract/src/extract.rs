@@ -61,6 +61,12 @@ pub struct Page {
 }
 
 impl Page {
+    /// The main content alone as plain text, as a reader sees it: [`Page::body`] through
+    /// [`to_text`].
+    pub fn text(&self) -> String {
+        to_text(self.body())
+    }
+
     /// The main content alone: `markdown` without the title heading the extractor added.
     pub fn body(&self) -> &str {
         if !self.headline_added {
@@ -116,6 +122,98 @@ pub fn extract_until(text: &str, kind: ContentKind, url: &Url, stop: &StopFlag) 
     page.headline_added = extracted.headline_added;
     page.hidden = extracted.hidden;
     Some(page)
+}
+
+/// Plain text from the extractor's Markdown, as a reader sees the page: links are their
+/// text, images (which a reader sees, not reads) are left out with their alt text, and
+/// heading, quote and list marks, emphasis, code fences and table rules are dropped; table
+/// cells are separated by tabs.
+///
+/// ```
+/// let md = "## Rivers\n\n- See [the guide](https://x.example/g) and **this** ![a map](https://x.example/m.png)\n\n| a | b |\n| --- | --- |\n| 1 | 2 |";
+/// assert_eq!(tackle_extract::to_text(md), "Rivers\n\nSee the guide and this\n\na\tb\n1\t2");
+/// ```
+pub fn to_text(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    for line in markdown.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") || trimmed.starts_with("| ---") {
+            continue;
+        }
+        let mut line = trimmed.trim_start_matches('#').trim_start();
+        while let Some(rest) = line.strip_prefix("> ") {
+            line = rest;
+        }
+        line = line.strip_prefix("- ").or_else(|| line.strip_prefix("* ")).unwrap_or(line);
+        let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && line[digits..].starts_with(". ") {
+            line = &line[digits + 2..];
+        }
+        let cells: Vec<String> = if line.starts_with('|') && line.ends_with('|') && line.len() > 1 {
+            line[1..line.len() - 1].split(" | ").map(|cell| inline_text(cell.trim())).collect()
+        } else {
+            vec![inline_text(line)]
+        };
+        out.push_str(cells.join("\t").trim_end());
+        out.push('\n');
+    }
+    // One blank line between blocks at most, none at the ends.
+    let mut folded = String::with_capacity(out.len());
+    let mut blank = 0;
+    for line in out.lines() {
+        if line.trim().is_empty() {
+            blank += 1;
+            continue;
+        }
+        if !folded.is_empty() {
+            folded.push_str(if blank > 0 { "\n\n" } else { "\n" });
+        }
+        blank = 0;
+        folded.push_str(line);
+    }
+    folded
+}
+
+/// One line of Markdown as text: links as their text, images left out, `**` and `` ` ``
+/// dropped.
+fn inline_text(line: &str) -> String {
+    /// The length of `(...)` at the start of `text`, or `None`.
+    fn target(text: &str) -> Option<usize> {
+        text.strip_prefix('(').and_then(|rest| rest.find(')')).map(|end| end + 2)
+    }
+    /// The length of `![alt](src)` at the start of `text`, or `None`.
+    fn image(text: &str) -> Option<usize> {
+        let alt_end = text.strip_prefix("![")?.find("](")? + 2;
+        Some(alt_end + 1 + target(&text[alt_end + 1..])?)
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        // `[![alt](src)](href)`: a linked image.
+        if let Some(inner) = rest.strip_prefix('[').and_then(image)
+            && rest[1 + inner..].starts_with(']')
+            && let Some(href) = target(&rest[2 + inner..])
+        {
+            rest = &rest[2 + inner + href..];
+            continue;
+        }
+        if let Some(len) = image(rest) {
+            rest = &rest[len..];
+            continue;
+        }
+        // `[text](href)`: the text.
+        if c == '['
+            && let Some(close) = rest.find("](")
+            && let Some(href) = target(&rest[close + 1..])
+        {
+            out.push_str(&rest[1..close]);
+            rest = &rest[close + 1 + href..];
+            continue;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out.replace("**", "").replace('`', "").split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Trims lines and folds runs of blank lines into one.
@@ -229,6 +327,19 @@ mod tests {
         for gone in ["color:red", "not text", "hidden", "icon", "enable js"] {
             assert!(!page.markdown.contains(gone), "{gone} in {page:?}");
         }
+    }
+
+    #[test]
+    fn text_is_what_a_reader_reads() {
+        assert_eq!(
+            to_text(
+                "# Title\n\nSee [the guide](https://x.example/g) and **this**.\n\n```rust\nlet x = 1;\n```"
+            ),
+            "Title\n\nSee the guide and this.\n\nlet x = 1;"
+        );
+        assert_eq!(to_text("A [![river](https://x.example/r.jpg)](https://x.example/big) here"), "A here");
+        assert_eq!(to_text("1. first\n2. [second (b)](https://x.example/b)"), "first\nsecond (b)");
+        assert_eq!(to_text("> quoted [unclosed and ![alt] text"), "quoted [unclosed and ![alt] text");
     }
 
     #[test]

@@ -27,7 +27,7 @@
 mod extract;
 mod html;
 
-pub use extract::{HiddenText, Page, StopFlag, extract, extract_until, truncate};
+pub use extract::{HiddenText, Page, StopFlag, extract, extract_until, to_text, truncate};
 
 /// What kind of document was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
