@@ -35,6 +35,8 @@ def trafilatura_text(html):
 
 def main(directory, held_out):
     pages = sorted(glob.glob(f"{directory}/*.html"))
+    if not pages:
+        sys.exit(f"no .html pages in {directory}")
     chosen = [p for i, p in enumerate(pages) if (i % 3 == 2) == held_out]
     htmls = [open(p, encoding="utf-8", errors="replace").read() for p in chosen]
     truths = [open(p[:-5] + ".txt", encoding="utf-8").read() for p in chosen]

@@ -28,7 +28,10 @@
 //! a directory, each layer alone and the whole check (see `guard.rs`).
 //!
 //! `tackle-bench extract --dir DIR` measures the `*.html` files of any directory instead
-//! (quality too for those with a `.txt` beside them).
+//! (quality too for those with a `.txt` beside them), two thirds of them (every third page
+//! is held out; `TACKLE_SHOW_HELD_OUT=1` adds its figure), scoring the main text as
+//! `Page::text` gives it; `--compare PYTHON` then runs `compare/extract_real.py` with that
+//! interpreter (one with trafilatura and readability-lxml installed), on the same pages.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
@@ -297,13 +300,47 @@ fn print_line(bench: &str, rounds: usize, per_round: usize, us_run: f64) {
 /// Extraction: quality (4-word shingle precision, recall, F1 against the known main text)
 /// and throughput over the generated corpus. With `--write DIR`, the pages and their main
 /// texts are written there too, so that other extractors can be measured on them.
-fn bench_extract(write_to: Option<&str>, dir: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
+fn bench_extract(
+    write_to: Option<&str>,
+    dir: Option<&str>,
+    compare: Option<&str>,
+) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(dir) = dir {
-        return extract_dir(dir);
+        extract_dir(dir)?;
+        if let Some(python) = compare {
+            compare_python(python, dir)?;
+        }
+        return Ok(());
     }
     for heavy in [false, true] {
         let dir = write_to.map(|d| format!("{d}/{}", if heavy { "heavy" } else { "light" }));
         extract_corpus(dir.as_deref(), heavy)?;
+    }
+    Ok(())
+}
+
+/// Runs the Python extractors on the same split of `dir` with `python`, their JSON lines
+/// passed through.
+fn compare_python(python: &str, dir: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/compare/extract_real.py");
+    let mut splits = vec![false];
+    if std::env::var_os("TACKLE_SHOW_HELD_OUT").is_some() {
+        splits.push(true);
+    }
+    let dir = std::fs::canonicalize(dir).map_err(|e| format!("{dir}: {e}"))?;
+    for held_out in splits {
+        let mut command = std::process::Command::new(python);
+        command.arg(script).arg(&dir);
+        if held_out {
+            command.arg("--held-out");
+        }
+        let status = command
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/compare"))
+            .status()
+            .map_err(|e| format!("cannot run {python}: {e}"))?;
+        if !status.success() {
+            return Err(format!("{script} failed ({status})").into());
+        }
     }
     Ok(())
 }
@@ -446,7 +483,7 @@ fn main() {
         |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str);
     let (write_to, dir) = (flag("--write"), flag("--dir"));
     let outcome = match which.as_str() {
-        "extract" => bench_extract(write_to, dir),
+        "extract" => bench_extract(write_to, dir, flag("--compare")),
         "guard" => match (dir, flag("--html")) {
             (Some(dir), _) => guard::bench(dir),
             (None, Some(html)) => guard::overhead(html),
