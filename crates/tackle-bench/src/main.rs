@@ -32,6 +32,8 @@
 //! is held out; `TACKLE_SHOW_HELD_OUT=1` adds its figure), scoring the main text as
 //! `Page::text` gives it; `--compare PYTHON` then runs `compare/extract_real.py` with that
 //! interpreter (one with trafilatura and readability-lxml installed), on the same pages.
+//! `tackle-bench extract --snippets DIR` scores trafilatura's own evaluation (its repository's
+//! `tests/`: passages that must and must not be in the main text of 990 pages).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
@@ -483,7 +485,10 @@ fn main() {
         |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str);
     let (write_to, dir) = (flag("--write"), flag("--dir"));
     let outcome = match which.as_str() {
-        "extract" => bench_extract(write_to, dir, flag("--compare")),
+        "extract" => match flag("--snippets") {
+            Some(snippets) => extract_snippets(snippets),
+            None => bench_extract(write_to, dir, flag("--compare")),
+        },
         "guard" => match (dir, flag("--html")) {
             (Some(dir), _) => guard::bench(dir),
             (None, Some(html)) => guard::overhead(html),
@@ -514,4 +519,67 @@ fn main() {
         eprintln!("error: {error}");
         std::process::exit(1);
     }
+}
+
+/// Whitespace folded to single spaces, trimmed (as trafilatura's evaluation compares).
+fn folded(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `tackle-bench extract --snippets DIR`: trafilatura's own evaluation (`tests/` of its
+/// repository: `evaldata.json` with, per page, passages that must be in the main text and
+/// passages that must not, and the pages under `eval/` and `cache/`), scored as its
+/// `eval_common.count_item` does on `Page::text`: a passage counts when it occurs in the
+/// whitespace-folded text. Never used to tune tackle.
+fn extract_snippets(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let root = std::path::Path::new(dir);
+    let data: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(root.join("evaldata.json"))?)?;
+    let (mut tp, mut fp, mut fn_, mut tn, mut pages, mut missing) = (0, 0, 0, 0, 0, 0);
+    let mut seconds = 0.0;
+    let mut urls: Vec<&String> = data.keys().collect();
+    urls.sort();
+    for url in urls {
+        let item = &data[url];
+        let Some(file) = item["file"].as_str() else { continue };
+        let path = ["cache", "eval"].iter().map(|sub| root.join(sub).join(file)).find(|p| p.is_file());
+        let Some(path) = path else {
+            missing += 1;
+            continue;
+        };
+        let bytes = std::fs::read(&path)?;
+        let page_url = url::Url::parse(url)
+            .unwrap_or_else(|_| url::Url::parse("https://bench.example/").expect("a URL"));
+        let started = Instant::now();
+        let html = tackle_web::decode(&bytes, Some("text/html"), tackle_web::ContentKind::Html);
+        let text =
+            folded(&tackle_extract::extract(&html, tackle_extract::ContentKind::Html, &page_url).text());
+        seconds += started.elapsed().as_secs_f64();
+        pages += 1;
+        let passages = |key: &str| -> Vec<String> {
+            item[key]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str()).map(folded).collect())
+                .unwrap_or_default()
+        };
+        for with in passages("with") {
+            if text.contains(&with) { tp += 1 } else { fn_ += 1 }
+        }
+        for without in passages("without") {
+            if text.contains(&without) { fp += 1 } else { tn += 1 }
+        }
+    }
+    let ratio = |a: usize, b: usize| if a + b == 0 { 0.0 } else { a as f64 / (a + b) as f64 };
+    let (precision, recall) = (ratio(tp, fp), ratio(tp, fn_));
+    let f1 = if precision + recall == 0.0 { 0.0 } else { 2.0 * precision * recall / (precision + recall) };
+    println!(
+        "{}",
+        serde_json::json!({
+            "framework": "tackle", "bench": "extract_snippets", "pages": pages, "missing": missing,
+            "precision": round3(precision), "recall": round3(recall), "f1": round3(f1),
+            "accuracy": round3(ratio(tp + tn, fp + fn_)),
+            "pages_per_s": round3(pages as f64 / seconds.max(1e-9)),
+        })
+    );
+    Ok(())
 }
