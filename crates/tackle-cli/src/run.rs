@@ -300,7 +300,17 @@ fn only_questions(pending: &[PendingCall]) -> bool {
 }
 
 fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool, root: Option<&std::path::Path>) {
-    crate::eprint_line(&format!("run {run_id} waits for approval of {} call(s):", pending.len()));
+    let questions = pending
+        .iter()
+        .filter(|call| call.tool == "ask_user_question" || call.kind == tackle_harness::PendingKind::Input)
+        .count();
+    let approvals = pending.len() - questions;
+    let waits_for = match (approvals, questions) {
+        (_, 0) => format!("approval of {approvals} call(s)"),
+        (0, _) => format!("answers to {questions} question(s)"),
+        _ => format!("approval of {approvals} call(s) and answers to {questions} question(s)"),
+    };
+    crate::eprint_line(&format!("run {run_id} waits for {waits_for}:"));
     for call in pending {
         crate::eprint_line(&format!(
             "  {} {}({})",

@@ -376,7 +376,7 @@ async fn a_servers_question_waits_for_the_user_and_an_answer_from_another_proces
     assert!(stderr.contains("\"ev\" asks: Please provide inputs for the following fields:"), "{stderr}");
     assert!(stderr.contains("String (name, string, required): Your full, legal name"), "{stderr}");
     assert!(stderr.contains("3) Wonder Woman"), "{stderr}");
-    let line = stderr.lines().find(|l| l.contains("waits for")).unwrap();
+    let line = stderr.lines().find(|l| l.contains("waits for answers to 1 question(s)")).unwrap();
     let id = line.split_whitespace().nth(1).unwrap().to_owned();
 
     // Without an answer, or with one that does not fit, nothing changes.

@@ -5,10 +5,12 @@ use wiremock::MockServer;
 
 use super::{Wire, isolated, output, requests, searxng, settings, tackle};
 
-/// The run id from a "run ID waits for approval" line.
+/// The run id from a "run ID waits for …" line.
 fn waiting_id(stderr: &str) -> String {
-    let line =
-        stderr.lines().find(|l| l.contains("waits for approval")).unwrap_or_else(|| panic!("{stderr}"));
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("run ") && l.contains(" waits for "))
+        .unwrap_or_else(|| panic!("{stderr}"));
     line.split_whitespace().nth(1).unwrap().to_owned()
 }
 
@@ -494,6 +496,7 @@ async fn a_question_is_answered_from_a_second_process() {
     let (code, _, stderr) = output(command).await;
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("    1. [Database] Which database? (pick one)\n       - PostgreSQL: the server\n       - SQLite: one file\n"), "{stderr}");
+    assert!(stderr.contains(" waits for answers to 1 question(s):"), "{stderr}");
     let id = waiting_id(&stderr);
     // `--json` carries the questions in its `suspended` event.
     let mut command = tackle(&config);
