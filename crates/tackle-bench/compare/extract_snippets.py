@@ -12,21 +12,13 @@ import re
 import sys
 import time
 
-import lxml.html
 import trafilatura
-from readability import Document
+
+from extract_real import readability_text
 
 
 def folded(text):
     return re.sub(r"\s+", " ", text).strip()
-
-
-def readability_text(html):
-    try:
-        summary = Document(html).summary(html_partial=True)
-        return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
-    except Exception:
-        return ""
 
 
 def main(root):

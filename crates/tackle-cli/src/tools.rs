@@ -121,12 +121,8 @@ impl LiveTools {
     fn build(&self) -> Result<ToolRegistry, tackle_tools::RegistryError> {
         let mut builder = ToolRegistry::builder().entries(self.fixed.iter().cloned());
         for server in &self.servers {
-            let (approval, waived) = (self.approval.clone(), self.waived.clone());
-            builder = builder.toolset(
-                tackle_mcp::McpToolset::current(Arc::clone(server))
-                    .approval_required_if(move |definition| approval.contains(&definition.name))
-                    .approval_waived_if(move |definition| waived.contains(&definition.name)),
-            );
+            let set = tackle_mcp::McpToolset::current(Arc::clone(server));
+            builder = builder.toolset(per_tool_approval(set, &self.approval, &self.waived));
         }
         builder.build().and_then(|r| r.with_tool_search(tackle_tools::SearchOptions::default()))
     }
@@ -134,6 +130,14 @@ impl LiveTools {
     fn revisions(&self) -> Vec<u64> {
         self.servers.iter().map(|server| server.revision()).collect()
     }
+}
+
+/// `set` under the settings' per-tool approval: tools named in `approval` ask first, tools
+/// named in `waived` do not.
+fn per_tool_approval(set: impl Toolset, approval: &[String], waived: &[String]) -> impl Toolset {
+    let (approval, waived) = (approval.to_vec(), waived.to_vec());
+    set.approval_required_if(move |definition| approval.contains(&definition.name))
+        .approval_waived_if(move |definition| waived.contains(&definition.name))
 }
 
 impl tackle_tools::RegistrySource for LiveTools {
@@ -181,13 +185,8 @@ pub(crate) async fn live_registry(
     let skills = match &config.env_root {
         None => None,
         Some(root) => {
-            let (approval, waived) = (approval.clone(), waived.clone());
             let (set, skills) = env_tools(root)?;
-            fixed.extend(
-                set.approval_required_if(move |definition| approval.contains(&definition.name))
-                    .approval_waived_if(move |definition| waived.contains(&definition.name))
-                    .entries(),
-            );
+            fixed.extend(per_tool_approval(set, &approval, &waived).entries());
             Some(skills)
         }
     };

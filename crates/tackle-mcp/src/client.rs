@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -217,7 +217,6 @@ pub type ProgressFn = Arc<dyn Fn(f64, Option<f64>, Option<String>) + Send + Sync
 /// What the client tells servers about itself, and what it hears from them.
 struct Handler {
     server: String,
-    tools_changed: Arc<AtomicBool>,
     progress: Progress,
     asking: Asking,
     listed: Listed,
@@ -451,16 +450,15 @@ impl rmcp::ClientHandler for Handler {
         use rmcp::model::{ElicitResult, ElicitationAction};
         let params = serde_json::to_value(&request).unwrap_or_default();
         let mut asking = lock(&self.asking);
-        let result = match (form_of(&params), asking.len()) {
-            (Some((message, schema)), 1) => {
-                let questions = asking.values_mut().next().expect("one call is asking");
-                match questions.ready.front() {
-                    Some(ready) if ready.message == message && ready.schema == schema => {
-                        let answer = questions.ready.pop_front().expect("an answer is ready");
-                        serde_json::from_value(elicit_result(&answer.response))
-                            .unwrap_or(ElicitResult::new(ElicitationAction::Decline))
-                    }
-                    _ => {
+        let only = if asking.len() == 1 { asking.values_mut().next() } else { None };
+        let result = match (form_of(&params), only) {
+            (Some((message, schema)), Some(questions)) => {
+                let same =
+                    questions.ready.front().is_some_and(|r| r.message == message && r.schema == schema);
+                match same.then(|| questions.ready.pop_front()).flatten() {
+                    Some(answer) => serde_json::from_value(elicit_result(&answer.response))
+                        .unwrap_or(ElicitResult::new(ElicitationAction::Decline)),
+                    None => {
                         if questions.asked.is_none() {
                             questions.asked = Some((message, schema));
                         }
@@ -500,7 +498,6 @@ impl rmcp::ClientHandler for Handler {
         &self,
         context: NotificationContext<RoleClient>,
     ) -> impl Future<Output = ()> + Send + '_ {
-        self.tools_changed.store(true, Ordering::Release);
         // Listed again off the notification path: tools it dropped stop being offered.
         let (peer, listed, server) = (context.peer.clone(), self.listed.clone(), self.server.clone());
         tokio::spawn(async move { relist(&peer, &listed, &server).await });
@@ -516,7 +513,6 @@ pub struct McpServer {
     config: ServerConfig,
     service: RunningService<RoleClient, Handler>,
     era: Era,
-    tools_changed: Arc<AtomicBool>,
     pgid: Option<u32>,
     progress: Progress,
     asking: Asking,
@@ -562,13 +558,11 @@ impl McpServer {
 
     async fn connect_inner(config: ServerConfig) -> Result<McpServer, McpError> {
         let fail = |message: String| McpError::Connect { server: config.name.clone(), message };
-        let tools_changed = Arc::new(AtomicBool::new(false));
         let progress: Progress = Arc::default();
         let asking: Asking = Arc::default();
         let listed: Listed = Arc::default();
         let handler = Handler {
             server: config.name.clone(),
-            tools_changed: tools_changed.clone(),
             progress: progress.clone(),
             asking: asking.clone(),
             listed: listed.clone(),
@@ -664,10 +658,8 @@ impl McpServer {
                 Ok(mut subscription) => {
                     let (peer, listed, server) =
                         (service.peer().clone(), listed.clone(), config.name.clone());
-                    let flag = tools_changed.clone();
                     Some(tokio::spawn(async move {
                         while let Ok(Some(_)) = subscription.next().await {
-                            flag.store(true, Ordering::Release);
                             relist(&peer, &listed, &server).await;
                         }
                     }))
@@ -684,7 +676,6 @@ impl McpServer {
             config,
             service,
             era,
-            tools_changed,
             pgid,
             progress,
             asking,
@@ -729,14 +720,8 @@ impl McpServer {
         self.listed.read().unwrap_or_else(std::sync::PoisonError::into_inner).revision
     }
 
-    /// Whether it said its tools changed since the last listing.
-    pub fn tools_changed(&self) -> bool {
-        self.tools_changed.load(Ordering::Acquire)
-    }
-
     /// Every tool it offers (all pages), in name order, as it describes them.
     pub async fn list_tools(&self) -> Result<Vec<rmcp::model::Tool>, McpError> {
-        self.tools_changed.store(false, Ordering::Release);
         let deadline = self.config.connect_timeout;
         let listed = tokio::time::timeout(deadline, self.service.list_all_tools())
             .await
