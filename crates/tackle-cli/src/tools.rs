@@ -113,6 +113,9 @@ pub(crate) struct LiveTools {
     approval: Vec<String>,
     waived: Vec<String>,
     seen: std::sync::Mutex<Vec<u64>>,
+    /// Tool search's embedder, loaded the first time the catalog needs search (`None` when
+    /// its files are not installed).
+    embedder: std::sync::OnceLock<Option<Arc<dyn tackle_core::Embedder>>>,
 }
 
 impl LiveTools {
@@ -124,7 +127,13 @@ impl LiveTools {
             let set = tackle_mcp::McpToolset::current(Arc::clone(server));
             builder = builder.toolset(per_tool_approval(set, &self.approval, &self.waived));
         }
-        builder.build().and_then(|r| r.with_tool_search(tackle_tools::SearchOptions::default()))
+        let options = tackle_tools::SearchOptions::default();
+        let registry = builder.build()?;
+        if registry.len() <= options.threshold {
+            return Ok(registry);
+        }
+        let embedder = self.embedder.get_or_init(crate::local::tool_search_embedder).clone();
+        registry.with_tool_search_by(options, embedder)
     }
 
     fn revisions(&self) -> Vec<u64> {
@@ -191,7 +200,14 @@ pub(crate) async fn live_registry(
         }
     };
     let servers = crate::mcp::toolsets(config).await?.iter().map(|t| Arc::clone(t.server())).collect();
-    let live = LiveTools { fixed, servers, approval, waived, seen: std::sync::Mutex::default() };
+    let live = LiveTools {
+        fixed,
+        servers,
+        approval,
+        waived,
+        seen: std::sync::Mutex::default(),
+        embedder: std::sync::OnceLock::new(),
+    };
     *live.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = live.revisions();
     let registry = live.build().map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
     let mut known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();

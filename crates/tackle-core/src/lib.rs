@@ -12,6 +12,7 @@
 
 mod call;
 mod definition;
+mod embed;
 mod error;
 mod message;
 mod model;
@@ -26,6 +27,7 @@ pub use call::{ToolArguments, ToolCall};
 pub use definition::{
     DefinitionError, PolicyInstruction, SettingField, SettingsSchema, ToolDefinition, ToolKind,
 };
+pub use embed::{EmbedError, Embedder, similarity};
 pub use error::{StatusRule, ToolError, ToolStatus, cause_chain, wording};
 pub use message::{AssistantPart, AssistantTurn, Message, ProviderData, Thinking, ToolReturnPart, UserPart};
 pub use model::{

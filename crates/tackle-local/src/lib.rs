@@ -25,6 +25,7 @@
 //! tools accept. The grammar, not the model's judgement, guarantees well-formed calls.
 
 mod chat;
+mod embed;
 mod engine;
 mod error;
 mod gguf;
@@ -32,6 +33,7 @@ mod model;
 mod pull;
 mod tokenizer;
 
+pub use embed::{CachedEmbedder, MINILM_L6_TOKENIZER, MINILM_L6_WEIGHTS, MiniLm};
 pub use error::{LocalError, PullError, PullErrorKind};
 pub use model::{DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, Router, Stats, StatsHandle};
 pub use pull::{Progress, Release, SMOLLM2_135M, Source, installed, pull, pull_from, sha256_of};

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde::Deserialize;
 use serde_json::Value;
-use tackle_core::{ToolDefinition, ToolError, ToolKind};
+use tackle_core::{Embedder, ToolDefinition, ToolError, ToolKind};
 
 use crate::context::{CallInfo, RunContext, ToolContext};
 use crate::registry::{Registered, ToolRegistry};
@@ -206,12 +206,11 @@ const ALSO_WEIGHT: f64 = 0.7;
 /// case changes (`createIssue` is `create issue`), lower-cased, abbreviations written out,
 /// stop words dropped, and reduced to their stems (Snowball's English stemmer).
 pub(crate) fn words(text: &str) -> Vec<String> {
-    static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
-    let stemmer = STEMMER.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+    let stemmer = stemmer();
     let mut out = Vec::new();
     let mut word = String::new();
     let mut previous_lower = false;
-    let mut flush = |word: &mut String| {
+    let flush = |word: &mut String, out: &mut Vec<String>| {
         if !word.is_empty() {
             let lower = word.to_lowercase();
             let expanded =
@@ -224,20 +223,55 @@ pub(crate) fn words(text: &str) -> Vec<String> {
             word.clear();
         }
     };
+    // A camel-case word also stands whole: people write `cronjob` and `configmap` for
+    // `CronJob` and `ConfigMap`.
+    let (mut whole, mut parts) = (String::new(), 0);
+    let end_of_whole = |whole: &mut String, parts: &mut usize, out: &mut Vec<String>| {
+        if *parts > 1 {
+            out.push(stemmer.stem(&whole.to_lowercase()).into_owned());
+        }
+        whole.clear();
+        *parts = 0;
+    };
     for c in text.chars() {
         if c.is_alphanumeric() {
             if c.is_uppercase() && previous_lower {
-                flush(&mut word);
+                flush(&mut word, &mut out);
+                parts += 1;
             }
             previous_lower = c.is_lowercase() || c.is_ascii_digit();
             word.push(c);
+            whole.push(c);
         } else {
-            flush(&mut word);
+            if !word.is_empty() {
+                parts += 1;
+            }
+            flush(&mut word, &mut out);
+            end_of_whole(&mut whole, &mut parts, &mut out);
             previous_lower = false;
         }
     }
-    flush(&mut word);
+    if !word.is_empty() {
+        parts += 1;
+    }
+    flush(&mut word, &mut out);
+    end_of_whole(&mut whole, &mut parts, &mut out);
     out
+}
+
+/// Whether `word` (lower case) is a past or a progressive form of one of `asks` ("stored",
+/// "saving"): the same operation asked for. Plurals are not (`files` is no `file` a bug).
+fn inflected(word: &str, asks: &[&str]) -> bool {
+    if !(word.ends_with("ed") || word.ends_with("ing")) || word.len() < 5 {
+        return false;
+    }
+    let stem = stemmer().stem(word);
+    asks.iter().any(|ask| stemmer().stem(ask) == stem)
+}
+
+fn stemmer() -> &'static rust_stemmers::Stemmer {
+    static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
+    STEMMER.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
 }
 
 /// Whether `word` (lower case) reads as a plural noun: it ends in `s` (not `ss`, `us`,
@@ -307,16 +341,73 @@ impl Collection {
 
 /// A BM25 index over tool definitions, fields weighted: name ×3, tags ×2, description and
 /// parameter names ×1, parameter descriptions ×½.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct Index {
     names: Vec<String>,
     tools: Collection,
+    /// Each tool's meaning as a vector, and the embedder that reads queries the same way.
+    dense: Option<Dense>,
+}
+
+/// The embedder and each tool's vector, in the order of the tools.
+type Dense = (Arc<dyn Embedder>, Vec<Vec<f32>>);
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index")
+            .field("tools", &self.names.len())
+            .field("embedder", &self.dense.as_ref().map(|(e, _)| e.name()))
+            .finish()
+    }
+}
+
+/// What a tool says about itself, for an embedder: its name as words, then the first
+/// sentence of its description and its parameters' names.
+fn meaning(definition: &ToolDefinition) -> String {
+    let name: Vec<String> = split_name(&definition.name);
+    let params: Vec<String> = definition
+        .parameters
+        .as_map()
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().flat_map(|k| split_name(k)).collect())
+        .unwrap_or_default();
+    format!("{}: {} ({})", name.join(" "), summary(&definition.description), params.join(", "))
+}
+
+/// `github_create_issue`, `createIssue`, `API-post-page` as lower-case words.
+fn split_name(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && previous_lower && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+            word.extend(c.to_lowercase());
+        } else {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = false;
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 impl Index {
-    pub(crate) fn new<'a>(definitions: impl IntoIterator<Item = &'a ToolDefinition>) -> Index {
-        let (mut names, mut docs) = (Vec::new(), Vec::new());
+    pub(crate) fn new<'a>(
+        definitions: impl IntoIterator<Item = &'a ToolDefinition>,
+        embedder: Option<Arc<dyn Embedder>>,
+    ) -> Index {
+        let (mut names, mut docs, mut meanings) = (Vec::new(), Vec::new(), Vec::new());
         for definition in definitions {
+            meanings.push(meaning(definition));
             let mut tf: HashMap<String, f64> = HashMap::new();
             let mut add = |text: &str, weight: f64| {
                 for word in words(text) {
@@ -334,12 +425,39 @@ impl Index {
                     if let Some(description) = property.get("description").and_then(Value::as_str) {
                         add(description, 0.5);
                     }
+                    // The values a parameter takes name what the tool works on.
+                    for value in property.get("enum").and_then(Value::as_array).into_iter().flatten() {
+                        if let Some(value) = value.as_str() {
+                            add(value, 0.5);
+                        }
+                    }
                 }
             }
             names.push(definition.name.clone());
             docs.push(tf);
         }
-        Index { names, tools: Collection::new(docs) }
+        // Without vectors for every tool, words alone rank (an embedder that fails is
+        // reported, not fatal).
+        let dense = embedder.and_then(|embedder| {
+            let texts: Vec<&str> = meanings.iter().map(String::as_str).collect();
+            match embedder.embed(&texts) {
+                Ok(vectors) if vectors.len() == texts.len() => Some((embedder, vectors)),
+                Ok(vectors) => {
+                    tracing::warn!(
+                        embedder = embedder.name(),
+                        expected = texts.len(),
+                        got = vectors.len(),
+                        "tool search ranks by words only: the embedder returned another number of vectors"
+                    );
+                    None
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "tool search ranks by words only");
+                    None
+                }
+            }
+        });
+        Index { names, tools: Collection::new(docs), dense }
     }
 
     /// The names of the tools that best match `query`, best first, at most `limit`.
@@ -360,9 +478,13 @@ impl Index {
                 }
             }
         }
-        for word in query.split(|c: char| !c.is_alphanumeric()) {
-            let lower = word.to_lowercase();
-            for (_, also) in ALSO.iter().filter(|(asks, _)| asks.contains(&lower.as_str())) {
+        // Apostrophes join ("what's" is `whats`, "isn't" is `isnt`).
+        for word in query.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}')) {
+            let lower: String =
+                word.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+            for (_, also) in
+                ALSO.iter().filter(|(asks, _)| asks.contains(&lower.as_str()) || inflected(&lower, asks))
+            {
                 for target in *also {
                     terms.extend(words(target).into_iter().map(|w| (w, ALSO_WEIGHT)));
                 }
@@ -373,16 +495,50 @@ impl Index {
         }
         terms.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         terms.dedup_by(|a, b| a.0 == b.0);
+        let words: Vec<f64> = (0..self.names.len()).map(|i| self.tools.score(i, &terms)).collect();
+        let meaning = self.dense.as_ref().and_then(|(embedder, vectors)| match embedder.embed(&[query]) {
+            Ok(mut q) if q.len() == 1 => {
+                let q = q.remove(0);
+                Some(vectors.iter().map(|v| f64::from(tackle_core::similarity(&q, v))).collect::<Vec<f64>>())
+            }
+            Ok(_) => None,
+            Err(error) => {
+                tracing::warn!(%error, "tool search ranks this query by words only");
+                None
+            }
+        });
+        let combined: Vec<f64> = match &meaning {
+            None => words,
+            Some(meaning) => fuse(&words, meaning),
+        };
         let mut scored: Vec<(String, f64)> = (0..self.names.len())
-            .filter_map(|i| {
-                let score = self.tools.score(i, &terms);
-                (score > 0.0).then(|| (self.names[i].clone(), score))
-            })
+            .filter(|&i| combined[i] > 0.0)
+            .map(|i| (self.names[i].clone(), combined[i]))
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         scored.truncate(limit);
         scored
     }
+}
+
+/// How much of a tool's fused score its meaning gives (the rest its words).
+const MEANING_WEIGHT: f64 = 0.5;
+
+/// One score per tool from the words' BM25 scores and the meanings' cosines: the BM25
+/// scores scaled to the best one (so that 1 is the best match by words, whatever the
+/// query's length), the cosines as they are (negative ones as 0), mixed half and half.
+/// Every tool keeps a positive score, so a query no word of which matches still finds the
+/// tools closest in meaning.
+fn fuse(words: &[f64], meaning: &[f64]) -> Vec<f64> {
+    let top = words.iter().copied().fold(0.0, f64::max);
+    words
+        .iter()
+        .zip(meaning)
+        .map(|(w, m)| {
+            let w = if top > 0.0 { w / top } else { 0.0 };
+            (1.0 - MEANING_WEIGHT) * w + MEANING_WEIGHT * m.max(0.0) + f64::EPSILON
+        })
+        .collect()
 }
 
 /// The tools each run found, and the runs in the order they first searched.
@@ -474,6 +630,17 @@ impl ToolRegistry {
     /// each tool from the round after a search found it (at most `options.cap` per run).
     /// Apply it last: the names searched are the names offered.
     pub fn with_tool_search(self, options: SearchOptions) -> Result<ToolRegistry, crate::RegistryError> {
+        self.with_tool_search_by(options, None)
+    }
+
+    /// [`ToolRegistry::with_tool_search`], ranking by meaning as well as by words when an
+    /// `embedder` is given: each tool's name, summary and parameters are embedded once, here,
+    /// and each query when it is searched; the two rankings are fused.
+    pub fn with_tool_search_by(
+        self,
+        options: SearchOptions,
+        embedder: Option<Arc<dyn Embedder>>,
+    ) -> Result<ToolRegistry, crate::RegistryError> {
         // A small catalog is offered whole, as it is.
         if self.tools.len() <= options.threshold {
             return Ok(self);
@@ -482,7 +649,7 @@ impl ToolRegistry {
             self.tools.iter().map(|t| Arc::clone(&t.definition)).collect();
         let state = Arc::new(SearchState {
             options,
-            index: Index::new(definitions.iter().map(|d| &**d)),
+            index: Index::new(definitions.iter().map(|d| &**d), embedder),
             found: Mutex::new(Found::default()),
             registry: OnceLock::new(),
         });
@@ -626,14 +793,114 @@ fn call_tool(state: &Arc<SearchState>) -> Result<crate::FunctionTool, crate::Too
 
 #[cfg(test)]
 mod tests {
-    use super::{chunk_terms, is_plural, words};
+    use std::sync::Arc;
+
+    use serde_json::json;
+    use tackle_core::{Embedder, ToolDefinition};
+
+    use super::{Index, chunk_terms, inflected, is_plural, words};
 
     #[test]
     fn words_split_case_expand_and_stem() {
-        assert_eq!(words("createIssue for the repos"), ["creat", "issu", "repositori"]);
+        // A camel-case word counts in parts and whole (`cronjob` finds `CronJob`).
+        assert_eq!(words("createIssue for the repos"), ["creat", "issu", "createissu", "repositori"]);
+        assert_eq!(words("a CronJob"), ["cron", "job", "cronjob"]);
         assert_eq!(words("list_pull_requests"), ["list", "pull", "request"]);
         assert_eq!(words("Show my PRs"), ["show", "pull", "request"]);
         assert_eq!(words("staging"), words("stage"));
+    }
+
+    #[test]
+    fn inflected_verbs_ask_what_the_verb_asks_and_plurals_do_not() {
+        assert!(inflected("stored", &["store"]));
+        assert!(inflected("saving", &["save"]));
+        assert!(!inflected("files", &["file"]));
+        assert!(!inflected("store", &["store"]), "the bare form is matched as it is");
+    }
+
+    fn tool(name: &str, description: &str, parameters: serde_json::Value) -> ToolDefinition {
+        ToolDefinition::new(name, description, tackle_core::JsonSchema::new(parameters).unwrap())
+    }
+
+    #[test]
+    fn enum_values_and_apostrophes_count() {
+        let tools = [
+            tool(
+                "k_delete",
+                "Delete resources by type and name",
+                json!({"type": "object", "properties": {"kind": {"type": "string", "enum": ["pod", "cronjob"]}}}),
+            ),
+            tool("m_delete", "Delete an entity from memory", json!({"type": "object", "properties": {}})),
+            tool("g_show", "Show the contents of a commit", json!({"type": "object", "properties": {}})),
+            tool("g_log", "The log of commits", json!({"type": "object", "properties": {}})),
+        ];
+        let index = Index::new(tools.iter(), None);
+        assert_eq!(index.search("delete the broken cronjob", 1)[0].0, "k_delete");
+        // "what's" asks to be shown something, as "whats" does.
+        assert_eq!(index.search("what's in commit abc123", 1)[0].0, "g_show");
+    }
+
+    /// An embedder for the fusion test: each text's vector says which of two topics its
+    /// words lean to.
+    struct Topics;
+
+    impl Embedder for Topics {
+        fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, tackle_core::EmbedError> {
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    let clock = ["time", "clock", "o'clock", "hour"].iter().any(|w| t.contains(w));
+                    if clock { vec![1.0, 0.0] } else { vec![0.0, 1.0] }
+                })
+                .collect())
+        }
+
+        fn name(&self) -> &str {
+            "topics"
+        }
+    }
+
+    #[test]
+    fn meaning_finds_what_no_word_matches_and_words_still_count() {
+        let tools = [
+            tool("now", "Get the current time in a timezone", json!({"type": "object", "properties": {}})),
+            tool("weather", "Forecast for a city", json!({"type": "object", "properties": {}})),
+            tool("news", "Headlines for a city", json!({"type": "object", "properties": {}})),
+        ];
+        let words_only = Index::new(tools.iter(), None);
+        assert!(words_only.search("what o'clock is it over in Japan", 3).iter().all(|(n, _)| n != "now"));
+        let both = Index::new(tools.iter(), Some(Arc::new(Topics)));
+        assert_eq!(both.search("what o'clock is it over in Japan", 3)[0].0, "now");
+        // Words decide between tools of one meaning.
+        assert_eq!(both.search("headlines in Berlin", 3)[0].0, "news");
+    }
+
+    /// An embedder that fails: ranking falls back to words.
+    struct Broken;
+
+    impl Embedder for Broken {
+        fn embed(&self, _: &[&str]) -> Result<Vec<Vec<f32>>, tackle_core::EmbedError> {
+            Err(tackle_core::EmbedError { embedder: "broken".into(), message: "no model".into() })
+        }
+
+        fn name(&self) -> &str {
+            "broken"
+        }
+    }
+
+    #[test]
+    fn a_failing_embedder_leaves_ranking_to_words() {
+        let tools = [
+            tool("news", "Headlines for a city", json!({"type": "object", "properties": {}})),
+            tool("weather", "Forecast for a city", json!({"type": "object", "properties": {}})),
+        ];
+        let index = Index::new(tools.iter(), Some(Arc::new(Broken)));
+        assert!(index.dense.is_none());
+        assert_eq!(index.search("headlines", 2), words_ranking(&tools, "headlines"));
+    }
+
+    fn words_ranking(tools: &[ToolDefinition], query: &str) -> Vec<(String, f64)> {
+        Index::new(tools.iter(), None).search(query, 2)
     }
 
     #[test]

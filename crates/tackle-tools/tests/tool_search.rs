@@ -1,6 +1,7 @@
-//! Tool search over 237 real MCP tool definitions: requests written the way people ask,
-//! each answered by `search_tools` through a registry, the right tool among the five found.
-//! The held-out third (every third request) is the figure reported.
+//! Tool search over 237 real MCP tool definitions, by words alone: requests written the way
+//! people ask, each answered by `search_tools` through a registry, the right tool among the
+//! five found. The held-out parts (every third request of the first two sets, the whole
+//! third set) are the figures reported.
 #![allow(clippy::unwrap_used, clippy::print_stderr, missing_docs)]
 
 use std::sync::Arc;
@@ -61,11 +62,15 @@ async fn search(registry: &ToolRegistry, run: &Arc<RunContext>, query: &str) -> 
 }
 
 /// Hits among the first five over one file of requests: (dev hits, dev count), (held-out
-/// hits, held-out count), and the dev misses. Every third line (index 2, 5, 8, ...) is held
-/// out.
-async fn evaluate(registry: &ToolRegistry, requests: &str) -> ((usize, usize), (usize, usize), Vec<String>) {
+/// hits, held-out count), and the dev misses; `held_out` says which lines (by index) are
+/// held out.
+async fn evaluate(
+    registry: &ToolRegistry,
+    requests: &str,
+    held_out: fn(usize) -> bool,
+) -> ((usize, usize), (usize, usize), Vec<String>) {
     let run = Arc::new(RunContext::new("eval"));
-    let (mut dev, mut held_out) = ((0, 0), (0, 0));
+    let (mut dev, mut held_back) = ((0, 0), (0, 0));
     let mut misses = Vec::new();
     for (i, line) in requests.lines().enumerate() {
         let case: Value = serde_json::from_str(line).unwrap();
@@ -80,14 +85,14 @@ async fn evaluate(registry: &ToolRegistry, requests: &str) -> ((usize, usize), (
             .collect();
         let found = search(registry, &run, case["request"].as_str().unwrap()).await;
         let hit = found.iter().take(5).any(|f| wanted.contains(f));
-        let tally = if i % 3 == 2 { &mut held_out } else { &mut dev };
+        let tally = if held_out(i) { &mut held_back } else { &mut dev };
         tally.0 += usize::from(hit);
         tally.1 += 1;
-        if !hit && i % 3 != 2 {
+        if !hit && !held_out(i) {
             misses.push(format!("{} → {found:?} (wanted {wanted:?})", case["request"]));
         }
     }
-    (dev, held_out, misses)
+    (dev, held_back, misses)
 }
 
 #[tokio::test]
@@ -96,14 +101,21 @@ async fn the_right_tool_is_among_the_first_five() {
     assert_eq!(registry.len(), 239, "237 tools and the two search tools");
     let rate = |(hits, n): (usize, usize)| hits as f64 / n as f64;
     // The first set, and a second written later (before the ranking saw it).
-    for (set, requests, dev_floor, held_out_floor) in [
+    // Every third request of the first two sets is held out; the third set wholly.
+    let every_third: fn(usize) -> bool = |i| i % 3 == 2;
+    let all: fn(usize) -> bool = |_| true;
+    for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the ranking was fixed
-        // (held out: set 1 0.898, set 2 0.875).
-        ("1", include_str!("../data/tool-requests.jsonl"), 0.9, 0.85),
-        ("2", include_str!("../data/tool-requests-2.jsonl"), 0.9, 0.85),
+        // (held out: set 1 0.898, set 2 0.854, set 3 0.702). Words alone; with an embedder
+        // (tackle-local's tests) the figures are higher.
+        ("1", include_str!("../data/tool-requests.jsonl"), every_third, 0.95, 0.85),
+        ("2", include_str!("../data/tool-requests-2.jsonl"), every_third, 0.9, 0.82),
+        ("3", include_str!("../data/tool-requests-3.jsonl"), all, 0.0, 0.65),
     ] {
-        let (dev, held_out, misses) = evaluate(&registry, requests).await;
-        eprintln!("tool search top-5, set {set}: dev {}/{} = {:.3}", dev.0, dev.1, rate(dev));
+        let (dev, held_out, misses) = evaluate(&registry, requests, held_out_lines).await;
+        if dev.1 > 0 {
+            eprintln!("tool search top-5, set {set}: dev {}/{} = {:.3}", dev.0, dev.1, rate(dev));
+        }
         // The held-out figure is printed on request only, so that tuning does not watch it.
         if std::env::var_os("TACKLE_SHOW_HELD_OUT").is_some() {
             eprintln!(
@@ -116,7 +128,7 @@ async fn the_right_tool_is_among_the_first_five() {
         for miss in &misses {
             eprintln!("  dev miss: {miss}");
         }
-        assert!(rate(dev) >= dev_floor, "set {set}: dev top-5 {:.3}", rate(dev));
+        assert!(dev.1 == 0 || rate(dev) >= dev_floor, "set {set}: dev top-5 {:.3}", rate(dev));
         assert!(rate(held_out) >= held_out_floor, "set {set}: held-out top-5 {:.3}", rate(held_out));
     }
 }

@@ -252,6 +252,19 @@ pub fn local_model_present() -> bool {
     false
 }
 
+/// Whether tool search's embedder is in the model cache; like [`local_model_present`], a
+/// failure when `TACKLE_REQUIRE_MODEL` asks for it.
+pub fn embedder_present() -> bool {
+    let dir = model_dir();
+    let present = [tackle_local::MINILM_L6_WEIGHTS, tackle_local::MINILM_L6_TOKENIZER]
+        .iter()
+        .all(|r| tackle_local::installed(r, &dir).is_some());
+    if !present && std::env::var_os("TACKLE_REQUIRE_MODEL").is_some_and(|v| !v.is_empty() && v != "0") {
+        panic!("TACKLE_REQUIRE_MODEL is set but tool search's embedder is not in {}", dir.display());
+    }
+    present
+}
+
 /// Runs a command off the async runtime (the servers keep serving) and returns its
 /// exit code, stdout and stderr.
 pub async fn output(mut command: Command) -> (i32, String, String) {

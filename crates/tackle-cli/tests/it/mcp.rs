@@ -402,3 +402,62 @@ async fn a_servers_question_waits_for_the_user_and_an_answer_from_another_proces
     // The fields the answer left out got the form's defaults.
     assert!(second.contains("Favorite Number: 3.14") && second.contains("legacyTitledEnum"), "{second}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_many_tools_the_model_searches_by_meaning_and_calls_what_it_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let (Some(everything), Some(filesystem), Some(time)) = (
+        peer("node_modules/.bin/mcp-server-everything"),
+        peer("node_modules/.bin/mcp-server-filesystem"),
+        peer("venv/bin/mcp-server-time"),
+    ) else {
+        return;
+    };
+    if !super::embedder_present() {
+        return;
+    }
+    // Two everything servers, the filesystem and the time server: more tools than a
+    // prompt is offered whole.
+    let extra = format!(
+        "[mcp.servers.ev]\ncommand = \"{ev}\"\nargs = [\"stdio\"]\n\n\
+         [mcp.servers.ev2]\ncommand = \"{ev}\"\nargs = [\"stdio\"]\n\n\
+         [mcp.servers.fs]\ncommand = \"{}\"\nargs = [\"{}\"]\n\n\
+         [mcp.servers.time]\ncommand = \"{}\"\nargs = [\"--local-timezone\", \"UTC\"]\ntrusted = true\n",
+        filesystem.display(),
+        dir.path().display(),
+        time.display(),
+        ev = everything.display(),
+    );
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    wire.mount(
+        &server,
+        vec![
+            // No word of this query is in the time tools' definitions: only their meaning
+            // matches.
+            wire.turn("", &[("s1", "search_tools", json!({"query": "what o'clock is it over in Japan"}))]),
+            wire.turn("", &[("c1", "time_get_current_time", json!({"timezone": "Asia/Tokyo"}))]),
+            wire.turn("It is evening in Tokyo.", &[]),
+        ],
+    )
+    .await;
+    let config = settings(dir.path(), wire, &server, &extra);
+    let mut command = tackle(&config);
+    command.args(["run", "What time is it in Tokyo?"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "It is evening in Tokyo.\n");
+    let sent = requests(&server, wire).await;
+    let offered = |i: usize| -> Vec<String> {
+        sent[i]["tools"]
+            .as_array()
+            .map(|tools| {
+                tools.iter().filter_map(|t| t["function"]["name"].as_str().map(String::from)).collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(offered(0), ["search_tools", "call_tool"]);
+    assert!(sent[1].to_string().contains("time_get_current_time"), "{}", sent[1]);
+    assert!(offered(1).contains(&"time_get_current_time".to_owned()), "{:?}", offered(1));
+    assert!(sent[2].to_string().contains("Asia/Tokyo"), "{}", sent[2]);
+}

@@ -4,6 +4,7 @@
 //! `TACKLE_REQUIRE_MODEL=1`, which makes its absence a failure.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs, unreachable_pub)]
 
+mod embed;
 mod generation;
 mod pull;
 
