@@ -283,10 +283,12 @@ impl<S: Scorer> Guard<S> {
         let mut out = Vec::with_capacity(batch.len());
         for input in batch {
             let mut findings = self.spans(&input.text, threshold, any_evidence);
-            out.push(apply(&input.text, &findings));
             if findings.is_empty() {
+                // Clean text goes back as it came, without a copy.
+                out.push(input.text);
                 continue;
             }
+            out.push(apply(&input.text, &findings));
             for finding in &mut findings {
                 finding.field.clone_from(&input.field);
             }

@@ -381,32 +381,46 @@ fn may_be_shuffled(word: &[u8]) -> bool {
 }
 
 /// The attack word `word` is a shuffle of (same length, first and last letter, same letters),
-/// when it is not that word already.
+/// when it is not that word already. No allocation: the inner letters are sorted on the
+/// stack and compared with each candidate target's, sorted once.
 fn unshuffle(word: &str) -> Option<&'static str> {
     let bytes = word.as_bytes();
     if !(5..=12).contains(&bytes.len()) || !word.is_ascii() {
         return None;
     }
     let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
-    if !SHUFFLE_TARGETS
+    let mut candidates = shuffle_keys()
         .iter()
-        .any(|t| t.len() == bytes.len() && t.as_bytes()[0] == first && t.as_bytes()[t.len() - 1] == last)
-    {
-        return None;
-    }
-    let mut inner = bytes[1..bytes.len() - 1].to_vec();
-    inner.sort_unstable();
-    SHUFFLE_TARGETS.iter().copied().find(|target| {
-        let t = target.as_bytes();
-        t.len() == bytes.len()
-            && *target != word
-            && t[0] == bytes[0]
-            && t[t.len() - 1] == bytes[bytes.len() - 1]
-            && {
-                let mut expected = t[1..t.len() - 1].to_vec();
-                expected.sort_unstable();
-                expected == inner
-            }
+        .filter(|(target, _)| {
+            let t = target.as_bytes();
+            t.len() == bytes.len() && t[0] == first && t[t.len() - 1] == last && *target != word
+        })
+        .peekable();
+    candidates.peek()?;
+    let inner = sorted_inner(bytes);
+    candidates.find(|(_, key)| *key == inner).map(|(target, _)| *target)
+}
+
+/// The letters of `word` between its first and last, sorted (at most ten of them: words
+/// are 5 to 12 bytes long), padded with zeros.
+fn sorted_inner(word: &[u8]) -> [u8; 10] {
+    let mut key = [0u8; 10];
+    let inner = &word[1..word.len() - 1];
+    key[..inner.len()].copy_from_slice(inner);
+    key[..inner.len()].sort_unstable();
+    key
+}
+
+/// Each attack word of [`SHUFFLE_TARGETS`] that [`unshuffle`] can restore, with its
+/// [`sorted_inner`] key.
+fn shuffle_keys() -> &'static [(&'static str, [u8; 10])] {
+    static KEYS: std::sync::OnceLock<Vec<(&'static str, [u8; 10])>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        SHUFFLE_TARGETS
+            .iter()
+            .filter(|t| (5..=12).contains(&t.len()) && t.is_ascii())
+            .map(|t| (*t, sorted_inner(t.as_bytes())))
+            .collect()
     })
 }
 
