@@ -41,6 +41,7 @@ mod env;
 mod guard;
 mod local;
 mod mcp;
+mod wire;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -506,12 +507,24 @@ fn main() {
             None => Err("usage: tackle-bench local MODEL.gguf".into()),
         },
         "mcp" => mcp::bench(),
+        "wire" => match (flag("--base-url"), wire::Api::from_name(flag("--api").unwrap_or("chat"))) {
+            (Some(url), Some(api)) => {
+                let only = args.iter().position(|a| a == "--workload").and_then(|i| {
+                    Some((args.get(i + 1)?.parse().ok()?, args.get(i + 2)?.parse().ok()?))
+                });
+                wire::bench(url, api, args.iter().any(|a| a == "--stream"), only)
+            }
+            _ => Err(
+                "usage: tackle-bench wire --base-url URL [--stream] [--api chat|responses|anthropic] [--workload R K]"
+                    .into(),
+            ),
+        },
         "executor" => bench_executor(),
         "loop" => bench_loop(false),
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
         other => Err(format!(
-            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, all"
+            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, wire, all"
         )
         .into()),
     };

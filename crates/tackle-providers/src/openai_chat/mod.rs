@@ -4,6 +4,8 @@ mod request;
 mod stream;
 mod wire;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tackle_core::Secret;
@@ -21,9 +23,14 @@ pub struct OpenAiChat {
     name: String,
     model: String,
     api_key: Option<Secret>,
-    preset: Preset,
     profile: ModelProfile,
     endpoint: Endpoint,
+    /// Strict tool schemas, lowered once per definition.
+    lowered: Arc<request::Lowered>,
+    /// The size of the last request body: the next one's buffer starts that large.
+    last_body: Arc<AtomicUsize>,
+    /// The key header (and the others the host wants), built once.
+    headers: tackle_http::HeaderMap,
 }
 
 const PATH: &str = "chat/completions";
@@ -57,10 +64,12 @@ impl OpenAiChat {
         Ok(OpenAiChat {
             name: format!("{}:{model}", preset.name),
             model,
-            api_key,
-            preset: *preset,
+            api_key: api_key.clone(),
             profile,
             endpoint: Endpoint::new(preset.base_url, PATH)?,
+            lowered: Arc::default(),
+            last_body: Arc::default(),
+            headers: preset.key_header.headers(api_key.as_ref()),
         })
     }
 
@@ -105,7 +114,10 @@ impl OpenAiChat {
 
     /// The request body this model would send for `request` (for inspection and tests).
     pub fn request_body(&self, request: &ModelRequest<'_>) -> Result<serde_json::Value, ModelError> {
-        inspect(request::build(&self.model, &self.profile, self.endpoint.streaming, request).map(|b| b.body))
+        inspect(
+            request::build(&self.model, &self.profile, self.endpoint.streaming, request, &self.lowered, 0)
+                .map(|b| b.body),
+        )
     }
 }
 
@@ -132,13 +144,23 @@ impl Model for OpenAiChat {
     }
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
-        let built = request::build(&self.model, &self.profile, self.endpoint.streaming, &request);
+        let hint = self.last_body.load(Ordering::Relaxed);
+        let built = request::build(
+            &self.model,
+            &self.profile,
+            self.endpoint.streaming,
+            &request,
+            &self.lowered,
+            hint,
+        );
         let (body, strict_tools) = match built {
-            Ok(built) => (Ok(built.body), built.strict_tools),
+            Ok(built) => {
+                self.last_body.store(built.body.len() + built.body.len() / 8 + 1024, Ordering::Relaxed);
+                (Ok(built.body), built.strict_tools)
+            }
             Err(message) => (Err(message), Default::default()),
         };
-        let headers = self.preset.key_header.headers(self.api_key.as_ref());
         let secret = self.api_key.clone();
-        self.endpoint.round(headers, body, ChatAccumulator::new(strict_tools, secret))
+        self.endpoint.round(self.headers.clone(), body, ChatAccumulator::new(strict_tools, secret))
     }
 }

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
 
 use serde_json::{Map, Value, json};
 use tackle_core::{
@@ -10,7 +11,8 @@ use tackle_core::{
 };
 
 use super::wire::{
-    ChatRequest, StreamOptions, WireFunction, WireFunctionCall, WireMessage, WireTool, WireToolCall,
+    ChatRequest, Parameters, StreamOptions, WireFunction, WireFunctionCall, WireMessage, WireTool,
+    WireToolCall,
 };
 use crate::strict;
 use tackle_core::ModelProfile;
@@ -21,32 +23,66 @@ pub(crate) const NAMESPACE: &str = "openai_chat";
 /// The name a call the host mangled is replayed under.
 pub(crate) const INVALID_CALL_NAME: &str = "invalid_tool_call";
 
-/// The request body, and the canonical schemas of the tools sent strict (their optional
-/// `null`s are mapped back to "absent" when calls come back).
+/// The request body, and the tools sent strict (their optional `null`s are mapped back to
+/// "absent" when calls come back).
 pub(crate) struct Built {
     pub(crate) body: Vec<u8>,
-    pub(crate) strict_tools: HashMap<String, Map<String, Value>>,
+    pub(crate) strict_tools: HashMap<String, Arc<ToolDefinition>>,
+}
+
+/// Strict forms of tool schemas, lowered once per definition: the tools offered change
+/// rarely, rounds come often. Keyed by the definition's address and checked against it, so a
+/// definition dropped and another allocated in its place is lowered afresh.
+#[derive(Debug, Default)]
+pub(crate) struct Lowered {
+    cache: Mutex<HashMap<usize, (Weak<ToolDefinition>, LoweredSchema)>>,
+}
+
+/// A schema's strict form, or why it has none.
+type LoweredSchema = Result<Arc<Value>, String>;
+
+/// How many strict forms are kept (the oldest half forgotten beyond it).
+const LOWERED_KEPT: usize = 1024;
+
+impl Lowered {
+    fn get(&self, definition: &Arc<ToolDefinition>) -> LoweredSchema {
+        let key = Arc::as_ptr(definition) as usize;
+        let mut cache = self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((weak, lowered)) = cache.get(&key)
+            && weak.upgrade().is_some_and(|d| Arc::ptr_eq(&d, definition))
+        {
+            return lowered.clone();
+        }
+        let lowered = strict::lower(definition.parameters.as_map()).map(Arc::new).map_err(|why| why.0);
+        if cache.len() >= LOWERED_KEPT {
+            cache.retain(|_, (weak, _)| weak.strong_count() > 0);
+        }
+        if cache.len() < LOWERED_KEPT {
+            cache.insert(key, (Arc::downgrade(definition), lowered.clone()));
+        }
+        lowered
+    }
 }
 
 fn tool<'a>(
-    definition: &'a ToolDefinition,
+    definition: &'a Arc<ToolDefinition>,
     profile: &ModelProfile,
-    strict_tools: &mut HashMap<String, Map<String, Value>>,
+    lowered: &Lowered,
+    strict_tools: &mut HashMap<String, Arc<ToolDefinition>>,
 ) -> WireTool<'a> {
-    let canonical = definition.parameters.as_map();
-    let mut parameters = Cow::Owned(Value::Object(canonical.clone()));
+    let mut parameters = Parameters::Schema(definition.parameters.as_map());
     let mut strict_flag = None;
     if profile.supports_strict_schemas {
         strict_flag = Some(false);
         if definition.strict == Some(true) {
-            match strict::lower(canonical) {
+            match lowered.get(definition) {
                 Ok(lowered) => {
-                    parameters = Cow::Owned(lowered);
+                    parameters = Parameters::Lowered(lowered);
                     strict_flag = Some(true);
-                    strict_tools.insert(definition.name.clone(), canonical.clone());
+                    strict_tools.insert(definition.name.clone(), Arc::clone(definition));
                 }
                 Err(why) => {
-                    tracing::warn!(tool = %definition.name, reason = %why.0, "sending the tool without strict mode");
+                    tracing::warn!(tool = %definition.name, reason = %why, "sending the tool without strict mode");
                 }
             }
         }
@@ -88,14 +124,12 @@ fn replay_arguments(call: &tackle_core::ToolCall) -> Cow<'_, str> {
     }
 }
 
-fn extra_fields(call: &tackle_core::ToolCall) -> Map<String, Value> {
+fn extra_fields(call: &tackle_core::ToolCall) -> Option<&Map<String, Value>> {
     call.provider_data
         .as_ref()
         .filter(|d| d.provider == NAMESPACE)
         .and_then(|d| d.data.get("extra"))
         .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default()
 }
 
 fn messages<'a>(instructions: &'a str, history: &'a [Message]) -> Vec<WireMessage<'a>> {
@@ -169,10 +203,13 @@ pub(crate) fn build(
     profile: &ModelProfile,
     streaming: bool,
     request: &ModelRequest<'_>,
+    lowered: &Lowered,
+    size_hint: usize,
 ) -> Result<Built, String> {
     let mut strict_tools = HashMap::new();
     let offered = if profile.supports_tools { request.tools } else { &[] };
-    let tools: Vec<WireTool<'_>> = offered.iter().map(|d| tool(d, profile, &mut strict_tools)).collect();
+    let tools: Vec<WireTool<'_>> =
+        offered.iter().map(|d| tool(d, profile, lowered, &mut strict_tools)).collect();
     let settings = request.settings;
     let has_tools = !tools.is_empty();
     let body = ChatRequest {
@@ -191,6 +228,42 @@ pub(crate) fn build(
         top_p: settings.top_p,
         seed: settings.seed,
     };
-    let body = serde_json::to_vec(&body).map_err(|e| format!("the request could not be serialised: {e}"))?;
-    Ok(Built { body, strict_tools })
+    // Sized for what the last request took: the history only grows, and a body that
+    // outgrows its buffer is copied at every doubling.
+    let mut bytes = Vec::with_capacity(size_hint);
+    serde_json::to_writer(&mut bytes, &body)
+        .map_err(|e| format!("the request could not be serialised: {e}"))?;
+    Ok(Built { body: bytes, strict_tools })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+    use tackle_core::{JsonSchema, ToolDefinition};
+
+    use super::Lowered;
+
+    fn definition(property: &str) -> Arc<ToolDefinition> {
+        let schema =
+            json!({"type": "object", "properties": {property: {"type": "string"}}, "required": [property]});
+        Arc::new(ToolDefinition::new("t", "A tool.", JsonSchema::new(schema).unwrap()))
+    }
+
+    #[test]
+    fn a_strict_schema_is_lowered_once_per_definition() {
+        let lowered = Lowered::default();
+        let first = definition("a");
+        let once = lowered.get(&first).unwrap();
+        assert!(Arc::ptr_eq(&once, &lowered.get(&first).unwrap()), "the second round reuses it");
+        // Another definition of the same name (the offer changed) is lowered afresh.
+        let second = definition("b");
+        let other = lowered.get(&second).unwrap();
+        assert!(other.to_string().contains("\"b\"") && !other.to_string().contains("\"a\""));
+        // A definition dropped and another allocated where it was is not mistaken for it.
+        drop(first);
+        let third = definition("c");
+        assert!(lowered.get(&third).unwrap().to_string().contains("\"c\""));
+    }
 }

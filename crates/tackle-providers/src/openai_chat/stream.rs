@@ -2,13 +2,14 @@
 //! accumulator (a whole response is one chunk whose `message` is the complete delta).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use tackle_core::Secret;
 use tackle_core::{
     AssistantPart, AssistantTurn, FinishReason, ModelError, ModelErrorKind, ModelEvent, ModelResponse,
     ProviderData, Thinking, ToolArguments, ToolCall, Usage,
 };
+use tackle_core::{Secret, ToolDefinition};
 use tackle_http::{HttpError, SseEvent};
 
 use super::request::NAMESPACE;
@@ -35,7 +36,7 @@ pub(crate) struct ChatAccumulator {
     finish: Option<String>,
     usage: Usage,
     model: Option<String>,
-    strict_tools: HashMap<String, Map<String, Value>>,
+    strict_tools: HashMap<String, Arc<ToolDefinition>>,
     secret: Option<Secret>,
 }
 
@@ -89,7 +90,7 @@ fn fastrand_alnum() -> char {
 }
 
 impl ChatAccumulator {
-    pub(crate) fn new(strict_tools: HashMap<String, Map<String, Value>>, secret: Option<Secret>) -> Self {
+    pub(crate) fn new(strict_tools: HashMap<String, Arc<ToolDefinition>>, secret: Option<Secret>) -> Self {
         ChatAccumulator { strict_tools, secret, ..ChatAccumulator::default() }
     }
 
@@ -127,19 +128,25 @@ impl ChatAccumulator {
                     let index = fragment.index.or(by_id).or(self.last_index).unwrap_or(position);
                     self.last_index = Some(index);
                     let call = self.calls.entry(index).or_default();
+                    // The delta carries the id and the name only in the piece that brings
+                    // them (as ModelEvent documents), not copied into every later piece.
+                    let mut new_id = None;
                     if let Some(id) = fragment.id.filter(|id| !id.is_empty())
                         && call.id.is_empty()
                     {
-                        call.id = id;
+                        call.id.clone_from(&id);
+                        new_id = Some(id);
                     }
                     let (name, arguments) = match fragment.function {
                         Some(f) => (f.name, f.arguments.unwrap_or_default()),
                         None => (None, String::new()),
                     };
+                    let mut new_name = None;
                     if let Some(name) = name.filter(|n| !n.is_empty())
                         && (!call.name.ends_with(&name) || call.name.is_empty())
                     {
                         call.name.push_str(&name);
+                        new_name = Some(call.name.clone());
                     }
                     call.arguments.push_str(&arguments);
                     for (key, value) in fragment.extra {
@@ -147,12 +154,7 @@ impl ChatAccumulator {
                             call.extra.entry(key).or_insert(value);
                         }
                     }
-                    out.push_back(ModelEvent::ToolCallDelta {
-                        index,
-                        id: (!call.id.is_empty()).then(|| call.id.clone()),
-                        name: (!call.name.is_empty()).then(|| call.name.clone()),
-                        arguments,
-                    });
+                    out.push_back(ModelEvent::ToolCallDelta { index, id: new_id, name: new_name, arguments });
                 }
             }
             if let Some(reason) = choice.finish_reason {
@@ -170,7 +172,7 @@ impl ChatAccumulator {
             if let (ToolArguments::Json(value), Some(schema)) =
                 (&mut arguments, self.strict_tools.get(&partial.name))
             {
-                strip_optional_nulls(schema, value);
+                strip_optional_nulls(schema.parameters.as_map(), value);
             }
             let mut data = json!({"arguments": partial.arguments});
             if !partial.extra.is_empty() {

@@ -53,14 +53,34 @@ pub(crate) enum WireMessage<'a> {
     },
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub(crate) struct WireToolCall<'a> {
     pub(crate) id: &'a str,
-    #[serde(rename = "type")]
     pub(crate) kind: &'static str,
     pub(crate) function: WireFunctionCall<'a>,
-    #[serde(flatten)]
-    pub(crate) extra: Map<String, Value>,
+    /// Fields a host added to the call (replayed as they came), beside the known ones.
+    pub(crate) extra: Option<&'a Map<String, Value>>,
+}
+
+// Written out rather than derived with `flatten`, which sends every call through serde's
+// map buffering: calls are most of a long history.
+impl Serialize for WireToolCall<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let extra = self
+            .extra
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| !matches!(k.as_str(), "id" | "type" | "function"));
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("id", self.id)?;
+        map.serialize_entry("type", self.kind)?;
+        map.serialize_entry("function", &self.function)?;
+        for (key, value) in extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -81,9 +101,26 @@ pub(crate) struct WireFunction<'a> {
     pub(crate) name: &'a str,
     #[serde(skip_serializing_if = "str::is_empty")]
     pub(crate) description: &'a str,
-    pub(crate) parameters: Cow<'a, Value>,
+    pub(crate) parameters: Parameters<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) strict: Option<bool>,
+}
+
+/// A tool's parameters as sent: its own schema, borrowed, or the strict form lowered once
+/// and shared by every round that offers the tool.
+#[derive(Debug)]
+pub(crate) enum Parameters<'a> {
+    Schema(&'a Map<String, Value>),
+    Lowered(std::sync::Arc<Value>),
+}
+
+impl Serialize for Parameters<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Parameters::Schema(schema) => schema.serialize(serializer),
+            Parameters::Lowered(lowered) => lowered.serialize(serializer),
+        }
+    }
 }
 
 /// A streamed chunk, or (with `message` in place of `delta`) a whole response.
@@ -123,16 +160,48 @@ pub(crate) struct Delta {
     pub(crate) tool_calls: Option<Vec<DeltaToolCall>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default)]
 pub(crate) struct DeltaToolCall {
-    #[serde(default)]
     pub(crate) index: Option<usize>,
-    #[serde(default)]
     pub(crate) id: Option<String>,
-    #[serde(default)]
     pub(crate) function: Option<DeltaFunction>,
-    #[serde(flatten)]
+    /// Fields besides these and `type` (a host's own, kept for replay).
     pub(crate) extra: Map<String, Value>,
+}
+
+// Read by hand rather than derived with `flatten`, which buffers every field of every call
+// before sorting them out.
+impl<'de> Deserialize<'de> for DeltaToolCall {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = DeltaToolCall;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a tool call object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<DeltaToolCall, A::Error> {
+                let mut call = DeltaToolCall::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "index" => call.index = map.next_value()?,
+                        "id" => call.id = map.next_value()?,
+                        "function" => call.function = map.next_value()?,
+                        "type" => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                        _ => {
+                            let value: Value = map.next_value()?;
+                            call.extra.insert(key.into_owned(), value);
+                        }
+                    }
+                }
+                Ok(call)
+            }
+        }
+        deserializer.deserialize_map(Fields)
+    }
 }
 
 #[derive(Debug, Deserialize)]

@@ -167,6 +167,24 @@ fn the_recorded_stream_decodes() {
     assert_recorded_turn(&response.turn);
     let deltas = events.iter().filter(|e| matches!(e, ModelEvent::ToolCallDelta { .. })).count();
     assert_eq!(deltas, 22);
+    // The id and the name come with the piece that brings them, once per call; the
+    // argument pieces after it carry only text.
+    let named: Vec<(usize, Option<&str>, Option<&str>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            ModelEvent::ToolCallDelta { index, id, name, .. } if id.is_some() || name.is_some() => {
+                Some((*index, id.as_deref(), name.as_deref()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            (0, Some("call_JMW1whyEaYG438VE1OIflxA2"), Some("GetWeatherArgs")),
+            (1, Some("call_DNYTawLBoN8fj3KN6qU9N1Ou"), Some("get_stock_price"))
+        ]
+    );
 }
 
 #[test]
@@ -490,4 +508,11 @@ async fn events_decoded_before_a_failure_come_before_it() {
     assert_eq!(items.len(), 2, "{items:?}");
     assert!(matches!(&items[0], Ok(ModelEvent::TextDelta(t)) if t == "hi"), "{items:?}");
     assert!(matches!(&items[1], Err(e) if e.kind == ModelErrorKind::InvalidResponse), "{items:?}");
+}
+
+#[test]
+fn the_key_header_built_once_never_prints() {
+    let model = model("openai");
+    let shown = format!("{model:?}");
+    assert!(!shown.contains("sk-test-key"), "{shown}");
 }
