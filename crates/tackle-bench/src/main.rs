@@ -42,6 +42,7 @@ mod guard;
 mod local;
 mod mcp;
 mod wire;
+mod wire_server;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -507,6 +508,7 @@ fn main() {
             None => Err("usage: tackle-bench local MODEL.gguf".into()),
         },
         "mcp" => mcp::bench(),
+        "wire-server" => wire_server::serve(flag("--port").and_then(|p| p.parse().ok()).unwrap_or(18451)),
         "wire" => match (flag("--base-url"), wire::Api::from_name(flag("--api").unwrap_or("chat"))) {
             (Some(url), Some(api)) => {
                 let only = args.iter().position(|a| a == "--workload").and_then(|i| {
@@ -524,7 +526,7 @@ fn main() {
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
         other => Err(format!(
-            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, wire, all"
+            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, wire, wire-server, all"
         )
         .into()),
     };

@@ -1,0 +1,365 @@
+//! `tackle-bench wire-server [--port P]`: a scripted server for the Responses and the
+//! Anthropic Messages APIs — and Chat Completions, answered by the same code so that the
+//! three adapters compare on one server — the counterpart of `../shared/bench/wire/server`
+//! (Chat Completions, hand-tuned: the floor's), so that `tackle-bench wire --api
+//! responses|anthropic` measures those adapters on the same workload. Stateless, loopback only: the model name `bench-RxK`
+//! gives the workload (call n is `add(n, n+1)` when n is even, else `echo` of `%06d` and
+//! 194 `x`); the round is the number of calls in the conversation divided by K, and before
+//! answering it the previous round's K results are checked (ids `c{n}`, the right values;
+//! a result may come JSON-quoted). A failed check answers HTTP 400 with the reason.
+//! `"stream": true` answers server-sent events in each API's own shape, arguments in two
+//! fragments.
+
+use std::fmt::Write as _;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+
+fn call_spec(n: usize) -> (&'static str, String, Value) {
+    if n.is_multiple_of(2) {
+        ("add", format!("{{\"a\": {n}, \"b\": {}}}", n + 1), json!({"a": n, "b": n + 1}))
+    } else {
+        let text = format!("{n:06}{}", "x".repeat(194));
+        ("echo", format!("{{\"text\": \"{text}\"}}"), json!({ "text": text }))
+    }
+}
+
+fn expected(n: usize) -> String {
+    if n.is_multiple_of(2) { (2 * n + 1).to_string() } else { format!("{n:06}{}", "x".repeat(194)) }
+}
+
+fn workload(model: &str) -> Option<(usize, usize)> {
+    let spec = &model[model.rfind("bench-")? + 6..];
+    let (r, k) = spec.split_once('x')?;
+    Some((r.parse().ok()?, k.parse().ok()?))
+}
+
+/// Whether `got` is the result of call `n` (plain or JSON-quoted).
+fn check_result(n: usize, got: &str) -> Result<(), String> {
+    let want = expected(n);
+    if got == want || serde_json::from_str::<String>(got).is_ok_and(|s| s == want) {
+        Ok(())
+    } else {
+        Err(format!("the result of c{n} is {got:?}, expected {want:?}"))
+    }
+}
+
+/// The round to answer, from the calls made so far and the results that came back.
+fn round(calls: usize, results: &[(String, String)], r: usize, k: usize) -> Result<usize, String> {
+    if !calls.is_multiple_of(k.max(1)) {
+        return Err(format!("{calls} calls in the conversation, not a multiple of {k}"));
+    }
+    let round = calls / k.max(1);
+    if round > r {
+        return Err(format!("{round} rounds of calls, the script has {r}"));
+    }
+    if round > 0 {
+        for n in (round - 1) * k..round * k {
+            let id = format!("c{n}");
+            let hits: Vec<&(String, String)> = results.iter().filter(|(i, _)| *i == id).collect();
+            if hits.len() != 1 {
+                return Err(format!("{} results for {id}", hits.len()));
+            }
+            check_result(n, &hits[0].1)?;
+        }
+    }
+    Ok(round)
+}
+
+fn tools_declared(tools: Option<&Value>, name_of: fn(&Value) -> Option<&str>) -> Result<(), String> {
+    let names: Vec<&str> =
+        tools.and_then(Value::as_array).into_iter().flatten().filter_map(name_of).collect();
+    for want in ["add", "echo"] {
+        if !names.contains(&want) {
+            return Err(format!("tool {want:?} is not declared"));
+        }
+    }
+    Ok(())
+}
+
+/// Text of a result's content: a string, or text parts.
+fn text_of(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => {
+            parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("")
+        }
+        _ => String::new(),
+    }
+}
+
+fn sse(events: &[(&str, Value)]) -> String {
+    let mut out = String::new();
+    for (name, data) in events {
+        let _ = write!(out, "event: {name}\ndata: {data}\n\n");
+    }
+    out
+}
+
+fn reply(body: Result<(bool, String), String>) -> Response {
+    match body {
+        Ok((true, events)) => ([(header::CONTENT_TYPE, "text/event-stream")], events).into_response(),
+        Ok((false, json)) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+        Err(reason) => (StatusCode::BAD_REQUEST, reason).into_response(),
+    }
+}
+
+async fn responses(body: Bytes) -> Response {
+    reply(answer_responses(&body))
+}
+
+async fn messages(body: Bytes) -> Response {
+    reply(answer_messages(&body))
+}
+
+fn answer_responses(body: &[u8]) -> Result<(bool, String), String> {
+    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let model = request["model"].as_str().unwrap_or_default();
+    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
+    tools_declared(request.get("tools"), |t| t.get("name").and_then(Value::as_str))?;
+    let items = request["input"].as_array().ok_or("no input items")?;
+    let calls = items.iter().filter(|i| i["type"] == "function_call").count();
+    let results: Vec<(String, String)> = items
+        .iter()
+        .filter(|i| i["type"] == "function_call_output")
+        .map(|i| (i["call_id"].as_str().unwrap_or_default().to_owned(), text_of(i.get("output"))))
+        .collect();
+    let rnd = round(calls, &results, r, k)?;
+    let output: Vec<Value> = if rnd == r {
+        vec![json!({"type": "message", "id": "msg_bench", "status": "completed", "role": "assistant",
+                    "content": [{"type": "output_text", "text": "done", "annotations": []}]})]
+    } else {
+        (rnd * k..rnd * k + k)
+            .map(|n| {
+                let (name, arguments, _) = call_spec(n);
+                json!({"type": "function_call", "id": format!("fc_{n}"), "call_id": format!("c{n}"),
+                       "name": name, "arguments": arguments, "status": "completed"})
+            })
+            .collect()
+    };
+    let response = |output: &[Value], status: &str| {
+        json!({"id": format!("resp_bench_{rnd}"), "object": "response", "created_at": 1_700_000_000,
+               "status": status, "model": model, "output": output,
+               "usage": {"input_tokens": 10, "output_tokens": 10, "total_tokens": 20}})
+    };
+    if request["stream"] != true {
+        return Ok((false, response(&output, "completed").to_string()));
+    }
+    let mut events = vec![(
+        "response.created",
+        json!({"type": "response.created", "response": response(&[], "in_progress")}),
+    )];
+    for (index, item) in output.iter().enumerate() {
+        if item["type"] == "function_call" {
+            let arguments = item["arguments"].as_str().unwrap_or_default();
+            let half = arguments.len() / 2;
+            let mut opened = item.clone();
+            opened["arguments"] = json!("");
+            opened["status"] = json!("in_progress");
+            events.push((
+                "response.output_item.added",
+                json!({"type": "response.output_item.added", "output_index": index, "item": opened}),
+            ));
+            for piece in [&arguments[..half], &arguments[half..]] {
+                events.push(("response.function_call_arguments.delta", json!({"type": "response.function_call_arguments.delta", "output_index": index, "item_id": item["id"], "delta": piece})));
+            }
+            events.push(("response.function_call_arguments.done", json!({"type": "response.function_call_arguments.done", "output_index": index, "item_id": item["id"], "arguments": arguments})));
+        } else {
+            let mut opened = item.clone();
+            opened["content"] = json!([]);
+            events.push((
+                "response.output_item.added",
+                json!({"type": "response.output_item.added", "output_index": index, "item": opened}),
+            ));
+            events.push(("response.output_text.delta", json!({"type": "response.output_text.delta", "output_index": index, "content_index": 0, "item_id": item["id"], "delta": "done"})));
+        }
+        events.push((
+            "response.output_item.done",
+            json!({"type": "response.output_item.done", "output_index": index, "item": item}),
+        ));
+    }
+    events.push((
+        "response.completed",
+        json!({"type": "response.completed", "response": response(&output, "completed")}),
+    ));
+    Ok((true, sse(&events)))
+}
+
+async fn chat(body: Bytes) -> Response {
+    reply(answer_chat(&body))
+}
+
+/// Chat Completions too, answered by the same code as the other two, so that the three
+/// adapters can be compared on one server (the shared server stays the floor's).
+fn answer_chat(body: &[u8]) -> Result<(bool, String), String> {
+    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let model = request["model"].as_str().unwrap_or_default();
+    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
+    tools_declared(request.get("tools"), |t| t.pointer("/function/name").and_then(Value::as_str))?;
+    let messages = request["messages"].as_array().ok_or("no messages")?;
+    let calls = messages
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .map(|m| m["tool_calls"].as_array().map_or(0, Vec::len))
+        .sum();
+    let results: Vec<(String, String)> = messages
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| (m["tool_call_id"].as_str().unwrap_or_default().to_owned(), text_of(m.get("content"))))
+        .collect();
+    let rnd = round(calls, &results, r, k)?;
+    let tool_calls: Vec<Value> = if rnd == r {
+        Vec::new()
+    } else {
+        (rnd * k..rnd * k + k)
+            .map(|n| {
+                let (name, arguments, _) = call_spec(n);
+                json!({"id": format!("c{n}"), "type": "function", "function": {"name": name, "arguments": arguments}})
+            })
+            .collect()
+    };
+    let finish = if rnd == r { "stop" } else { "tool_calls" };
+    let head = |object: &str| json!({"id": format!("chatcmpl-bench-{rnd}"), "object": object, "created": 1_700_000_000, "model": model});
+    if request["stream"] != true {
+        let mut reply = head("chat.completion");
+        let message = if rnd == r {
+            json!({"role": "assistant", "content": "done"})
+        } else {
+            json!({"role": "assistant", "content": null, "tool_calls": tool_calls})
+        };
+        reply["choices"] = json!([{"index": 0, "message": message, "finish_reason": finish}]);
+        reply["usage"] = json!({"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20});
+        return Ok((false, reply.to_string()));
+    }
+    let chunk = |delta: Value, finish: Option<&str>| {
+        let mut chunk = head("chat.completion.chunk");
+        chunk["choices"] = json!([{"index": 0, "delta": delta, "finish_reason": finish}]);
+        chunk
+    };
+    let mut out = Vec::new();
+    if rnd == r {
+        out.push(chunk(json!({"role": "assistant", "content": "done"}), None));
+    }
+    for (index, call) in tool_calls.iter().enumerate() {
+        let arguments = call["function"]["arguments"].as_str().unwrap_or_default();
+        let half = arguments.len() / 2;
+        out.push(chunk(json!({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                               "function": {"name": call["function"]["name"], "arguments": &arguments[..half]}}]}), None));
+        out.push(chunk(
+            json!({"tool_calls": [{"index": index, "function": {"arguments": &arguments[half..]}}]}),
+            None,
+        ));
+    }
+    out.push(chunk(json!({}), Some(finish)));
+    let mut text = String::new();
+    for c in out {
+        let _ = write!(text, "data: {c}\n\n");
+    }
+    text.push_str("data: [DONE]\n\n");
+    Ok((true, text))
+}
+
+fn answer_messages(body: &[u8]) -> Result<(bool, String), String> {
+    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let model = request["model"].as_str().unwrap_or_default();
+    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
+    tools_declared(request.get("tools"), |t| t.get("name").and_then(Value::as_str))?;
+    let messages = request["messages"].as_array().ok_or("no messages")?;
+    let blocks = |role: &str| {
+        messages
+            .iter()
+            .filter(move |m| m["role"] == role)
+            .flat_map(|m| m["content"].as_array().into_iter().flatten())
+            .collect::<Vec<&Value>>()
+    };
+    let calls = blocks("assistant").into_iter().filter(|b| b["type"] == "tool_use").count();
+    let results: Vec<(String, String)> = blocks("user")
+        .into_iter()
+        .filter(|b| b["type"] == "tool_result")
+        .map(|b| (b["tool_use_id"].as_str().unwrap_or_default().to_owned(), text_of(b.get("content"))))
+        .collect();
+    let rnd = round(calls, &results, r, k)?;
+    let content: Vec<Value> = if rnd == r {
+        vec![json!({"type": "text", "text": "done"})]
+    } else {
+        (rnd * k..rnd * k + k)
+            .map(|n| {
+                let (name, _, input) = call_spec(n);
+                json!({"type": "tool_use", "id": format!("c{n}"), "name": name, "input": input})
+            })
+            .collect()
+    };
+    let stop = if rnd == r { "end_turn" } else { "tool_use" };
+    let message = |content: &[Value], stop: Option<&str>| {
+        json!({"id": format!("msg_bench_{rnd}"), "type": "message", "role": "assistant", "model": model,
+               "content": content, "stop_reason": stop, "stop_sequence": null,
+               "usage": {"input_tokens": 10, "output_tokens": 10}})
+    };
+    if request["stream"] != true {
+        return Ok((false, message(&content, Some(stop)).to_string()));
+    }
+    let mut events = vec![("message_start", json!({"type": "message_start", "message": message(&[], None)}))];
+    for (index, block) in content.iter().enumerate() {
+        if block["type"] == "tool_use" {
+            let mut opened = block.clone();
+            opened["input"] = json!({});
+            events.push((
+                "content_block_start",
+                json!({"type": "content_block_start", "index": index, "content_block": opened}),
+            ));
+            let input = block["input"].to_string();
+            let half = input.len() / 2;
+            for piece in [&input[..half], &input[half..]] {
+                events.push(("content_block_delta", json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}})));
+            }
+        } else {
+            events.push(("content_block_start", json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}})));
+            events.push(("content_block_delta", json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": "done"}})));
+        }
+        events.push(("content_block_stop", json!({"type": "content_block_stop", "index": index})));
+    }
+    events.push(("message_delta", json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 10}})));
+    events.push(("message_stop", json!({"type": "message_stop"})));
+    Ok((true, sse(&events)))
+}
+
+/// Serves the three APIs on 127.0.0.1:`port` (`/v1/chat/completions`, `/v1/responses`,
+/// `/v1/messages`) until killed.
+pub(crate) fn serve(port: u16) -> Result<(), Box<dyn std::error::Error>> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let app = Router::new()
+            .route("/v1/chat/completions", post(chat))
+            .route("/v1/responses", post(responses))
+            .route("/v1/messages", post(messages));
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+        eprintln!("scripted Responses and Messages server on http://127.0.0.1:{port}/v1");
+        axum::serve(listener, app).await?;
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_are_counted_and_results_checked() {
+        assert_eq!(round(0, &[], 2, 2), Ok(0));
+        let ok = vec![
+            ("c0".to_owned(), "1".to_owned()),
+            ("c1".to_owned(), format!("{:06}{}", 1, "x".repeat(194))),
+        ];
+        assert_eq!(round(2, &ok, 2, 2), Ok(1));
+        let quoted = vec![ok[0].clone(), ("c1".to_owned(), serde_json::to_string(&ok[1].1).unwrap())];
+        assert_eq!(round(2, &quoted, 2, 2), Ok(1));
+        let wrong = vec![("c0".to_owned(), "2".to_owned()), ok[1].clone()];
+        assert!(round(2, &wrong, 2, 2).unwrap_err().contains("c0"));
+        assert!(round(2, &ok[..1], 2, 2).unwrap_err().contains("c1"));
+        assert!(round(3, &ok, 2, 2).is_err());
+    }
+}
