@@ -4,6 +4,8 @@ mod request;
 mod stream;
 mod wire;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tackle_core::Secret;
@@ -27,6 +29,8 @@ pub struct Anthropic {
     endpoint: Endpoint,
     max_tokens: u32,
     thinking_budget: Option<u32>,
+    /// The size of the last request body: the next one's buffer starts that large.
+    last_body: Arc<AtomicUsize>,
 }
 
 const PATH: &str = "messages";
@@ -63,6 +67,7 @@ impl Anthropic {
             endpoint: Endpoint::new(Self::BASE_URL, PATH)?,
             max_tokens: 8192,
             thinking_budget: None,
+            last_body: Arc::default(),
         })
     }
 
@@ -118,14 +123,19 @@ impl Anthropic {
     }
 
     fn body(&self, request: &ModelRequest<'_>) -> Result<Vec<u8>, String> {
-        request::build(
+        let body = request::build(
             &self.model,
             &self.profile,
             self.max_tokens,
             self.thinking_budget,
             self.endpoint.streaming,
             request,
-        )
+            self.last_body.load(Ordering::Relaxed),
+        );
+        if let Ok(body) = &body {
+            self.last_body.store(body.len() + body.len() / 8 + 1024, Ordering::Relaxed);
+        }
+        body
     }
 
     /// The request body this model would send for `request` (for inspection and tests).

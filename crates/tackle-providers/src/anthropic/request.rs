@@ -4,15 +4,18 @@ use serde_json::{Value, json};
 use tackle_core::ModelProfile;
 use tackle_core::{AssistantPart, AssistantTurn, Message, ModelRequest, ToolArguments, ToolChoice, UserPart};
 
-use super::wire::{MessagesRequest, WireMessage, WireTool};
+use super::wire::{Block, Built, ImageSource, MessagesRequest, ResultContent, WireMessage, WireTool};
 
 /// The provider-data namespace of this adapter.
 pub(crate) const NAMESPACE: &str = "anthropic";
 
+/// An empty object, the input of a call whose arguments were not an object.
+static EMPTY_INPUT: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| json!({}));
+
 /// The content blocks of a turn for replay: exactly as received when the turn came from
 /// this API and still holds the same calls, else rebuilt from its parts (thinking only
-/// where a signature allows replay).
-fn assistant_content(turn: &AssistantTurn) -> Vec<Value> {
+/// where a signature allows replay). Borrowed either way.
+fn assistant_content(turn: &AssistantTurn) -> Vec<Block<'_>> {
     if let Some(stored) = turn
         .provider_data
         .as_ref()
@@ -20,52 +23,51 @@ fn assistant_content(turn: &AssistantTurn) -> Vec<Value> {
         .and_then(|d| d.data.get("content"))
         .and_then(Value::as_array)
     {
-        let stored_ids: Vec<&str> = stored
+        let stored_ids = stored
             .iter()
-            .filter(|b| b.get("type") == Some(&json!("tool_use")))
-            .filter_map(|b| b.get("id").and_then(Value::as_str))
-            .collect();
-        let ids: Vec<&str> = turn.tool_calls().map(|c| c.id.as_str()).collect();
-        if stored_ids == ids {
-            return stored.clone();
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+            .filter_map(|b| b.get("id").and_then(Value::as_str));
+        if stored_ids.eq(turn.tool_calls().map(|c| c.id.as_str())) {
+            return stored.iter().map(Block::Stored).collect();
         }
     }
     let mut blocks = Vec::new();
     for part in &turn.parts {
         match part {
-            AssistantPart::Text(text) if !text.is_empty() => {
-                blocks.push(json!({"type": "text", "text": text}))
-            }
+            AssistantPart::Text(text) if !text.is_empty() => blocks.push(Block::Built(Built::Text { text })),
             AssistantPart::Text(_) => {}
             AssistantPart::Thinking(thinking) => {
                 let data =
                     thinking.provider_data.as_ref().filter(|d| d.provider == NAMESPACE).map(|d| &d.data);
                 match (thinking.redacted, data) {
                     (true, Some(data)) => {
-                        blocks.push(json!({"type": "redacted_thinking", "data": data.get("data")}))
+                        blocks.push(Block::Built(Built::RedactedThinking { data: data.get("data") }));
                     }
-                    (false, Some(data)) if data.get("signature").is_some() => blocks.push(json!({
-                        "type": "thinking", "thinking": thinking.text, "signature": data.get("signature")
-                    })),
+                    (false, Some(data)) if data.get("signature").is_some() => {
+                        blocks.push(Block::Built(Built::Thinking {
+                            thinking: &thinking.text,
+                            signature: data.get("signature"),
+                        }));
+                    }
                     // Reasoning from another provider, or without a signature, cannot be replayed.
                     _ => {}
                 }
             }
             AssistantPart::ToolCall(call) => {
                 let input = match &call.arguments {
-                    ToolArguments::Json(value @ Value::Object(_)) => value.clone(),
-                    _ => json!({}),
+                    ToolArguments::Json(value @ Value::Object(_)) => value,
+                    _ => &EMPTY_INPUT,
                 };
-                blocks.push(json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input}));
+                blocks.push(Block::Built(Built::ToolUse { id: &call.id, name: &call.name, input }));
             }
         }
     }
     blocks
 }
 
-fn messages(history: &[Message], system: &mut String, images: bool) -> Vec<WireMessage> {
-    let mut out: Vec<WireMessage> = Vec::with_capacity(history.len());
-    let mut push = |role: &'static str, mut content: Vec<Value>| {
+fn messages<'a>(history: &'a [Message], system: &mut String, images: bool) -> Vec<WireMessage<'a>> {
+    let mut out: Vec<WireMessage<'a>> = Vec::with_capacity(history.len());
+    let mut push = |role: &'static str, mut content: Vec<Block<'a>>| {
         if content.is_empty() {
             return;
         }
@@ -85,31 +87,35 @@ fn messages(history: &[Message], system: &mut String, images: bool) -> Vec<WireM
             }
             Message::User { parts } => {
                 // Tool results first, then text: the API requires that order.
-                let mut content: Vec<Value> = parts
+                let mut content: Vec<Block<'a>> = parts
                     .iter()
                     .filter_map(|p| match p {
                         UserPart::ToolReturn(ret) => {
                             // Images go beside the text as image blocks.
                             let content = if ret.attachments.is_empty() || !images {
-                                json!(ret.content)
+                                ResultContent::Text(&ret.content)
                             } else {
-                                let mut blocks = vec![json!({"type": "text", "text": ret.content})];
-                                blocks.extend(ret.attachments.iter().map(|a| {
-                                    json!({"type": "image", "source": {"type": "base64", "media_type": a.mime_type, "data": a.data}})
+                                let mut blocks = vec![Built::Text { text: &ret.content }];
+                                blocks.extend(ret.attachments.iter().map(|a| Built::Image {
+                                    source: ImageSource {
+                                        kind: "base64",
+                                        media_type: &a.mime_type,
+                                        data: &a.data,
+                                    },
                                 }));
-                                Value::Array(blocks)
+                                ResultContent::Blocks(blocks)
                             };
-                            let mut block = json!({"type": "tool_result", "tool_use_id": ret.call_id, "content": content});
-                            if ret.is_error() {
-                                block["is_error"] = json!(true);
-                            }
-                            Some(block)
+                            Some(Block::Built(Built::ToolResult {
+                                tool_use_id: &ret.call_id,
+                                content,
+                                is_error: ret.is_error(),
+                            }))
                         }
                         UserPart::Text(_) => None,
                     })
                     .collect();
                 content.extend(parts.iter().filter_map(|p| match p {
-                    UserPart::Text(text) if !text.is_empty() => Some(json!({"type": "text", "text": text})),
+                    UserPart::Text(text) if !text.is_empty() => Some(Block::Built(Built::Text { text })),
                     _ => None,
                 }));
                 push("user", content);
@@ -128,6 +134,7 @@ pub(crate) fn build(
     thinking_budget: Option<u32>,
     streaming: bool,
     request: &ModelRequest<'_>,
+    size_hint: usize,
 ) -> Result<Vec<u8>, String> {
     let mut system = request.instructions.to_owned();
     let messages = messages(request.messages, &mut system, profile.accepts_tool_result_images);
@@ -168,5 +175,8 @@ pub(crate) fn build(
         temperature: settings.temperature,
         top_p: settings.top_p,
     };
-    serde_json::to_vec(&body).map_err(|e| format!("the request could not be serialised: {e}"))
+    let mut bytes = Vec::with_capacity(size_hint);
+    serde_json::to_writer(&mut bytes, &body)
+        .map_err(|e| format!("the request could not be serialised: {e}"))?;
+    Ok(bytes)
 }

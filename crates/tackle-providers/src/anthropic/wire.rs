@@ -9,7 +9,7 @@ pub(crate) struct MessagesRequest<'a> {
     pub(crate) max_tokens: u32,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub(crate) system: String,
-    pub(crate) messages: Vec<WireMessage>,
+    pub(crate) messages: Vec<WireMessage<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) tools: Vec<WireTool<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -24,9 +24,64 @@ pub(crate) struct MessagesRequest<'a> {
 }
 
 #[derive(Debug, Serialize)]
-pub(crate) struct WireMessage {
+pub(crate) struct WireMessage<'a> {
     pub(crate) role: &'static str,
-    pub(crate) content: Vec<Value>,
+    pub(crate) content: Vec<Block<'a>>,
+}
+
+/// A content block as sent: borrowed from the history, never copied into a JSON tree.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Block<'a> {
+    /// A block replayed exactly as the API sent it.
+    Stored(&'a Value),
+    /// A block built from the canonical parts.
+    Built(Built<'a>),
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Built<'a> {
+    Text {
+        text: &'a str,
+    },
+    Thinking {
+        thinking: &'a str,
+        signature: Option<&'a Value>,
+    },
+    RedactedThinking {
+        data: Option<&'a Value>,
+    },
+    ToolUse {
+        id: &'a str,
+        name: &'a str,
+        input: &'a Value,
+    },
+    ToolResult {
+        tool_use_id: &'a str,
+        content: ResultContent<'a>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+    Image {
+        source: ImageSource<'a>,
+    },
+}
+
+/// A tool result's content: its text, or its text and images as blocks.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum ResultContent<'a> {
+    Text(&'a str),
+    Blocks(Vec<Built<'a>>),
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct ImageSource<'a> {
+    #[serde(rename = "type")]
+    pub(crate) kind: &'static str,
+    pub(crate) media_type: &'a str,
+    pub(crate) data: &'a str,
 }
 
 #[derive(Debug, Serialize)]
