@@ -8,11 +8,67 @@
 //! support are dropped and described in prose; `$ref` with siblings is inlined. Applied
 //! recursively through `properties`, `items`, `anyOf` and `$defs`.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+
+use serde::Serialize;
 use serde_json::{Map, Value, json};
+use tackle_core::ToolDefinition;
 
 /// Why a schema cannot be made strict; the adapter then sends it non-strict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotStrict(pub String);
+
+/// Strict forms of tool schemas, lowered once per definition: the tools offered change
+/// rarely, rounds come often. Keyed by the definition's address and checked against it, so a
+/// definition dropped and another allocated in its place is lowered afresh.
+#[derive(Debug, Default)]
+pub(crate) struct Lowered {
+    cache: Mutex<HashMap<usize, (Weak<ToolDefinition>, LoweredSchema)>>,
+}
+
+/// A schema's strict form, or why it has none.
+type LoweredSchema = Result<Arc<Value>, String>;
+
+/// How many strict forms are kept (the oldest half forgotten beyond it).
+const LOWERED_KEPT: usize = 1024;
+
+impl Lowered {
+    pub(crate) fn get(&self, definition: &Arc<ToolDefinition>) -> LoweredSchema {
+        let key = Arc::as_ptr(definition) as usize;
+        let mut cache = self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((weak, lowered)) = cache.get(&key)
+            && weak.upgrade().is_some_and(|d| Arc::ptr_eq(&d, definition))
+        {
+            return lowered.clone();
+        }
+        let lowered = lower(definition.parameters.as_map()).map(Arc::new).map_err(|why| why.0);
+        if cache.len() >= LOWERED_KEPT {
+            cache.retain(|_, (weak, _)| weak.strong_count() > 0);
+        }
+        if cache.len() < LOWERED_KEPT {
+            cache.insert(key, (Arc::downgrade(definition), lowered.clone()));
+        }
+        lowered
+    }
+}
+
+/// A tool's parameters as sent: its own schema, borrowed, or the strict form lowered once
+/// and shared by every round that offers the tool.
+#[derive(Debug)]
+pub(crate) enum Parameters<'a> {
+    Schema(&'a Map<String, Value>),
+    Lowered(std::sync::Arc<Value>),
+}
+
+impl Serialize for Parameters<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Parameters::Schema(schema) => schema.serialize(serializer),
+            Parameters::Lowered(lowered) => lowered.serialize(serializer),
+        }
+    }
+}
 
 const UNSUPPORTED: &[&str] = &[
     "minLength",

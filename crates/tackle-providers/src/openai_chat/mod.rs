@@ -26,7 +26,7 @@ pub struct OpenAiChat {
     profile: ModelProfile,
     endpoint: Endpoint,
     /// Strict tool schemas, lowered once per definition.
-    lowered: Arc<request::Lowered>,
+    lowered: Arc<crate::strict::Lowered>,
     /// The size of the last request body: the next one's buffer starts that large.
     last_body: Arc<AtomicUsize>,
     /// The key header (and the others the host wants), built once.

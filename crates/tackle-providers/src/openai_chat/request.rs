@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use tackle_core::{
@@ -11,10 +11,9 @@ use tackle_core::{
 };
 
 use super::wire::{
-    ChatRequest, Parameters, StreamOptions, WireFunction, WireFunctionCall, WireMessage, WireTool,
-    WireToolCall,
+    ChatRequest, StreamOptions, WireFunction, WireFunctionCall, WireMessage, WireTool, WireToolCall,
 };
-use crate::strict;
+use crate::strict::{Lowered, Parameters};
 use tackle_core::ModelProfile;
 
 /// The provider-data namespace of this adapter.
@@ -28,40 +27,6 @@ pub(crate) const INVALID_CALL_NAME: &str = "invalid_tool_call";
 pub(crate) struct Built {
     pub(crate) body: Vec<u8>,
     pub(crate) strict_tools: HashMap<String, Arc<ToolDefinition>>,
-}
-
-/// Strict forms of tool schemas, lowered once per definition: the tools offered change
-/// rarely, rounds come often. Keyed by the definition's address and checked against it, so a
-/// definition dropped and another allocated in its place is lowered afresh.
-#[derive(Debug, Default)]
-pub(crate) struct Lowered {
-    cache: Mutex<HashMap<usize, (Weak<ToolDefinition>, LoweredSchema)>>,
-}
-
-/// A schema's strict form, or why it has none.
-type LoweredSchema = Result<Arc<Value>, String>;
-
-/// How many strict forms are kept (the oldest half forgotten beyond it).
-const LOWERED_KEPT: usize = 1024;
-
-impl Lowered {
-    fn get(&self, definition: &Arc<ToolDefinition>) -> LoweredSchema {
-        let key = Arc::as_ptr(definition) as usize;
-        let mut cache = self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((weak, lowered)) = cache.get(&key)
-            && weak.upgrade().is_some_and(|d| Arc::ptr_eq(&d, definition))
-        {
-            return lowered.clone();
-        }
-        let lowered = strict::lower(definition.parameters.as_map()).map(Arc::new).map_err(|why| why.0);
-        if cache.len() >= LOWERED_KEPT {
-            cache.retain(|_, (weak, _)| weak.strong_count() > 0);
-        }
-        if cache.len() < LOWERED_KEPT {
-            cache.insert(key, (Arc::downgrade(definition), lowered.clone()));
-        }
-        lowered
-    }
 }
 
 fn tool<'a>(
@@ -243,7 +208,7 @@ mod tests {
     use serde_json::json;
     use tackle_core::{JsonSchema, ToolDefinition};
 
-    use super::Lowered;
+    use crate::strict::Lowered;
 
     fn definition(property: &str) -> Arc<ToolDefinition> {
         let schema =

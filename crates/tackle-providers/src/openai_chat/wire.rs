@@ -101,26 +101,9 @@ pub(crate) struct WireFunction<'a> {
     pub(crate) name: &'a str,
     #[serde(skip_serializing_if = "str::is_empty")]
     pub(crate) description: &'a str,
-    pub(crate) parameters: Parameters<'a>,
+    pub(crate) parameters: crate::strict::Parameters<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) strict: Option<bool>,
-}
-
-/// A tool's parameters as sent: its own schema, borrowed, or the strict form lowered once
-/// and shared by every round that offers the tool.
-#[derive(Debug)]
-pub(crate) enum Parameters<'a> {
-    Schema(&'a Map<String, Value>),
-    Lowered(std::sync::Arc<Value>),
-}
-
-impl Serialize for Parameters<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Parameters::Schema(schema) => schema.serialize(serializer),
-            Parameters::Lowered(lowered) => lowered.serialize(serializer),
-        }
-    }
 }
 
 /// A streamed chunk, or (with `message` in place of `delta`) a whole response.

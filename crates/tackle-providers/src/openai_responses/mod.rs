@@ -3,6 +3,8 @@
 mod request;
 mod stream;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tackle_core::Secret;
@@ -19,10 +21,15 @@ pub struct OpenAiResponses {
     name: String,
     model: String,
     api_key: Option<Secret>,
-    preset: Preset,
     profile: ModelProfile,
     endpoint: Endpoint,
     include_reasoning: bool,
+    /// Strict tool schemas, lowered once per definition.
+    lowered: Arc<crate::strict::Lowered>,
+    /// The size of the last request body: the next one's buffer starts that large.
+    last_body: Arc<AtomicUsize>,
+    /// The key header, built once.
+    headers: tackle_http::HeaderMap,
 }
 
 const PATH: &str = "responses";
@@ -55,11 +62,13 @@ impl OpenAiResponses {
         Ok(OpenAiResponses {
             name: format!("{}-responses:{model}", preset.name),
             model,
+            headers: preset.key_header.headers(api_key.as_ref()),
             api_key,
-            preset: *preset,
             profile,
             endpoint: Endpoint::new(preset.base_url, PATH)?,
             include_reasoning: true,
+            lowered: Arc::default(),
+            last_body: Arc::default(),
         })
     }
 
@@ -110,6 +119,8 @@ impl OpenAiResponses {
             self.endpoint.streaming,
             self.include_reasoning,
             request,
+            &self.lowered,
+            0,
         );
         inspect(built.map(|b| b.body))
     }
@@ -143,13 +154,17 @@ impl Model for OpenAiResponses {
             self.endpoint.streaming,
             self.include_reasoning,
             &request,
+            &self.lowered,
+            self.last_body.load(Ordering::Relaxed),
         );
         let (body, strict_tools) = match built {
-            Ok(built) => (Ok(built.body), built.strict_tools),
+            Ok(built) => {
+                self.last_body.store(built.body.len() + built.body.len() / 8 + 1024, Ordering::Relaxed);
+                (Ok(built.body), built.strict_tools)
+            }
             Err(message) => (Err(message), Default::default()),
         };
-        let headers = self.preset.key_header.headers(self.api_key.as_ref());
         let secret = self.api_key.clone();
-        self.endpoint.round(headers, body, ResponsesAccumulator::new(strict_tools, secret))
+        self.endpoint.round(self.headers.clone(), body, ResponsesAccumulator::new(strict_tools, secret))
     }
 }

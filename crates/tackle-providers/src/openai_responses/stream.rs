@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tackle_core::Secret;
 use tackle_core::{
     AssistantPart, AssistantTurn, FinishReason, ModelError, ModelErrorKind, ModelEvent, ModelResponse,
@@ -25,7 +25,7 @@ pub(crate) struct ResponsesAccumulator {
     usage: Usage,
     model: Option<String>,
     finish: Option<FinishReason>,
-    strict_tools: HashMap<String, Map<String, Value>>,
+    strict_tools: HashMap<String, std::sync::Arc<tackle_core::ToolDefinition>>,
     secret: Option<Secret>,
 }
 
@@ -67,7 +67,10 @@ fn stream_error(value: &Value, secret: Option<&Secret>) -> ModelError {
 }
 
 impl ResponsesAccumulator {
-    pub(crate) fn new(strict_tools: HashMap<String, Map<String, Value>>, secret: Option<Secret>) -> Self {
+    pub(crate) fn new(
+        strict_tools: HashMap<String, std::sync::Arc<tackle_core::ToolDefinition>>,
+        secret: Option<Secret>,
+    ) -> Self {
         ResponsesAccumulator { strict_tools, secret, ..ResponsesAccumulator::default() }
     }
 
@@ -163,7 +166,7 @@ impl ResponsesAccumulator {
         let name = str_of(item, "name").to_owned();
         let mut arguments = ToolArguments::parse(str_of(item, "arguments"));
         if let (ToolArguments::Json(value), Some(schema)) = (&mut arguments, self.strict_tools.get(&name)) {
-            strip_optional_nulls(schema, value);
+            strip_optional_nulls(schema.parameters.as_map(), value);
         }
         ToolCall { id: str_of(item, "call_id").to_owned(), name, arguments, provider_data: None }
     }
