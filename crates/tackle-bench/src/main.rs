@@ -27,6 +27,13 @@
 //! `tackle-bench guard --dir DIR`: the prompt-injection filter's MB/s on the `*.txt` files of
 //! a directory, each layer alone and the whole check (see `guard.rs`).
 //!
+//! `tackle-bench wire --base-url URL [--api chat|responses|anthropic] [--stream]
+//! [--workload R K]`: the `loop` workload through a real adapter, HTTP and SSE, against a
+//! scripted server (`../shared/bench/wire/server` for Chat, or `tackle-bench wire-server`
+//! for all three APIs); `--first-token` times what the harness adds to the first text piece.
+//! `tackle-bench cold --tackle BIN --base-url URL`: the command line from a cold process
+//! (see `wire.rs`).
+//!
 //! `tackle-bench extract --dir DIR` measures the `*.html` files of any directory instead
 //! (quality too for those with a `.txt` beside them), two thirds of them (every third page
 //! is held out; `TACKLE_SHOW_HELD_OUT=1` adds its figure), scoring the main text as
@@ -508,8 +515,13 @@ fn main() {
             None => Err("usage: tackle-bench local MODEL.gguf".into()),
         },
         "mcp" => mcp::bench(),
+        "cold" => match (flag("--tackle"), flag("--base-url")) {
+            (Some(tackle), Some(url)) => wire::cold(tackle, url),
+            _ => Err("usage: tackle-bench cold --tackle PATH-OF-tackle --base-url URL (of wire-server)".into()),
+        },
         "wire-server" => wire_server::serve(flag("--port").and_then(|p| p.parse().ok()).unwrap_or(18451)),
         "wire" => match (flag("--base-url"), wire::Api::from_name(flag("--api").unwrap_or("chat"))) {
+            (Some(url), Some(api)) if args.iter().any(|a| a == "--first-token") => wire::first_token(url, api),
             (Some(url), Some(api)) => {
                 let only = args.iter().position(|a| a == "--workload").and_then(|i| {
                     Some((args.get(i + 1)?.parse().ok()?, args.get(i + 2)?.parse().ok()?))
@@ -517,7 +529,7 @@ fn main() {
                 wire::bench(url, api, args.iter().any(|a| a == "--stream"), only)
             }
             _ => Err(
-                "usage: tackle-bench wire --base-url URL [--stream] [--api chat|responses|anthropic] [--workload R K]"
+                "usage: tackle-bench wire --base-url URL [--stream] [--api chat|responses|anthropic] [--workload R K] [--first-token]"
                     .into(),
             ),
         },
@@ -526,7 +538,7 @@ fn main() {
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
         other => Err(format!(
-            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, wire, wire-server, all"
+            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, wire, wire-server, cold, all"
         )
         .into()),
     };
