@@ -252,17 +252,22 @@ impl tackle_harness::EventSink for CountingSink {
     }
 }
 
+/// A harness over `add` and `echo` whose limits let a run of `rounds` rounds finish.
+fn loop_harness(rounds: usize) -> Result<Harness, Box<dyn std::error::Error>> {
+    Ok(Harness::new(registry()?).limits(Limits {
+        max_tool_calls: u32::MAX,
+        max_result_chars: u64::MAX,
+        max_rounds: u32::try_from(rounds + 2)?,
+        max_duration: None,
+        ..Limits::default()
+    }))
+}
+
 /// `loop` discards events; `loop_events` has the harness build and deliver every event.
 fn bench_loop(with_events: bool) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
     for (rounds, per_round) in SHAPES {
-        let harness = Harness::new(registry()?).limits(Limits {
-            max_tool_calls: u32::MAX,
-            max_result_chars: u64::MAX,
-            max_rounds: u32::try_from(rounds + 2)?,
-            max_duration: None,
-            ..Limits::default()
-        });
+        let harness = loop_harness(rounds)?;
         let model = LoopModel::new(script(rounds, per_round));
         let run = Arc::new(RunContext::new("bench"));
         let mut micros = Vec::with_capacity(TIMED);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use tackle_core::{Message, Model, Secret};
-use tackle_harness::{Discard, Harness, Limits, RunOutcome};
+use tackle_harness::{Discard, Harness, RunOutcome};
 use tackle_tools::RunContext;
 
 /// The workloads, in the floor's order.
@@ -90,13 +90,7 @@ pub(crate) fn bench(
     let workloads = only.map_or_else(|| WORKLOADS.to_vec(), |w| vec![w]);
     for (rounds, per_round) in workloads {
         let model = model(api, base_url, &format!("bench-{rounds}x{per_round}"), stream)?;
-        let harness = Harness::new(crate::registry()?).limits(Limits {
-            max_tool_calls: u32::MAX,
-            max_result_chars: u64::MAX,
-            max_rounds: u32::try_from(rounds + 2)?,
-            max_duration: None,
-            ..Limits::default()
-        });
+        let harness = crate::loop_harness(rounds)?;
         let run = Arc::new(RunContext::new("bench"));
         let (mut wall, mut cpu) = (Vec::with_capacity(REPS), Vec::with_capacity(REPS));
         let reps =

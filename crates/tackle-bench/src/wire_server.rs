@@ -71,15 +71,22 @@ fn round(calls: usize, results: &[(String, String)], r: usize, k: usize) -> Resu
     Ok(round)
 }
 
-fn tools_declared(tools: Option<&Value>, name_of: fn(&Value) -> Option<&str>) -> Result<(), String> {
-    let names: Vec<&str> =
-        tools.and_then(Value::as_array).into_iter().flatten().filter_map(name_of).collect();
-    for want in ["add", "echo"] {
-        if !names.contains(&want) {
-            return Err(format!("tool {want:?} is not declared"));
+/// The request, and the workload its model names; `add` and `echo` must be offered (each
+/// API names a tool where `name_of` finds it), except by `bench-0x0`.
+fn parse(body: &[u8], name_of: fn(&Value) -> Option<&str>) -> Result<(Value, usize, usize), String> {
+    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let model = request["model"].as_str().unwrap_or_default();
+    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
+    if r > 0 {
+        let tools = request.get("tools").and_then(Value::as_array);
+        let names: Vec<&str> = tools.into_iter().flatten().filter_map(name_of).collect();
+        for want in ["add", "echo"] {
+            if !names.contains(&want) {
+                return Err(format!("tool {want:?} is not declared"));
+            }
         }
     }
-    Ok(())
+    Ok((request, r, k))
 }
 
 /// Text of a result's content: a string, or text parts.
@@ -118,12 +125,8 @@ async fn messages(body: Bytes) -> Response {
 }
 
 fn answer_responses(body: &[u8]) -> Result<(bool, String), String> {
-    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let (request, r, k) = parse(body, |t| t.get("name").and_then(Value::as_str))?;
     let model = request["model"].as_str().unwrap_or_default();
-    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
-    if r > 0 {
-        tools_declared(request.get("tools"), |t| t.get("name").and_then(Value::as_str))?;
-    }
     let items = request["input"].as_array().ok_or("no input items")?;
     let calls = items.iter().filter(|i| i["type"] == "function_call").count();
     let results: Vec<(String, String)> = items
@@ -199,12 +202,8 @@ async fn chat(body: Bytes) -> Response {
 /// Chat Completions too, answered by the same code as the other two, so that the three
 /// adapters can be compared on one server (the shared server stays the floor's).
 fn answer_chat(body: &[u8]) -> Result<(bool, String), String> {
-    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let (request, r, k) = parse(body, |t| t.pointer("/function/name").and_then(Value::as_str))?;
     let model = request["model"].as_str().unwrap_or_default();
-    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
-    if r > 0 {
-        tools_declared(request.get("tools"), |t| t.pointer("/function/name").and_then(Value::as_str))?;
-    }
     let messages = request["messages"].as_array().ok_or("no messages")?;
     let calls = messages
         .iter()
@@ -269,12 +268,8 @@ fn answer_chat(body: &[u8]) -> Result<(bool, String), String> {
 }
 
 fn answer_messages(body: &[u8]) -> Result<(bool, String), String> {
-    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let (request, r, k) = parse(body, |t| t.get("name").and_then(Value::as_str))?;
     let model = request["model"].as_str().unwrap_or_default();
-    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
-    if r > 0 {
-        tools_declared(request.get("tools"), |t| t.get("name").and_then(Value::as_str))?;
-    }
     let messages = request["messages"].as_array().ok_or("no messages")?;
     let blocks = |role: &str| {
         messages

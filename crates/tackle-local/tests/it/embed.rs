@@ -7,12 +7,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use serde_json::{Value, json};
-use tackle_core::{EmbedError, Embedder, ToolDefinition, similarity};
+use tackle_core::{EmbedError, Embedder, similarity};
 use tackle_local::{CachedEmbedder, MINILM_L6_TOKENIZER, MINILM_L6_WEIGHTS, MiniLm};
-use tackle_tools::{
-    ExecutionState, Executor, RunContext, SearchOptions, ToolBuilder, ToolContext, ToolError, ToolRegistry,
-};
+use tackle_tools::SearchOptions;
 
 use crate::{model_dir, required};
 
@@ -119,82 +116,14 @@ fn the_cache_embeds_each_text_once_per_machine() {
     assert_eq!(calls.load(Ordering::Relaxed), 5, "the replaced file is read");
 }
 
-/// The name a tool of `server` gets (as tackle-mcp names it).
-fn name(server: &str, tool: &str) -> String {
-    let clean: String = tool
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
-        .collect();
-    format!("{server}_{clean}")
-}
-
-fn catalog() -> ToolRegistry {
-    let mut builder = ToolRegistry::builder();
-    for line in include_str!("../../../tackle-tools/data/mcp-catalog.jsonl").lines() {
-        let tool: Value = serde_json::from_str(line).unwrap();
-        let server = tool["server"].as_str().unwrap();
-        let mut definition: ToolDefinition = serde_json::from_value(json!({
-            "name": name(server, tool["name"].as_str().unwrap()),
-            "description": tool["description"],
-            "parameters": tool["inputSchema"],
-        }))
-        .unwrap();
-        definition.tags = vec!["mcp".into(), format!("mcp:{server}")];
-        let built = ToolBuilder::from_definition(definition, |_ctx: ToolContext, _args| async move {
-            Ok::<_, ToolError>("done")
-        })
-        .build()
-        .unwrap();
-        builder = builder.tool(built);
-    }
-    builder.build().unwrap()
-}
-
-/// Top-5 hits over one request file: (dev hits, dev count), (held-out hits, held-out count).
-async fn evaluate(
-    registry: &ToolRegistry,
-    requests: &str,
-    held_out: fn(usize) -> bool,
-) -> [(usize, usize); 2] {
-    let run = Arc::new(RunContext::new("eval"));
-    let mut tally = [(0, 0); 2];
-    for (i, line) in requests.lines().enumerate() {
-        let case: Value = serde_json::from_str(line).unwrap();
-        let wanted: Vec<String> = case["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| {
-                let (server, tool) = t.as_str().unwrap().split_once('/').unwrap();
-                name(server, tool)
-            })
-            .collect();
-        let call = tackle_core::ToolCall {
-            id: "s".into(),
-            name: "search_tools".into(),
-            arguments: tackle_core::ToolArguments::Json(json!({ "query": case["request"] })),
-            provider_data: None,
-        };
-        let outcome = Executor::new()
-            .execute(&registry.offer(&run), &run, &[call], &mut ExecutionState::default())
-            .await;
-        let text = outcome.returns[0].content.model_text().into_owned();
-        let hit = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("- "))
-            .take(5)
-            .any(|l| wanted.iter().any(|w| l.split('(').next() == Some(w.as_str())));
-        let t = &mut tally[usize::from(held_out(i))];
-        t.0 += usize::from(hit);
-        t.1 += 1;
-    }
-    tally
-}
+// The catalog and the evaluation tackle-tools' own tool-search test uses.
+#[path = "../../../tackle-tools/tests/catalog/mod.rs"]
+mod catalog;
 
 #[tokio::test]
 async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
     let Some(model) = minilm() else { return };
-    let registry = catalog().with_tool_search_by(SearchOptions::default(), Some(model)).unwrap();
+    let registry = catalog::catalog().with_tool_search_by(SearchOptions::default(), Some(model)).unwrap();
     let rate = |(hits, n): (usize, usize)| hits as f64 / n as f64;
     let every_third: fn(usize) -> bool = |i| i % 3 == 2;
     let all: fn(usize) -> bool = |_| true;
@@ -205,7 +134,7 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
         ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.93, 0.88),
         ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), all, 0.0, 0.75),
     ] {
-        let [dev, held_out] = evaluate(&registry, requests, held_out_lines).await;
+        let (dev, held_out, _) = catalog::evaluate(&registry, requests, held_out_lines).await;
         if dev.1 > 0 {
             eprintln!(
                 "tool search (words and meaning) top-5, set {set}: dev {}/{} = {:.3}",
