@@ -34,6 +34,9 @@
 //! `tackle-bench cold --tackle BIN --base-url URL`: the command line from a cold process
 //! (see `wire.rs`).
 //!
+//! `tackle-bench suspended`: 10,000 runs suspended on an approval with a 20-message history
+//! each, held in one process: memory per run, and per run in SQLite as the CLI saves them.
+//!
 //! `tackle-bench extract --dir DIR` measures the `*.html` files of any directory instead
 //! (quality too for those with a `.txt` beside them), two thirds of them (every third page
 //! is held out; `TACKLE_SHOW_HELD_OUT=1` adds its figure), scoring the main text as
@@ -48,6 +51,7 @@ mod env;
 mod guard;
 mod local;
 mod mcp;
+mod suspend;
 mod wire;
 mod wire_server;
 
@@ -83,6 +87,11 @@ struct EchoArgs {
 }
 
 fn registry() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
+    Ok(registry_builder()?.build()?)
+}
+
+/// `add` and `echo`, for more tools to join.
+fn registry_builder() -> Result<tackle_tools::RegistryBuilder, Box<dyn std::error::Error>> {
     let add = typed_tool("add", "Add two integers.", |_ctx: ToolContext, args: AddArgs| async move {
         args.a.checked_add(args.b).ok_or_else(|| ToolError::feedback("the sum overflows"))
     })
@@ -91,7 +100,7 @@ fn registry() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
         Ok::<_, ToolError>(args.text)
     })
     .build()?;
-    Ok(ToolRegistry::builder().tool(add).tool(echo).build()?)
+    Ok(ToolRegistry::builder().tool(add).tool(echo))
 }
 
 /// The argument text of every call of a run, as a model would send it.
@@ -524,6 +533,7 @@ fn main() {
             (Some(tackle), Some(url)) => wire::cold(tackle, url),
             _ => Err("usage: tackle-bench cold --tackle PATH-OF-tackle --base-url URL (of wire-server)".into()),
         },
+        "suspended" => suspend::bench(),
         "wire-server" => wire_server::serve(flag("--port").and_then(|p| p.parse().ok()).unwrap_or(18451)),
         "wire" => match (flag("--base-url"), wire::Api::from_name(flag("--api").unwrap_or("chat"))) {
             (Some(url), Some(api)) if args.iter().any(|a| a == "--first-token") => wire::first_token(url, api),
@@ -543,7 +553,7 @@ fn main() {
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),
         other => Err(format!(
-            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, wire, wire-server, cold, all"
+            "unknown benchmark {other:?}; available: executor, loop, loop_events, extract, guard, env, local, mcp, wire, wire-server, cold, suspended, all"
         )
         .into()),
     };
