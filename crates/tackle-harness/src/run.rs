@@ -739,8 +739,13 @@ impl Harness {
         let PendingBatch { calls, returns, durations, counted } = batch;
         let mut new_sources = Vec::new();
         let mut parts = Vec::with_capacity(returns.len());
-        for (((call, ret), took), counted) in calls.iter().zip(returns).zip(durations).zip(counted) {
-            let shown = ret.model_text();
+        for (((call, mut ret), took), counted) in calls.iter().zip(returns).zip(durations).zip(counted) {
+            // What the model sees, rendered once (JSON) or moved (text): it is counted,
+            // traced and sent from this one string.
+            let shown = match std::mem::take(&mut ret.content) {
+                ToolContent { text: Some(text), json: None } => text,
+                other => other.model_text().into_owned(),
+            };
             let c = &mut state.counters;
             if counted {
                 c.tool_calls += 1;
@@ -752,7 +757,7 @@ impl Harness {
                     status: ret.status,
                     duration: took,
                     arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
-                    result: self.keep_results_in_traces.then(|| shown.clone().into_owned()),
+                    result: self.keep_results_in_traces.then(|| shown.clone()),
                     detail: ret.detail.clone(),
                     filter: ret.filter.clone(),
                     metadata: crate::state::bounded_metadata(ret.private_metadata.as_ref()),
@@ -782,10 +787,7 @@ impl Harness {
             parts.push(tackle_core::ToolReturnPart {
                 call_id: ret.call_id,
                 tool_name: ret.tool_name,
-                content: match ret.content {
-                    ToolContent { text: Some(text), json: None } => text,
-                    other => other.model_text().into_owned(),
-                },
+                content: shown,
                 status: ret.status,
                 attachments: ret.attachments,
             });

@@ -82,12 +82,14 @@ impl ResponsesAccumulator {
     }
 
     /// Takes the final response object: its output is authoritative.
-    fn response(&mut self, response: &Value, finish: FinishReason) {
+    fn response(&mut self, mut response: Value, finish: FinishReason) {
         if let Some(model) = response.get("model").and_then(Value::as_str) {
             self.model = Some(model.to_owned());
         }
-        if let Some(output) = response.get("output").and_then(Value::as_array).filter(|o| !o.is_empty()) {
-            self.items = output.iter().cloned().enumerate().collect();
+        if let Some(Value::Array(output)) = response.get_mut("output").map(Value::take)
+            && !output.is_empty()
+        {
+            self.items = output.into_iter().enumerate().collect();
             self.arguments.clear();
         }
         if let Some(u) = response.get("usage").filter(|u| u.is_object()) {
@@ -96,8 +98,15 @@ impl ResponsesAccumulator {
         self.finish = Some(finish);
     }
 
-    fn handle(&mut self, event: &Value, out: &mut VecDeque<ModelEvent>) -> Result<Flow, ModelError> {
-        match str_of(event, "type") {
+    /// Reads one event, taking what it keeps out of it (items and the final response are
+    /// moved, not copied).
+    fn handle(&mut self, mut event: Value, out: &mut VecDeque<ModelEvent>) -> Result<Flow, ModelError> {
+        let kind = match event.get_mut("type").map(Value::take) {
+            Some(Value::String(kind)) => kind,
+            _ => String::new(),
+        };
+        let event = &mut event;
+        match kind.as_str() {
             "response.created" | "response.in_progress" => {
                 if let Some(model) = event.pointer("/response/model").and_then(Value::as_str) {
                     self.model = Some(model.to_owned());
@@ -105,7 +114,7 @@ impl ResponsesAccumulator {
             }
             "response.output_item.added" => {
                 let index = Self::index(event);
-                let item = event.get("item").cloned().unwrap_or(Value::Null);
+                let item = event.get_mut("item").map_or(Value::Null, Value::take);
                 if str_of(&item, "type") == "function_call" {
                     out.push_back(ModelEvent::ToolCallDelta {
                         index,
@@ -128,8 +137,8 @@ impl ResponsesAccumulator {
             }
             "response.output_item.done" => {
                 let index = Self::index(event);
-                if let Some(item) = event.get("item") {
-                    self.items.insert(index, item.clone());
+                if let Some(item) = event.get_mut("item").map(Value::take) {
+                    self.items.insert(index, item);
                     self.arguments.remove(&index);
                 }
             }
@@ -140,11 +149,11 @@ impl ResponsesAccumulator {
                 out.push_back(ModelEvent::ThinkingDelta(str_of(event, "delta").to_owned()));
             }
             "response.completed" => {
-                self.response(event.get("response").unwrap_or(&Value::Null), FinishReason::Stop);
+                self.response(event.get_mut("response").map_or(Value::Null, Value::take), FinishReason::Stop);
                 return Ok(Flow::Done);
             }
             "response.incomplete" => {
-                let response = event.get("response").unwrap_or(&Value::Null);
+                let response = event.get_mut("response").map_or(Value::Null, Value::take);
                 let finish = match response.pointer("/incomplete_details/reason").and_then(Value::as_str) {
                     Some("content_filter") => FinishReason::ContentFilter,
                     _ => FinishReason::Length,
@@ -197,7 +206,7 @@ impl Accumulate for ResponsesAccumulator {
                 format!("the provider sent an event that is not valid JSON ({e})"),
             )
         })?;
-        self.handle(&value, out)
+        self.handle(value, out)
     }
 
     fn whole(&mut self, body: &[u8], _out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
@@ -212,7 +221,7 @@ impl Accumulate for ResponsesAccumulator {
             "incomplete" => json!({"type": "response.incomplete", "response": response}),
             _ => json!({"type": "response.completed", "response": response}),
         };
-        self.handle(&wrapped, &mut VecDeque::new()).map(|_| ())
+        self.handle(wrapped, &mut VecDeque::new()).map(|_| ())
     }
 
     fn finish(&mut self, _ended_cleanly: bool) -> Result<ModelResponse, ModelError> {
