@@ -24,11 +24,12 @@ async fn the_right_tool_is_among_the_first_five() {
     let all: fn(usize) -> bool = |_| true;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the ranking was fixed
-        // (held out: set 1 0.898, set 2 0.854, set 3 0.702). Words alone; with an embedder
+        // (held out: set 1 0.898, set 2 0.854, set 3 0.702, set 4 0.622). Words alone; with an embedder
         // (tackle-local's tests) the figures are higher.
         ("1", include_str!("../data/tool-requests.jsonl"), every_third, 0.95, 0.85),
         ("2", include_str!("../data/tool-requests-2.jsonl"), every_third, 0.9, 0.82),
         ("3", include_str!("../data/tool-requests-3.jsonl"), all, 0.0, 0.65),
+        ("4", include_str!("../data/tool-requests-4.jsonl"), all, 0.0, 0.58),
     ] {
         let (dev, held_out, misses) = evaluate(&registry, requests, held_out_lines).await;
         if dev.1 > 0 {

@@ -129,10 +129,11 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
     let all: fn(usize) -> bool = |_| true;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the fusion was fixed
-        // (held out: set 1 0.959, set 2 0.917, set 3 0.785).
+        // (held out: set 1 0.959, set 2 0.917, set 3 0.785, set 4 0.716).
         ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.92),
         ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.93, 0.88),
         ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), all, 0.0, 0.75),
+        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), all, 0.0, 0.68),
     ] {
         let (dev, held_out, _) = catalog::evaluate(&registry, requests, held_out_lines).await;
         if dev.1 > 0 {
