@@ -522,11 +522,13 @@ impl Index {
 }
 
 /// How much of a tool's fused score its meaning gives (the rest its words).
-const MEANING_WEIGHT: f64 = 0.5;
+const MEANING_WEIGHT: f64 = 0.7;
 
 /// One score per tool from the words' BM25 scores and the meanings' cosines: the BM25
 /// scores scaled to the best one (so that 1 is the best match by words, whatever the
-/// query's length), the cosines as they are (negative ones as 0), mixed half and half.
+/// query's length), the cosines as they are (negative ones as 0), weighed 0.7 for meaning
+/// and 0.3 for words — chosen on four request sets: the first two scored the same from 0.3
+/// to 0.7, the two written to phrase requests unlike them scored best at 0.7.
 /// Every tool keeps a positive score, so a query no word of which matches still finds the
 /// tools closest in meaning.
 fn fuse(words: &[f64], meaning: &[f64]) -> Vec<f64> {

@@ -127,13 +127,17 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
     let rate = |(hits, n): (usize, usize)| hits as f64 / n as f64;
     let every_third: fn(usize) -> bool = |i| i % 3 == 2;
     let all: fn(usize) -> bool = |_| true;
+    let none: fn(usize) -> bool = |_| false;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the fusion was fixed
-        // (held out: set 1 0.959, set 2 0.917, set 3 0.785, set 4 0.716).
-        ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.92),
-        ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.93, 0.88),
-        ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), all, 0.0, 0.75),
-        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), all, 0.0, 0.68),
+        // (held out: set 1 0.980, set 2 0.938, set 5 0.825; sets 3 and 4, development data
+        // since the fusion weight was chosen on them, 0.802 and 0.784).
+        ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.94),
+        ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.93, 0.9),
+        // Sets 3 and 4 were held out until the fusion weight was chosen on them.
+        ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), none, 0.78, 0.0),
+        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), none, 0.75, 0.0),
+        ("5", include_str!("../../../tackle-tools/data/tool-requests-5.jsonl"), all, 0.0, 0.78),
     ] {
         let (dev, held_out, _) = catalog::evaluate(&registry, requests, held_out_lines).await;
         if dev.1 > 0 {
@@ -153,6 +157,10 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
             );
         }
         assert!(dev.1 == 0 || rate(dev) >= dev_floor, "set {set}: dev top-5 {:.3}", rate(dev));
-        assert!(rate(held_out) >= held_out_floor, "set {set}: held-out top-5 {:.3}", rate(held_out));
+        assert!(
+            held_out.1 == 0 || rate(held_out) >= held_out_floor,
+            "set {set}: held-out top-5 {:.3}",
+            rate(held_out)
+        );
     }
 }
