@@ -287,6 +287,11 @@ impl<E: Embedder> Embedder for CachedEmbedder<E> {
         Ok(keys.iter().map(|k| known.get(k).cloned().unwrap_or_default()).collect())
     }
 
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        // Queries rarely repeat: remembering them would only grow the file.
+        self.inner.embed_query(text)
+    }
+
     fn name(&self) -> &str {
         self.inner.name()
     }

@@ -496,12 +496,10 @@ impl Index {
         terms.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         terms.dedup_by(|a, b| a.0 == b.0);
         let words: Vec<f64> = (0..self.names.len()).map(|i| self.tools.score(i, &terms)).collect();
-        let meaning = self.dense.as_ref().and_then(|(embedder, vectors)| match embedder.embed(&[query]) {
-            Ok(mut q) if q.len() == 1 => {
-                let q = q.remove(0);
+        let meaning = self.dense.as_ref().and_then(|(embedder, vectors)| match embedder.embed_query(query) {
+            Ok(q) => {
                 Some(vectors.iter().map(|v| f64::from(tackle_core::similarity(&q, v))).collect::<Vec<f64>>())
             }
-            Ok(_) => None,
             Err(error) => {
                 tracing::warn!(%error, "tool search ranks this query by words only");
                 None

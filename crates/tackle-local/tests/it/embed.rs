@@ -106,14 +106,20 @@ fn the_cache_embeds_each_text_once_per_machine() {
     let third = CachedEmbedder::new(Counting(calls.clone()), &path);
     third.embed(&["ab", "abc", "abcd"]).unwrap();
     assert_eq!(calls.load(Ordering::Relaxed), 4, "only the cut record is embedded again");
+    // Queries pass through: asked twice, embedded twice, and the file does not grow.
+    let size = std::fs::metadata(&path).unwrap().len();
+    third.embed_query("a question").unwrap();
+    third.embed_query("a question").unwrap();
+    assert_eq!(calls.load(Ordering::Relaxed), 6);
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), size);
     // A file that is no cache is ignored, then replaced.
     std::fs::write(&path, b"not a cache at all").unwrap();
     let fourth = CachedEmbedder::new(Counting(calls.clone()), &path);
     assert_eq!(fourth.embed(&["ab"]).unwrap(), [vec![2.0, 1.0]]);
-    assert_eq!(calls.load(Ordering::Relaxed), 5);
+    assert_eq!(calls.load(Ordering::Relaxed), 7);
     let fifth = CachedEmbedder::new(Counting(calls.clone()), &path);
     fifth.embed(&["ab"]).unwrap();
-    assert_eq!(calls.load(Ordering::Relaxed), 5, "the replaced file is read");
+    assert_eq!(calls.load(Ordering::Relaxed), 7, "the replaced file is read");
 }
 
 // The catalog and the evaluation tackle-tools' own tool-search test uses.
