@@ -272,6 +272,22 @@ fn loop_harness(rounds: usize) -> Result<Harness, Box<dyn std::error::Error>> {
     }))
 }
 
+/// That a workload run answered `done` after running all its `calls`.
+fn check_run(
+    outcome: RunOutcome,
+    state: &tackle_harness::RunState,
+    calls: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    match outcome {
+        RunOutcome::Answered(answer) if answer.text == "done" => {}
+        other => return Err(format!("the run did not answer: {other:?}").into()),
+    }
+    if state.counters.tool_calls as usize != calls {
+        return Err(format!("{} calls ran, {calls} expected", state.counters.tool_calls).into());
+    }
+    Ok(())
+}
+
 /// `loop` discards events; `loop_events` has the harness build and deliver every event.
 fn bench_loop(with_events: bool) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
@@ -288,18 +304,7 @@ fn bench_loop(with_events: bool) -> Result<(), Box<dyn std::error::Error>> {
                 if with_events { &mut counting } else { &mut Discard };
             let outcome = runtime.block_on(harness.run(&model, &run, &mut state, sink))?;
             let took = started.elapsed().as_secs_f64() * 1e6;
-            match outcome {
-                RunOutcome::Answered(answer) if answer.text == "done" => {}
-                other => return Err(format!("the run did not answer: {other:?}").into()),
-            }
-            if state.counters.tool_calls as usize != rounds * per_round {
-                return Err(format!(
-                    "{} calls ran, {} expected",
-                    state.counters.tool_calls,
-                    rounds * per_round
-                )
-                .into());
-            }
+            check_run(outcome, &state, rounds * per_round)?;
             if i >= WARM_UP {
                 micros.push(took);
             }

@@ -11,11 +11,10 @@ use tackle_core::{Message, Model, Secret};
 use tackle_harness::{Discard, Harness, RunOutcome};
 use tackle_tools::RunContext;
 
+use crate::{TIMED as REPS, WARM_UP};
+
 /// The workloads, in the floor's order.
 const WORKLOADS: [(usize, usize); 4] = [(10, 1), (10, 8), (100, 4), (10, 4)];
-const WARM_UP: usize = 3;
-/// Timed runs per workload (`TACKLE_BENCH_REPS` for more, when profiling).
-const REPS: usize = 20;
 
 /// Which adapter talks to the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +92,7 @@ pub(crate) fn bench(
         let harness = crate::loop_harness(rounds)?;
         let run = Arc::new(RunContext::new("bench"));
         let (mut wall, mut cpu) = (Vec::with_capacity(REPS), Vec::with_capacity(REPS));
+        // More timed runs with TACKLE_BENCH_REPS (when profiling).
         let reps =
             std::env::var("TACKLE_BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(REPS).max(1);
         for i in 0..WARM_UP + reps {
@@ -100,18 +100,7 @@ pub(crate) fn bench(
             let mut state = harness.start("bench", vec![Message::user("go")]);
             let outcome = runtime.block_on(harness.run(model.as_ref(), &run, &mut state, &mut Discard))?;
             let took = started.elapsed().as_secs_f64() * 1e6;
-            match outcome {
-                RunOutcome::Answered(answer) if answer.text == "done" => {}
-                other => return Err(format!("the run did not answer: {other:?}").into()),
-            }
-            if state.counters.tool_calls as usize != rounds * per_round {
-                return Err(format!(
-                    "{} calls ran, {} expected",
-                    state.counters.tool_calls,
-                    rounds * per_round
-                )
-                .into());
-            }
+            crate::check_run(outcome, &state, rounds * per_round)?;
             if i >= WARM_UP {
                 wall.push(took);
                 cpu.push(cpu_us() - cpu_before);

@@ -89,7 +89,27 @@ enum Item<'a> {
 #[serde(untagged)]
 enum Output<'a> {
     Text(&'a str),
-    Parts(Vec<Value>),
+    Parts(Vec<Part<'a>>),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Part<'a> {
+    InputText { text: &'a str },
+    InputImage { image_url: DataUrl<'a> },
+}
+
+/// `data:<mime>;base64,<data>`, written straight into the body (an image is not copied
+/// into a string first).
+struct DataUrl<'a> {
+    mime_type: &'a str,
+    data: &'a str,
+}
+
+impl Serialize for DataUrl<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&format_args!("data:{};base64,{}", self.mime_type, self.data))
+    }
 }
 
 fn tool<'a>(
@@ -186,11 +206,11 @@ fn input(history: &[Message], images: bool) -> Vec<Item<'_>> {
                             let output = if ret.attachments.is_empty() || !images {
                                 Output::Text(&ret.content)
                             } else {
-                                let mut items = vec![json!({"type": "input_text", "text": ret.content})];
-                                items.extend(ret.attachments.iter().map(|a| {
-                                    json!({"type": "input_image", "image_url": format!("data:{};base64,{}", a.mime_type, a.data)})
+                                let mut parts = vec![Part::InputText { text: &ret.content }];
+                                parts.extend(ret.attachments.iter().map(|a| Part::InputImage {
+                                    image_url: DataUrl { mime_type: &a.mime_type, data: &a.data },
                                 }));
-                                Output::Parts(items)
+                                Output::Parts(parts)
                             };
                             out.push(Item::Output {
                                 kind: "function_call_output",

@@ -101,10 +101,7 @@ impl ResponsesAccumulator {
     /// Reads one event, taking what it keeps out of it (items and the final response are
     /// moved, not copied).
     fn handle(&mut self, mut event: Value, out: &mut VecDeque<ModelEvent>) -> Result<Flow, ModelError> {
-        let kind = match event.get_mut("type").map(Value::take) {
-            Some(Value::String(kind)) => kind,
-            _ => String::new(),
-        };
+        let kind = str_of(&event, "type").to_owned();
         let event = &mut event;
         match kind.as_str() {
             "response.created" | "response.in_progress" => {
