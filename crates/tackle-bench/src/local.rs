@@ -107,7 +107,13 @@ async fn ask(
     let messages = vec![Message::user(prompt)];
     let settings =
         ModelSettings { tool_choice: choice, max_output_tokens: Some(max), ..ModelSettings::default() };
-    let request = ModelRequest { instructions: "", messages: &messages, tools: &tools, settings: &settings };
+    let request = ModelRequest {
+        instructions: "",
+        messages: &messages,
+        tools: &tools,
+        settings: &settings,
+        tool_call_deltas: true,
+    };
     let mut stream = model.stream(request);
     let (mut text, mut calls) = (String::new(), Vec::new());
     while let Some(event) = stream.next().await {
@@ -179,7 +185,13 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         };
         let instructions =
             "You are a storyteller. Write vivid, short stories with a clear beginning, middle and end.";
-        let request = ModelRequest { instructions, messages: &messages, tools: &[], settings: &settings };
+        let request = ModelRequest {
+            instructions,
+            messages: &messages,
+            tools: &[],
+            settings: &settings,
+            tool_call_deltas: true,
+        };
         let mut stream = model.stream(request);
         while stream.next().await.is_some() {}
         let prompt_tps = model.stats().prompt_tokens_per_second();

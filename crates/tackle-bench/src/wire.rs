@@ -148,6 +148,7 @@ pub(crate) fn first_token(base_url: &str, api: Api) -> Result<(), Box<dyn std::e
                 messages: &history,
                 tools: &tools,
                 settings: &settings,
+                tool_call_deltas: true,
             };
             let mut stream = model.stream(request);
             while let Some(event) = stream.next().await {

@@ -65,6 +65,10 @@ pub struct ModelRequest<'a> {
     pub tools: &'a [Arc<ToolDefinition>],
     /// Settings for this round.
     pub settings: &'a ModelSettings,
+    /// Whether the caller reads [`ModelEvent::ToolCallDelta`]s. When it does not (the
+    /// harness does not), adapters leave them out instead of building pieces nobody reads;
+    /// the completed turn carries every call either way.
+    pub tool_call_deltas: bool,
 }
 
 /// Why the model stopped.

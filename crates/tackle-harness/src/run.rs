@@ -459,6 +459,7 @@ impl Harness {
                     messages: &state.messages,
                     tools: &tools,
                     settings: &settings,
+                    tool_call_deltas: false,
                 };
                 stream_round(model, request, ctx, sink).await?
             };

@@ -135,7 +135,11 @@ impl SseDecoder {
         if line[0] == b':' {
             return Ok(None);
         }
-        let text = String::from_utf8_lossy(line);
+        // Valid UTF-8 (the normal case) is checked on the fast path and borrowed.
+        let text = match std::str::from_utf8(line) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(line),
+        };
         let (field, value) = match text.find(':') {
             Some(i) => (&text[..i], text[i + 1..].strip_prefix(' ').unwrap_or(&text[i + 1..])),
             None => (&*text, ""),

@@ -15,7 +15,13 @@ async fn turn(model: &LocalModel, prompt: &str, choice: ToolChoice) -> (String, 
     let messages = vec![Message::user(prompt)];
     let settings =
         ModelSettings { tool_choice: choice, max_output_tokens: Some(60), ..ModelSettings::default() };
-    let request = ModelRequest { instructions: "", messages: &messages, tools: &tools, settings: &settings };
+    let request = ModelRequest {
+        instructions: "",
+        messages: &messages,
+        tools: &tools,
+        settings: &settings,
+        tool_call_deltas: true,
+    };
     let mut stream = model.stream(request);
     let mut streamed = String::new();
     let mut calls = Vec::new();

@@ -168,6 +168,10 @@ impl Model for Anthropic {
 
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         let secret = Some(self.api_key.clone());
-        self.endpoint.round(self.headers(), self.body(&request), MessagesAccumulator::new(secret))
+        self.endpoint.round(
+            self.headers(),
+            self.body(&request),
+            MessagesAccumulator::new(secret).call_deltas(request.tool_call_deltas),
+        )
     }
 }

@@ -33,6 +33,8 @@ pub(crate) struct MessagesAccumulator {
     model: Option<String>,
     stopped: bool,
     secret: Option<Secret>,
+    /// The caller does not read tool-call deltas: none are built.
+    no_call_deltas: bool,
 }
 
 pub(crate) fn model_error(error: &WireError, status: Option<u16>, secret: Option<&Secret>) -> ModelError {
@@ -72,6 +74,12 @@ impl MessagesAccumulator {
         MessagesAccumulator { secret, ..MessagesAccumulator::default() }
     }
 
+    /// Leaves tool-call deltas out when the caller does not read them.
+    pub(crate) fn call_deltas(mut self, wanted: bool) -> Self {
+        self.no_call_deltas = !wanted;
+        self
+    }
+
     fn handle(&mut self, event: Event, out: &mut VecDeque<ModelEvent>) -> Result<Flow, ModelError> {
         match event {
             Event::MessageStart { message } => {
@@ -96,7 +104,9 @@ impl MessagesAccumulator {
                     },
                     _ => Block::Other(content_block),
                 };
-                if let Block::ToolUse { id, name, .. } = &block {
+                if let Block::ToolUse { id, name, .. } = &block
+                    && !self.no_call_deltas
+                {
                     out.push_back(ModelEvent::ToolCallDelta {
                         index,
                         id: Some(id.clone()),
@@ -120,12 +130,14 @@ impl MessagesAccumulator {
                 }
                 (Some(Block::ToolUse { json, .. }), Delta::InputJson { partial_json }) => {
                     json.push_str(&partial_json);
-                    out.push_back(ModelEvent::ToolCallDelta {
-                        index,
-                        id: None,
-                        name: None,
-                        arguments: partial_json,
-                    });
+                    if !self.no_call_deltas {
+                        out.push_back(ModelEvent::ToolCallDelta {
+                            index,
+                            id: None,
+                            name: None,
+                            arguments: partial_json,
+                        });
+                    }
                 }
                 // Citations, and deltas for blocks tackle keeps verbatim.
                 _ => {}

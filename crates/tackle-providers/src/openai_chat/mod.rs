@@ -161,6 +161,10 @@ impl Model for OpenAiChat {
             Err(message) => (Err(message), Default::default()),
         };
         let secret = self.api_key.clone();
-        self.endpoint.round(self.headers.clone(), body, ChatAccumulator::new(strict_tools, secret))
+        self.endpoint.round(
+            self.headers.clone(),
+            body,
+            ChatAccumulator::new(strict_tools, secret).call_deltas(request.tool_call_deltas),
+        )
     }
 }

@@ -38,6 +38,8 @@ pub(crate) struct ChatAccumulator {
     model: Option<String>,
     strict_tools: HashMap<String, Arc<ToolDefinition>>,
     secret: Option<Secret>,
+    /// The caller does not read tool-call deltas: none are built.
+    no_call_deltas: bool,
 }
 
 pub(crate) fn model_error(status: Option<u16>, error: &WireError, secret: Option<&Secret>) -> ModelError {
@@ -94,6 +96,12 @@ impl ChatAccumulator {
         ChatAccumulator { strict_tools, secret, ..ChatAccumulator::default() }
     }
 
+    /// Leaves tool-call deltas out when the caller does not read them.
+    pub(crate) fn call_deltas(mut self, wanted: bool) -> Self {
+        self.no_call_deltas = !wanted;
+        self
+    }
+
     fn chunk(&mut self, chunk: Chunk, out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
         if let Some(error) = chunk.error {
             return Err(model_error(None, &error, self.secret.as_ref()));
@@ -146,7 +154,9 @@ impl ChatAccumulator {
                         && (!call.name.ends_with(&name) || call.name.is_empty())
                     {
                         call.name.push_str(&name);
-                        new_name = Some(call.name.clone());
+                        if !self.no_call_deltas {
+                            new_name = Some(call.name.clone());
+                        }
                     }
                     call.arguments.push_str(&arguments);
                     for (key, value) in fragment.extra {
@@ -154,7 +164,14 @@ impl ChatAccumulator {
                             call.extra.entry(key).or_insert(value);
                         }
                     }
-                    out.push_back(ModelEvent::ToolCallDelta { index, id: new_id, name: new_name, arguments });
+                    if !self.no_call_deltas {
+                        out.push_back(ModelEvent::ToolCallDelta {
+                            index,
+                            id: new_id,
+                            name: new_name,
+                            arguments,
+                        });
+                    }
                 }
             }
             if let Some(reason) = choice.finish_reason {

@@ -165,6 +165,10 @@ impl Model for OpenAiResponses {
             Err(message) => (Err(message), Default::default()),
         };
         let secret = self.api_key.clone();
-        self.endpoint.round(self.headers.clone(), body, ResponsesAccumulator::new(strict_tools, secret))
+        self.endpoint.round(
+            self.headers.clone(),
+            body,
+            ResponsesAccumulator::new(strict_tools, secret).call_deltas(request.tool_call_deltas),
+        )
     }
 }

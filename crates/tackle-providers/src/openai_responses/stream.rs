@@ -2,7 +2,11 @@
 //! each `.done` item replaces what was assembled (it is the complete version — encrypted
 //! reasoning in particular), and `response.completed` has the last word.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use serde_json::{Value, json};
 use tackle_core::Secret;
@@ -18,15 +22,71 @@ use crate::openai_chat::error_from_body;
 use crate::strict::strip_optional_nulls;
 
 /// Builds one turn from Responses events.
+///
+/// Events are read into borrowing structs; output items are kept as their raw JSON and
+/// parsed into values once, when the turn is complete (an item arrives up to three times:
+/// added, done, and in the final response).
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesAccumulator {
-    items: BTreeMap<usize, Value>,
+    items: BTreeMap<usize, Box<RawValue>>,
     arguments: BTreeMap<usize, String>,
     usage: Usage,
     model: Option<String>,
     finish: Option<FinishReason>,
     strict_tools: HashMap<String, std::sync::Arc<tackle_core::ToolDefinition>>,
     secret: Option<Secret>,
+    /// The caller does not read tool-call deltas: none are built.
+    no_call_deltas: bool,
+}
+
+/// One streamed event, the fields this reader uses, borrowed from the event's data.
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    output_index: Option<Value>,
+    #[serde(default, borrow)]
+    delta: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    arguments: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    item: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    response: Option<&'a RawValue>,
+}
+
+/// What an added item says about itself.
+#[derive(Deserialize)]
+struct ItemHead<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    call_id: Cow<'a, str>,
+    #[serde(default, borrow)]
+    name: Cow<'a, str>,
+}
+
+/// A response object: the final word on a turn.
+#[derive(Deserialize)]
+struct Response<'a> {
+    #[serde(default, borrow)]
+    model: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    status: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    output: Option<Vec<&'a RawValue>>,
+    #[serde(default)]
+    usage: Option<Value>,
+    #[serde(default)]
+    incomplete_details: Option<Value>,
+}
+
+fn invalid(what: &str, e: &serde_json::Error) -> ModelError {
+    ModelError::new(
+        ModelErrorKind::InvalidResponse,
+        format!("the provider sent {what} that is not valid ({e})"),
+    )
 }
 
 fn str_of<'v>(value: &'v Value, key: &str) -> &'v str {
@@ -66,6 +126,12 @@ fn stream_error(value: &Value, secret: Option<&Secret>) -> ModelError {
     ModelError::new(kind, message)
 }
 
+/// The error of a failed response (raw), in either of its shapes.
+fn failed(response: Option<&RawValue>, secret: Option<&Secret>) -> ModelError {
+    let response: Value = response.and_then(|r| serde_json::from_str(r.get()).ok()).unwrap_or(Value::Null);
+    stream_error(response.get("error").unwrap_or(&response), secret)
+}
+
 impl ResponsesAccumulator {
     pub(crate) fn new(
         strict_tools: HashMap<String, std::sync::Arc<tackle_core::ToolDefinition>>,
@@ -74,95 +140,124 @@ impl ResponsesAccumulator {
         ResponsesAccumulator { strict_tools, secret, ..ResponsesAccumulator::default() }
     }
 
-    fn index(value: &Value) -> usize {
-        value
-            .get("output_index")
+    /// Leaves tool-call deltas out when the caller does not read them.
+    pub(crate) fn call_deltas(mut self, wanted: bool) -> Self {
+        self.no_call_deltas = !wanted;
+        self
+    }
+
+    fn index(event: &Event<'_>) -> usize {
+        event
+            .output_index
+            .as_ref()
             .and_then(Value::as_u64)
             .map_or(0, |i| usize::try_from(i).unwrap_or(usize::MAX))
     }
 
     /// Takes the final response object: its output is authoritative.
-    fn response(&mut self, mut response: Value, finish: FinishReason) {
-        if let Some(model) = response.get("model").and_then(Value::as_str) {
-            self.model = Some(model.to_owned());
+    fn response(&mut self, raw: Option<&RawValue>, finish: Option<FinishReason>) -> Result<(), ModelError> {
+        let Some(raw) = raw else {
+            self.finish = Some(finish.unwrap_or(FinishReason::Stop));
+            return Ok(());
+        };
+        let response: Response<'_> =
+            serde_json::from_str(raw.get()).map_err(|e| invalid("a response", &e))?;
+        if let Some(model) = response.model {
+            self.model = Some(model.into_owned());
         }
-        if let Some(Value::Array(output)) = response.get_mut("output").map(Value::take)
+        if let Some(output) = response.output
             && !output.is_empty()
         {
-            self.items = output.into_iter().enumerate().collect();
+            self.items = output.into_iter().map(RawValue::to_owned).enumerate().collect();
             self.arguments.clear();
         }
-        if let Some(u) = response.get("usage").filter(|u| u.is_object()) {
+        if let Some(u) = response.usage.as_ref().filter(|u| u.is_object()) {
             self.usage = usage(u);
         }
-        self.finish = Some(finish);
+        let incomplete = || match response
+            .incomplete_details
+            .as_ref()
+            .and_then(|d| d.get("reason"))
+            .and_then(Value::as_str)
+        {
+            Some("content_filter") => FinishReason::ContentFilter,
+            _ => FinishReason::Length,
+        };
+        self.finish = Some(finish.unwrap_or_else(incomplete));
+        Ok(())
     }
 
-    /// Reads one event, taking what it keeps out of it (items and the final response are
-    /// moved, not copied).
-    fn handle(&mut self, mut event: Value, out: &mut VecDeque<ModelEvent>) -> Result<Flow, ModelError> {
-        let kind = str_of(&event, "type").to_owned();
-        let event = &mut event;
-        match kind.as_str() {
+    /// Reads one event (its data, as text).
+    fn handle(&mut self, data: &str, out: &mut VecDeque<ModelEvent>) -> Result<Flow, ModelError> {
+        let event: Event<'_> = serde_json::from_str(data).map_err(|e| {
+            ModelError::new(
+                ModelErrorKind::InvalidResponse,
+                format!("the provider sent an event that is not valid JSON ({e})"),
+            )
+        })?;
+        match &*event.kind {
             "response.created" | "response.in_progress" => {
-                if let Some(model) = event.pointer("/response/model").and_then(Value::as_str) {
-                    self.model = Some(model.to_owned());
+                if let Some(raw) = event.response
+                    && let Ok(Response { model: Some(model), .. }) = serde_json::from_str(raw.get())
+                {
+                    self.model = Some(model.into_owned());
                 }
             }
             "response.output_item.added" => {
-                let index = Self::index(event);
-                let item = event.get_mut("item").map_or(Value::Null, Value::take);
-                if str_of(&item, "type") == "function_call" {
-                    out.push_back(ModelEvent::ToolCallDelta {
-                        index,
-                        id: Some(str_of(&item, "call_id").to_owned()),
-                        name: Some(str_of(&item, "name").to_owned()),
-                        arguments: String::new(),
-                    });
+                let index = Self::index(&event);
+                if let Some(item) = event.item.filter(|i| i.get().starts_with('{')) {
+                    let head: ItemHead<'_> =
+                        serde_json::from_str(item.get()).map_err(|e| invalid("an output item", &e))?;
+                    if head.kind == "function_call" && !self.no_call_deltas {
+                        out.push_back(ModelEvent::ToolCallDelta {
+                            index,
+                            id: Some(head.call_id.into_owned()),
+                            name: Some(head.name.into_owned()),
+                            arguments: String::new(),
+                        });
+                    }
+                    self.items.insert(index, item.to_owned());
                 }
-                self.items.insert(index, item);
             }
             "response.function_call_arguments.delta" => {
-                let index = Self::index(event);
-                let delta = str_of(event, "delta").to_owned();
+                let index = Self::index(&event);
+                let delta = event.delta.unwrap_or_default();
                 self.arguments.entry(index).or_default().push_str(&delta);
-                out.push_back(ModelEvent::ToolCallDelta { index, id: None, name: None, arguments: delta });
+                if !self.no_call_deltas {
+                    let arguments = delta.into_owned();
+                    out.push_back(ModelEvent::ToolCallDelta { index, id: None, name: None, arguments });
+                }
             }
             "response.function_call_arguments.done" => {
-                let index = Self::index(event);
-                self.arguments.insert(index, str_of(event, "arguments").to_owned());
+                let index = Self::index(&event);
+                self.arguments.insert(index, event.arguments.unwrap_or_default().into_owned());
             }
             "response.output_item.done" => {
-                let index = Self::index(event);
-                if let Some(item) = event.get_mut("item").map(Value::take) {
-                    self.items.insert(index, item);
+                let index = Self::index(&event);
+                if let Some(item) = event.item.filter(|i| i.get().starts_with('{')) {
+                    self.items.insert(index, item.to_owned());
                     self.arguments.remove(&index);
                 }
             }
             "response.output_text.delta" | "response.refusal.delta" => {
-                out.push_back(ModelEvent::TextDelta(str_of(event, "delta").to_owned()));
+                out.push_back(ModelEvent::TextDelta(event.delta.unwrap_or_default().into_owned()));
             }
             "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
-                out.push_back(ModelEvent::ThinkingDelta(str_of(event, "delta").to_owned()));
+                out.push_back(ModelEvent::ThinkingDelta(event.delta.unwrap_or_default().into_owned()));
             }
             "response.completed" => {
-                self.response(event.get_mut("response").map_or(Value::Null, Value::take), FinishReason::Stop);
+                self.response(event.response, Some(FinishReason::Stop))?;
                 return Ok(Flow::Done);
             }
             "response.incomplete" => {
-                let response = event.get_mut("response").map_or(Value::Null, Value::take);
-                let finish = match response.pointer("/incomplete_details/reason").and_then(Value::as_str) {
-                    Some("content_filter") => FinishReason::ContentFilter,
-                    _ => FinishReason::Length,
-                };
-                self.response(response, finish);
+                self.response(event.response, None)?;
                 return Ok(Flow::Done);
             }
-            "response.failed" => {
-                let response = event.get("response").unwrap_or(&Value::Null);
-                return Err(stream_error(response.get("error").unwrap_or(response), self.secret.as_ref()));
+            "response.failed" => return Err(failed(event.response, self.secret.as_ref())),
+            "error" => {
+                let value: Value = serde_json::from_str(data).unwrap_or(Value::Null);
+                return Err(stream_error(&value, self.secret.as_ref()));
             }
-            "error" => return Err(stream_error(event, self.secret.as_ref())),
             _ => {}
         }
         Ok(Flow::Continue)
@@ -197,28 +292,22 @@ impl Accumulate for ResponsesAccumulator {
         if event.data.trim().is_empty() {
             return Ok(Flow::Continue);
         }
-        let value: Value = serde_json::from_str(&event.data).map_err(|e| {
-            ModelError::new(
-                ModelErrorKind::InvalidResponse,
-                format!("the provider sent an event that is not valid JSON ({e})"),
-            )
-        })?;
-        self.handle(value, out)
+        self.handle(&event.data, out)
     }
 
     fn whole(&mut self, body: &[u8], _out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
-        let response: Value = serde_json::from_slice(body).map_err(|e| {
+        let raw: &RawValue = serde_json::from_slice(body).map_err(|e| {
             ModelError::new(
                 ModelErrorKind::InvalidResponse,
                 format!("the provider's response is not valid JSON ({e})"),
             )
         })?;
-        let wrapped = match str_of(&response, "status") {
-            "failed" => json!({"type": "response.failed", "response": response}),
-            "incomplete" => json!({"type": "response.incomplete", "response": response}),
-            _ => json!({"type": "response.completed", "response": response}),
-        };
-        self.handle(wrapped, &mut VecDeque::new()).map(|_| ())
+        let status = serde_json::from_str::<Response<'_>>(raw.get()).ok().and_then(|r| r.status);
+        match status.as_deref() {
+            Some("failed") => Err(failed(Some(raw), self.secret.as_ref())),
+            Some("incomplete") => self.response(Some(raw), None),
+            _ => self.response(Some(raw), Some(FinishReason::Stop)),
+        }
     }
 
     fn finish(&mut self, _ended_cleanly: bool) -> Result<ModelResponse, ModelError> {
@@ -229,14 +318,17 @@ impl Accumulate for ResponsesAccumulator {
             ));
         };
         // Arguments still being assembled (no `.done` seen) complete their items.
-        for (index, arguments) in std::mem::take(&mut self.arguments) {
-            if let Some(item) = self.items.get_mut(&index) {
-                item["arguments"] = json!(arguments);
-            }
-        }
+        let mut arguments = std::mem::take(&mut self.arguments);
         let mut parts = Vec::new();
         let mut stored = Vec::new();
-        for (_, item) in std::mem::take(&mut self.items) {
+        for (index, raw) in std::mem::take(&mut self.items) {
+            let mut item: Value =
+                serde_json::from_str(raw.get()).map_err(|e| invalid("an output item", &e))?;
+            if let Some(arguments) = arguments.remove(&index)
+                && let Some(fields) = item.as_object_mut()
+            {
+                fields.insert("arguments".into(), Value::String(arguments));
+            }
             match str_of(&item, "type") {
                 "reasoning" => {
                     let mut text = text_parts(&item, "summary", &["summary_text"], "text");

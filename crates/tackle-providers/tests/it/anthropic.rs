@@ -21,7 +21,15 @@ fn model() -> Anthropic {
 }
 
 fn body(messages: &[Message], tools: &[Arc<tackle_core::ToolDefinition>], settings: &ModelSettings) -> Value {
-    model().request_body(&ModelRequest { instructions: "Be brief.", messages, tools, settings }).unwrap()
+    model()
+        .request_body(&ModelRequest {
+            instructions: "Be brief.",
+            messages,
+            tools,
+            settings,
+            tool_call_deltas: true,
+        })
+        .unwrap()
 }
 
 fn thinking_turn() -> AssistantTurn {
@@ -211,11 +219,12 @@ async fn a_full_harness_round_trip_over_http() {
         .and(path("/v1/messages"))
         .and(header("anthropic-version", "2023-06-01"))
         .and(header("x-api-key", "sk-ant-test"))
-        .respond_with(Script::new(vec![first, second]))
+        .respond_with(Script::new(vec![first.clone(), second]))
         .expect(2)
         .mount(&server)
         .await;
 
+    super::deltas_only_when_wanted(first, |url| model().base_url(url).unwrap()).await;
     let model = model().base_url(&format!("{}/v1", server.uri())).unwrap();
     let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "It is 42.");
@@ -256,7 +265,13 @@ async fn overloaded_is_retried_then_reported() {
     let model = model().base_url(&format!("{}/v1", server.uri())).unwrap();
     let messages = [Message::user("hi")];
     let settings = settings();
-    let request = ModelRequest { instructions: "", messages: &messages, tools: &[], settings: &settings };
+    let request = ModelRequest {
+        instructions: "",
+        messages: &messages,
+        tools: &[],
+        settings: &settings,
+        tool_call_deltas: true,
+    };
     use futures_util::StreamExt;
     use tackle_core::Model;
     let first = model.stream(request).next().await.unwrap().unwrap_err();
@@ -276,6 +291,7 @@ fn extended_thinking_asks_with_an_automatic_tool_choice() {
             messages: &messages,
             tools: &tools,
             settings: &forced,
+            tool_call_deltas: true,
         })
         .unwrap();
     assert_eq!(sent["tool_choice"], json!({"type": "auto"}));

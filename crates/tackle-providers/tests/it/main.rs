@@ -86,6 +86,44 @@ impl wiremock::Respond for Script {
 }
 
 /// A `text/event-stream` response with this body.
+/// Streams one round twice against a server that always answers `stream` (a turn with tool
+/// calls): with tool-call deltas wanted they come, without they do not, and the turns agree.
+pub async fn deltas_only_when_wanted<M: tackle_core::Model>(
+    stream: wiremock::ResponseTemplate,
+    model: impl Fn(&str) -> M,
+) {
+    use futures_util::StreamExt as _;
+    use tackle_core::{Message, ModelEvent, ModelRequest};
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST")).respond_with(stream).mount(&server).await;
+    let model = model(&format!("{}/v1", server.uri()));
+    let (messages, settings) = ([Message::user("go")], settings());
+    let mut turns = Vec::new();
+    for wanted in [true, false] {
+        let request = ModelRequest {
+            instructions: "",
+            messages: &messages,
+            tools: &[],
+            settings: &settings,
+            tool_call_deltas: wanted,
+        };
+        let mut events = model.stream(request);
+        let (mut deltas, mut turn) = (0, None);
+        while let Some(event) = events.next().await {
+            match event.unwrap() {
+                ModelEvent::ToolCallDelta { .. } => deltas += 1,
+                ModelEvent::Completed(response) => turn = Some(response.turn),
+                _ => {}
+            }
+        }
+        assert_eq!(deltas > 0, wanted, "{deltas} tool-call deltas with wanted = {wanted}");
+        let turn = turn.unwrap();
+        assert!(turn.tool_calls().count() > 0);
+        turns.push(turn);
+    }
+    assert_eq!(turns[0], turns[1]);
+}
+
 pub fn sse_response(body: String) -> wiremock::ResponseTemplate {
     wiremock::ResponseTemplate::new(200)
         .insert_header("content-type", "text/event-stream")

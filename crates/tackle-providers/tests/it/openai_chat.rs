@@ -57,7 +57,15 @@ fn body(
     tools: &[Arc<tackle_core::ToolDefinition>],
     settings: &ModelSettings,
 ) -> Value {
-    model.request_body(&ModelRequest { instructions: "Be brief.", messages, tools, settings }).unwrap()
+    model
+        .request_body(&ModelRequest {
+            instructions: "Be brief.",
+            messages,
+            tools,
+            settings,
+            tool_call_deltas: true,
+        })
+        .unwrap()
 }
 
 #[test]
@@ -301,11 +309,12 @@ async fn a_full_harness_round_trip_over_http() {
     ]);
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
-        .respond_with(Script::new(vec![sse_response(first), sse_response(second)]))
+        .respond_with(Script::new(vec![sse_response(first.clone()), sse_response(second)]))
         .expect(2)
         .mount(&server)
         .await;
 
+    super::deltas_only_when_wanted(sse_response(first), |url| model("openai").base_url(url).unwrap()).await;
     let model = live(&server);
     let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "It is 42.");
@@ -330,7 +339,13 @@ async fn first_event(model: &OpenAiChat) -> Result<Vec<ModelEvent>, tackle_core:
     use futures_util::StreamExt;
     let messages = [Message::user("hi")];
     let settings = settings();
-    let request = ModelRequest { instructions: "", messages: &messages, tools: &[], settings: &settings };
+    let request = ModelRequest {
+        instructions: "",
+        messages: &messages,
+        tools: &[],
+        settings: &settings,
+        tool_call_deltas: true,
+    };
     let mut stream = model.stream(request);
     let mut events = Vec::new();
     while let Some(event) = stream.next().await {
@@ -503,7 +518,13 @@ async fn events_decoded_before_a_failure_come_before_it() {
     let model = live(&server);
     let messages = [Message::user("hi")];
     let settings = settings();
-    let request = ModelRequest { instructions: "", messages: &messages, tools: &[], settings: &settings };
+    let request = ModelRequest {
+        instructions: "",
+        messages: &messages,
+        tools: &[],
+        settings: &settings,
+        tool_call_deltas: true,
+    };
     let items: Vec<_> = model.stream(request).collect().await;
     assert_eq!(items.len(), 2, "{items:?}");
     assert!(matches!(&items[0], Ok(ModelEvent::TextDelta(t)) if t == "hi"), "{items:?}");

@@ -58,7 +58,15 @@ fn reasoning_stream() -> String {
 }
 
 fn body(messages: &[Message], tools: &[Arc<tackle_core::ToolDefinition>], settings: &ModelSettings) -> Value {
-    model().request_body(&ModelRequest { instructions: "Be brief.", messages, tools, settings }).unwrap()
+    model()
+        .request_body(&ModelRequest {
+            instructions: "Be brief.",
+            messages,
+            tools,
+            settings,
+            tool_call_deltas: true,
+        })
+        .unwrap()
 }
 
 #[test]
@@ -179,6 +187,32 @@ fn whole_responses_errors_and_cuts() {
     );
     let (_, response) = decode_stream([incomplete.as_bytes()]).unwrap();
     assert_eq!(response.turn.finish_reason, Some(FinishReason::Length));
+    let filtered =
+        json!({"status": "incomplete", "incomplete_details": {"reason": "content_filter"}, "output": []});
+    let (_, response) = decode_response(filtered.to_string().as_bytes()).unwrap();
+    assert_eq!(response.turn.finish_reason, Some(FinishReason::ContentFilter));
+
+    let failed =
+        json!({"status": "failed", "error": {"code": "rate_limit_exceeded", "message": "slow down"}});
+    let err = decode_response(failed.to_string().as_bytes()).unwrap_err();
+    assert_eq!((err.kind, err.message.as_str()), (ModelErrorKind::RateLimited, "slow down"));
+    let failed = event(
+        json!({"type": "response.failed", "response": {"status": "failed", "error": {"code": "server_error", "message": "boom"}}}),
+    );
+    assert_eq!(decode_stream([failed.as_bytes()]).unwrap_err().kind, ModelErrorKind::Server);
+
+    // Items that are not objects are ignored; fields of the wrong type are a clear error.
+    let odd = [
+        event(json!({"type": "response.output_item.added", "output_index": 0, "item": 5})),
+        event(json!({"type": "response.output_item.done", "output_index": -1, "item": null})),
+        event(json!({"type": "response.completed", "response": {"output": [], "model": "m"}})),
+    ]
+    .concat();
+    let (_, response) = decode_stream([odd.as_bytes()]).unwrap();
+    assert!(response.turn.parts.is_empty());
+    assert_eq!(response.turn.model_name.as_deref(), Some("m"));
+    let wrong = event(json!({"type": "response.output_text.delta", "delta": 7}));
+    assert_eq!(decode_stream([wrong.as_bytes()]).unwrap_err().kind, ModelErrorKind::InvalidResponse);
 }
 
 proptest! {
@@ -219,13 +253,15 @@ async fn a_full_harness_round_trip_over_http() {
     Mock::given(method("POST"))
         .and(path("/v1/responses"))
         .respond_with(Script::new(vec![
-            super::sse_response(first.into_iter().map(event).collect()),
+            super::sse_response(first.iter().cloned().map(event).collect()),
             super::sse_response(second.into_iter().map(event).collect()),
         ]))
         .expect(2)
         .mount(&server)
         .await;
 
+    let again = super::sse_response(first.into_iter().map(event).collect());
+    super::deltas_only_when_wanted(again, |url| model().base_url(url).unwrap()).await;
     let model = model().base_url(&format!("{}/v1", server.uri())).unwrap();
     let answer = super::add_round_trip(&model).await;
     assert_eq!(answer.text, "It is 42.");
@@ -279,6 +315,7 @@ fn images_go_with_tool_results() {
             messages: &history,
             tools: &tools,
             settings: &settings(),
+            tool_call_deltas: true,
         })
         .unwrap();
     let output =
