@@ -1,5 +1,7 @@
 //! Server-sent events, decoded incrementally from byte chunks split anywhere.
 
+use std::ops::ControlFlow;
+
 use crate::error::HttpError;
 
 /// One event: its `event:` name (empty when none was sent) and its `data:` lines joined
@@ -20,8 +22,8 @@ pub struct SseEvent {
 #[derive(Debug)]
 pub struct SseDecoder {
     buffer: Vec<u8>,
-    event: String,
-    data: String,
+    /// The event being read; its buffers are reused from one event to the next.
+    current: SseEvent,
     has_data: bool,
     skip_lf: bool,
     max_line: usize,
@@ -31,8 +33,7 @@ impl Default for SseDecoder {
     fn default() -> Self {
         SseDecoder {
             buffer: Vec::new(),
-            event: String::new(),
-            data: String::new(),
+            current: SseEvent::default(),
             has_data: false,
             skip_lf: false,
             max_line: Self::DEFAULT_MAX_LINE,
@@ -56,8 +57,24 @@ impl SseDecoder {
     }
 
     /// Feeds bytes; returns the events they complete.
-    pub fn feed(&mut self, mut chunk: &[u8]) -> Result<Vec<SseEvent>, HttpError> {
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, HttpError> {
         let mut events = Vec::new();
+        // The reader never stops early.
+        let _: ControlFlow<()> = self.feed_each(chunk, |event| {
+            events.push(event.clone());
+            ControlFlow::Continue(())
+        })?;
+        Ok(events)
+    }
+
+    /// Feeds bytes and hands each event they complete to `on_event` as it completes,
+    /// without copying it out (the decoder reuses its buffers). When `on_event` breaks,
+    /// the rest of `chunk` is not read and the break comes back.
+    pub fn feed_each<B>(
+        &mut self,
+        mut chunk: &[u8],
+        mut on_event: impl FnMut(&SseEvent) -> ControlFlow<B>,
+    ) -> Result<ControlFlow<B>, HttpError> {
         while !chunk.is_empty() {
             if self.skip_lf {
                 self.skip_lf = false;
@@ -71,22 +88,29 @@ impl SseDecoder {
                 break;
             };
             self.skip_lf = chunk[end] == b'\r';
-            let event = if self.buffer.is_empty() {
+            let complete = if self.buffer.is_empty() {
                 self.check_len(end)?;
                 self.line(&chunk[..end])?
             } else {
                 self.push_partial(&chunk[..end])?;
                 let line = std::mem::take(&mut self.buffer);
-                let event = self.line(&line);
+                let complete = self.line(&line);
                 // The buffer keeps its allocation for the next split line.
                 self.buffer = line;
                 self.buffer.clear();
-                event?
+                complete?
             };
-            events.extend(event);
             chunk = &chunk[end + 1..];
+            if complete {
+                let flow = on_event(&self.current);
+                self.current.event.clear();
+                self.current.data.clear();
+                if flow.is_break() {
+                    return Ok(flow);
+                }
+            }
         }
-        Ok(events)
+        Ok(ControlFlow::Continue(()))
     }
 
     fn check_len(&self, len: usize) -> Result<(), HttpError> {
@@ -111,29 +135,25 @@ impl SseDecoder {
     /// event without its blank line) as a final event. Whether that event is complete is
     /// for the reader to judge.
     pub fn finish(&mut self) -> Option<SseEvent> {
-        if !self.buffer.is_empty() {
-            let line = std::mem::take(&mut self.buffer);
-            // Its length was checked as it was buffered.
-            if let Ok(Some(event)) = self.line(&line) {
-                return Some(event);
-            }
-        }
-        self.line(b"").ok().flatten()
+        let line = std::mem::take(&mut self.buffer);
+        // Its length was checked as it was buffered.
+        let complete =
+            (!line.is_empty() && self.line(&line).unwrap_or(false)) || self.line(b"").unwrap_or(false);
+        complete.then(|| std::mem::take(&mut self.current))
     }
 
-    fn line(&mut self, line: &[u8]) -> Result<Option<SseEvent>, HttpError> {
+    /// Reads one line; true when it completes an event (which is then in `current`).
+    fn line(&mut self, line: &[u8]) -> Result<bool, HttpError> {
         if line.is_empty() {
             if !self.has_data {
-                self.event.clear();
-                return Ok(None);
+                self.current.event.clear();
+                return Ok(false);
             }
             self.has_data = false;
-            let event =
-                SseEvent { event: std::mem::take(&mut self.event), data: std::mem::take(&mut self.data) };
-            return Ok(Some(event));
+            return Ok(true);
         }
         if line[0] == b':' {
-            return Ok(None);
+            return Ok(false);
         }
         // Valid UTF-8 (the normal case) is checked on the fast path and borrowed.
         let text = match std::str::from_utf8(line) {
@@ -146,19 +166,20 @@ impl SseDecoder {
         };
         match field {
             "data" => {
-                if self.data.len() + value.len() + 1 > self.max_line {
+                let data = &mut self.current.data;
+                if data.len() + value.len() + 1 > self.max_line {
                     return Err(HttpError::LineTooLong { limit: self.max_line });
                 }
                 if self.has_data {
-                    self.data.push('\n');
+                    data.push('\n');
                 }
-                self.data.push_str(value);
+                data.push_str(value);
                 self.has_data = true;
             }
-            "event" => value.clone_into(&mut self.event),
+            "event" => value.clone_into(&mut self.current.event),
             _ => {}
         }
-        Ok(None)
+        Ok(false)
     }
 }
 
@@ -184,6 +205,24 @@ mod tests {
         let mut decoder = SseDecoder::new();
         assert_eq!(decoder.feed(STREAM.as_bytes()).unwrap(), expected());
         assert!(!decoder.has_partial());
+    }
+
+    #[test]
+    fn events_are_handed_over_in_place_until_the_reader_stops() {
+        let mut decoder = SseDecoder::new();
+        let mut seen = Vec::new();
+        let flow = decoder
+            .feed_each(STREAM.as_bytes(), |event| {
+                seen.push(event.clone());
+                if seen.len() == 2 { ControlFlow::Break("enough") } else { ControlFlow::Continue(()) }
+            })
+            .unwrap();
+        assert_eq!(flow, ControlFlow::Break("enough"));
+        assert_eq!(seen, expected()[..2]);
+        // A reused event never carries a field of the one before it.
+        let mut decoder = SseDecoder::new();
+        let events = decoder.feed(b"event: a\ndata: 1\n\ndata: 2\n\n").unwrap();
+        assert_eq!(events[1], SseEvent { event: String::new(), data: "2".into() });
     }
 
     #[test]

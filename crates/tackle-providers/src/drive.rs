@@ -198,12 +198,18 @@ fn feed_chunk<A: Accumulate>(
     chunk: &[u8],
     queue: &mut VecDeque<ModelEvent>,
 ) -> Result<Flow, ModelError> {
-    for event in decoder.feed(chunk).map_err(|e| failure(&e))? {
-        if acc.event(&event, queue)? == Flow::Done {
-            return Ok(Flow::Done);
-        }
+    // Events are read where the decoder holds them, not copied out.
+    let flow = decoder
+        .feed_each(chunk, |event| match acc.event(event, queue) {
+            Ok(Flow::Continue) => std::ops::ControlFlow::Continue(()),
+            Ok(Flow::Done) => std::ops::ControlFlow::Break(Ok(Flow::Done)),
+            Err(error) => std::ops::ControlFlow::Break(Err(error)),
+        })
+        .map_err(|e| failure(&e))?;
+    match flow {
+        std::ops::ControlFlow::Continue(()) => Ok(Flow::Continue),
+        std::ops::ControlFlow::Break(done) => done,
     }
-    Ok(Flow::Continue)
 }
 
 /// The streamed body ended without the terminal marker having been handled: a last event

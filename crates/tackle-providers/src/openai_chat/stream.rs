@@ -102,12 +102,15 @@ impl ChatAccumulator {
         self
     }
 
-    fn chunk(&mut self, chunk: Chunk, out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
+    fn chunk(&mut self, chunk: Chunk<'_>, out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
         if let Some(error) = chunk.error {
             return Err(model_error(None, &error, self.secret.as_ref()));
         }
-        if chunk.model.is_some() {
-            self.model = chunk.model;
+        // Most providers repeat the model in every chunk: kept once.
+        if let Some(model) = chunk.model
+            && self.model.as_deref() != Some(&*model)
+        {
+            self.model = Some(model.into_owned());
         }
         if let Some(wire) = &chunk.usage {
             self.usage = usage(wire);
@@ -117,11 +120,11 @@ impl ChatAccumulator {
             if let Some(delta) = choice.delta {
                 if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
                     self.text.push_str(&text);
-                    out.push_back(ModelEvent::TextDelta(text));
+                    out.push_back(ModelEvent::TextDelta(text.into_owned()));
                 }
                 if let Some(text) = delta.reasoning_content.or(delta.reasoning).filter(|t| !t.is_empty()) {
                     self.reasoning.push_str(&text);
-                    out.push_back(ModelEvent::ThinkingDelta(text));
+                    out.push_back(ModelEvent::ThinkingDelta(text.into_owned()));
                 }
                 if let Some(refusal) = delta.refusal {
                     self.refusal.push_str(&refusal);
@@ -142,16 +145,18 @@ impl ChatAccumulator {
                     if let Some(id) = fragment.id.filter(|id| !id.is_empty())
                         && call.id.is_empty()
                     {
-                        call.id.clone_from(&id);
-                        new_id = Some(id);
+                        call.id.push_str(&id);
+                        if !self.no_call_deltas {
+                            new_id = Some(id.into_owned());
+                        }
                     }
                     let (name, arguments) = match fragment.function {
                         Some(f) => (f.name, f.arguments.unwrap_or_default()),
-                        None => (None, String::new()),
+                        None => (None, std::borrow::Cow::Borrowed("")),
                     };
                     let mut new_name = None;
                     if let Some(name) = name.filter(|n| !n.is_empty())
-                        && (!call.name.ends_with(&name) || call.name.is_empty())
+                        && (!call.name.ends_with(&*name) || call.name.is_empty())
                     {
                         call.name.push_str(&name);
                         if !self.no_call_deltas {
@@ -169,13 +174,13 @@ impl ChatAccumulator {
                             index,
                             id: new_id,
                             name: new_name,
-                            arguments,
+                            arguments: arguments.into_owned(),
                         });
                     }
                 }
             }
             if let Some(reason) = choice.finish_reason {
-                self.finish = Some(reason);
+                self.finish = Some(reason.into_owned());
             }
         }
         Ok(())
@@ -235,7 +240,7 @@ impl Accumulate for ChatAccumulator {
         if data.is_empty() {
             return Ok(Flow::Continue);
         }
-        let chunk: Chunk = serde_json::from_str(data).map_err(|e| {
+        let chunk: Chunk<'_> = serde_json::from_str(data).map_err(|e| {
             ModelError::new(
                 ModelErrorKind::InvalidResponse,
                 format!("the provider sent a chunk that is not valid JSON ({e})"),
@@ -246,7 +251,7 @@ impl Accumulate for ChatAccumulator {
     }
 
     fn whole(&mut self, body: &[u8], out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
-        let chunk: Chunk = serde_json::from_slice(body).map_err(|e| {
+        let chunk: Chunk<'_> = serde_json::from_slice(body).map_err(|e| {
             ModelError::new(
                 ModelErrorKind::InvalidResponse,
                 format!("the provider's response is not valid JSON ({e})"),

@@ -106,13 +106,14 @@ pub(crate) struct WireFunction<'a> {
     pub(crate) strict: Option<bool>,
 }
 
-/// A streamed chunk, or (with `message` in place of `delta`) a whole response.
+/// A streamed chunk, or (with `message` in place of `delta`) a whole response. Its text
+/// is borrowed from the event's data (copied only where the JSON escapes something).
 #[derive(Debug, Deserialize)]
-pub(crate) struct Chunk {
-    #[serde(default)]
-    pub(crate) model: Option<String>,
-    #[serde(default)]
-    pub(crate) choices: Vec<Choice>,
+pub(crate) struct Chunk<'a> {
+    #[serde(default, borrow)]
+    pub(crate) model: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(crate) choices: Vec<Choice<'a>>,
     #[serde(default)]
     pub(crate) usage: Option<WireUsage>,
     #[serde(default)]
@@ -120,56 +121,64 @@ pub(crate) struct Chunk {
 }
 
 #[derive(Debug, Deserialize)]
-pub(crate) struct Choice {
+pub(crate) struct Choice<'a> {
     #[serde(default)]
     pub(crate) index: u32,
-    #[serde(default, alias = "message")]
-    pub(crate) delta: Option<Delta>,
-    #[serde(default)]
-    pub(crate) finish_reason: Option<String>,
+    #[serde(default, alias = "message", borrow)]
+    pub(crate) delta: Option<Delta<'a>>,
+    #[serde(default, borrow)]
+    pub(crate) finish_reason: Option<Cow<'a, str>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
-pub(crate) struct Delta {
-    #[serde(default)]
-    pub(crate) content: Option<String>,
-    #[serde(default)]
-    pub(crate) reasoning_content: Option<String>,
-    #[serde(default)]
-    pub(crate) reasoning: Option<String>,
-    #[serde(default)]
-    pub(crate) refusal: Option<String>,
-    #[serde(default)]
-    pub(crate) tool_calls: Option<Vec<DeltaToolCall>>,
+pub(crate) struct Delta<'a> {
+    #[serde(default, borrow)]
+    pub(crate) content: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(crate) reasoning_content: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(crate) reasoning: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(crate) refusal: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(crate) tool_calls: Option<Vec<DeltaToolCall<'a>>>,
 }
 
+/// A string borrowed from the input where it can be (serde's own `Cow` always copies).
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub(crate) struct Text<'a>(#[serde(borrow)] pub(crate) Cow<'a, str>);
+
 #[derive(Debug, Default)]
-pub(crate) struct DeltaToolCall {
+pub(crate) struct DeltaToolCall<'a> {
     pub(crate) index: Option<usize>,
-    pub(crate) id: Option<String>,
-    pub(crate) function: Option<DeltaFunction>,
+    pub(crate) id: Option<Cow<'a, str>>,
+    pub(crate) function: Option<DeltaFunction<'a>>,
     /// Fields besides these and `type` (a host's own, kept for replay).
     pub(crate) extra: Map<String, Value>,
 }
 
 // Read by hand rather than derived with `flatten`, which buffers every field of every call
 // before sorting them out.
-impl<'de> Deserialize<'de> for DeltaToolCall {
+impl<'de: 'a, 'a> Deserialize<'de> for DeltaToolCall<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Fields;
-        impl<'de> serde::de::Visitor<'de> for Fields {
-            type Value = DeltaToolCall;
+        struct Fields<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Fields<'a> {
+            type Value = DeltaToolCall<'a>;
 
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a tool call object")
             }
 
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<DeltaToolCall, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<DeltaToolCall<'a>, A::Error> {
                 let mut call = DeltaToolCall::default();
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
                     match key.as_ref() {
                         "index" => call.index = map.next_value()?,
-                        "id" => call.id = map.next_value()?,
+                        "id" => call.id = map.next_value::<Option<Text<'de>>>()?.map(|t| t.0),
                         "function" => call.function = map.next_value()?,
                         "type" => {
                             map.next_value::<serde::de::IgnoredAny>()?;
@@ -183,16 +192,16 @@ impl<'de> Deserialize<'de> for DeltaToolCall {
                 Ok(call)
             }
         }
-        deserializer.deserialize_map(Fields)
+        deserializer.deserialize_map(Fields(std::marker::PhantomData))
     }
 }
 
 #[derive(Debug, Deserialize)]
-pub(crate) struct DeltaFunction {
-    #[serde(default)]
-    pub(crate) name: Option<String>,
-    #[serde(default)]
-    pub(crate) arguments: Option<String>,
+pub(crate) struct DeltaFunction<'a> {
+    #[serde(default, borrow)]
+    pub(crate) name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(crate) arguments: Option<Cow<'a, str>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
