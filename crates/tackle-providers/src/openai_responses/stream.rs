@@ -53,7 +53,7 @@ struct Event<'a> {
     #[serde(default, borrow)]
     item: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    response: Option<&'a RawValue>,
+    response: Option<Response<'a>>,
 }
 
 /// What an added item says about itself.
@@ -80,6 +80,8 @@ struct Response<'a> {
     usage: Option<Value>,
     #[serde(default)]
     incomplete_details: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
 }
 
 fn invalid(what: &str, e: &serde_json::Error) -> ModelError {
@@ -126,10 +128,9 @@ fn stream_error(value: &Value, secret: Option<&Secret>) -> ModelError {
     ModelError::new(kind, message)
 }
 
-/// The error of a failed response (raw), in either of its shapes.
-fn failed(response: Option<&RawValue>, secret: Option<&Secret>) -> ModelError {
-    let response: Value = response.and_then(|r| serde_json::from_str(r.get()).ok()).unwrap_or(Value::Null);
-    stream_error(response.get("error").unwrap_or(&response), secret)
+/// The error of a failed response.
+fn failed(response: Option<Response<'_>>, secret: Option<&Secret>) -> ModelError {
+    stream_error(&response.and_then(|r| r.error).unwrap_or(Value::Null), secret)
 }
 
 impl ResponsesAccumulator {
@@ -155,13 +156,11 @@ impl ResponsesAccumulator {
     }
 
     /// Takes the final response object: its output is authoritative.
-    fn response(&mut self, raw: Option<&RawValue>, finish: Option<FinishReason>) -> Result<(), ModelError> {
-        let Some(raw) = raw else {
+    fn response(&mut self, response: Option<Response<'_>>, finish: Option<FinishReason>) {
+        let Some(response) = response else {
             self.finish = Some(finish.unwrap_or(FinishReason::Stop));
-            return Ok(());
+            return;
         };
-        let response: Response<'_> =
-            serde_json::from_str(raw.get()).map_err(|e| invalid("a response", &e))?;
         if let Some(model) = response.model {
             self.model = Some(model.into_owned());
         }
@@ -184,7 +183,6 @@ impl ResponsesAccumulator {
             _ => FinishReason::Length,
         };
         self.finish = Some(finish.unwrap_or_else(incomplete));
-        Ok(())
     }
 
     /// Reads one event (its data, as text).
@@ -197,9 +195,7 @@ impl ResponsesAccumulator {
         })?;
         match &*event.kind {
             "response.created" | "response.in_progress" => {
-                if let Some(raw) = event.response
-                    && let Ok(Response { model: Some(model), .. }) = serde_json::from_str(raw.get())
-                {
+                if let Some(Response { model: Some(model), .. }) = event.response {
                     self.model = Some(model.into_owned());
                 }
             }
@@ -246,11 +242,11 @@ impl ResponsesAccumulator {
                 out.push_back(ModelEvent::ThinkingDelta(event.delta.unwrap_or_default().into_owned()));
             }
             "response.completed" => {
-                self.response(event.response, Some(FinishReason::Stop))?;
+                self.response(event.response, Some(FinishReason::Stop));
                 return Ok(Flow::Done);
             }
             "response.incomplete" => {
-                self.response(event.response, None)?;
+                self.response(event.response, None);
                 return Ok(Flow::Done);
             }
             "response.failed" => return Err(failed(event.response, self.secret.as_ref())),
@@ -296,18 +292,18 @@ impl Accumulate for ResponsesAccumulator {
     }
 
     fn whole(&mut self, body: &[u8], _out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
-        let raw: &RawValue = serde_json::from_slice(body).map_err(|e| {
+        let response: Response<'_> = serde_json::from_slice(body).map_err(|e| {
             ModelError::new(
                 ModelErrorKind::InvalidResponse,
                 format!("the provider's response is not valid JSON ({e})"),
             )
         })?;
-        let status = serde_json::from_str::<Response<'_>>(raw.get()).ok().and_then(|r| r.status);
-        match status.as_deref() {
-            Some("failed") => Err(failed(Some(raw), self.secret.as_ref())),
-            Some("incomplete") => self.response(Some(raw), None),
-            _ => self.response(Some(raw), Some(FinishReason::Stop)),
+        match response.status.as_deref() {
+            Some("failed") => return Err(failed(Some(response), self.secret.as_ref())),
+            Some("incomplete") => self.response(Some(response), None),
+            _ => self.response(Some(response), Some(FinishReason::Stop)),
         }
+        Ok(())
     }
 
     fn finish(&mut self, _ended_cleanly: bool) -> Result<ModelResponse, ModelError> {
