@@ -4,7 +4,10 @@ of its repository: `evaldata.json` and the pages under `eval/` and `cache/`), co
 whitespace-folded text (trafilatura's `eval_common.count_item`). trafilatura runs with the
 settings of its own evaluation (no comments, tables, no formatting).
 
-    venv/bin/python extract_snippets.py DIR
+    venv/bin/python extract_snippets.py DIR [dev|held-out|all]
+
+The parts are those of the bench: every third page found, in URL order, is `dev`; the
+other two thirds are `held-out`.
 """
 import json
 import os
@@ -21,7 +24,7 @@ def folded(text):
     return re.sub(r"\s+", " ", text).strip()
 
 
-def main(root):
+def main(root, part="all"):
     data = json.load(open(os.path.join(root, "evaldata.json"), encoding="utf-8"))
     pages = []
     for url in sorted(data):
@@ -31,6 +34,8 @@ def main(root):
             if os.path.isfile(path):
                 pages.append((url, item, open(path, "rb").read()))
                 break
+    keep = {"dev": lambda i: i % 3 == 0, "held-out": lambda i: i % 3 != 0, "all": lambda i: True}[part]
+    pages = [page for i, page in enumerate(pages) if keep(i)]
     runners = [
         ("trafilatura " + trafilatura.__version__,
          lambda html, url: trafilatura.extract(html, url=url, include_comments=False, include_tables=True,
@@ -49,7 +54,7 @@ def main(root):
         seconds = time.perf_counter() - start
         p, r = tp / (tp + fp), tp / (tp + fn)
         print(json.dumps({
-            "framework": name, "bench": "extract_snippets", "pages": len(pages),
+            "framework": name, "bench": "extract_snippets", "part": part, "pages": len(pages),
             "precision": round(p, 3), "recall": round(r, 3), "f1": round(2 * p * r / (p + r), 3),
             "accuracy": round((tp + tn) / (tp + tn + fp + fn), 3),
             "pages_per_s": round(len(pages) / seconds, 3),
@@ -57,4 +62,4 @@ def main(root):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])

@@ -2,6 +2,7 @@
 //! selection ([`readable`]), Markdown rendering ([`markdown`]) and metadata ([`meta`]).
 
 pub(crate) mod dom;
+mod edges;
 pub(crate) mod hidden;
 pub(crate) mod markdown;
 pub(crate) mod meta;
@@ -82,7 +83,9 @@ fn opening(markdown: &str) -> String {
 
 fn attempt(doc: &Document, strictness: Strictness, base: &Url) -> String {
     match readable::select(doc, strictness) {
-        Some(selection) => markdown::render(doc, Some(&selection.analysis), &selection.roots, base),
+        Some(selection) => {
+            edges::trim(markdown::render(doc, Some(&selection.analysis), &selection.roots, base))
+        }
         None => {
             // No prose anywhere: the body's text, as it is.
             let body = doc.find(Tag::Body).unwrap_or(Document::ROOT);

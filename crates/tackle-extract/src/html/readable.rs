@@ -54,6 +54,11 @@ const HARD_NEGATIVE: &[&str] = &[
     "donate",
     "donation",
     "donations",
+    // Lists of other stories: a story is never named after them.
+    "popular",
+    "trending",
+    "recommended",
+    "recommendations",
     // The same in the languages pages are most often written in.
     "werbung",
     "anzeige",
@@ -82,7 +87,6 @@ const SOFT_NEGATIVE: &[&str] = &[
     "navbar",
     "navigation",
     "overlay",
-    "popular",
     "popup",
     "print",
     "skip",
@@ -90,11 +94,8 @@ const SOFT_NEGATIVE: &[&str] = &[
     "tagcloud",
     "toc",
     "toolbar",
-    "trending",
     "widget",
     "widgets",
-    "recommended",
-    "recommendations",
     "teaser",
     "teasers",
     "pager",
@@ -656,6 +657,17 @@ pub(crate) fn drop_inside(doc: &Document, analysis: &Analysis, id: u32, tag: Tag
     if analysis.removed[i] {
         return true;
     }
+    // A caption belongs to its picture, a credit to its owner: neither is the story.
+    if tag == Figcaption {
+        return true;
+    }
+    // A short paragraph that is mostly one link points elsewhere ("Read also: …") — on a
+    // page of some length; a small document's pointers are part of what it says.
+    if tag == P {
+        let text = analysis.text_len[i];
+        let page = analysis.text_len[Document::ROOT as usize];
+        return page >= 2000 && text > 0 && text < 250 && analysis.link_density(id) > 0.6;
+    }
     if !matches!(
         tag,
         Div | Section | Ul | Ol | Dl | Table | Header | Footer | Figure | Span | Other | Center | Font
@@ -703,6 +715,25 @@ mod tests {
     }
 
     const PROSE: &str = "Rivers carve valleys through a slow process of erosion, and the work takes millions of years, which is why the landscapes we see today look finished.";
+
+    #[test]
+    fn captions_pointers_and_lists_of_other_stories_are_not_the_story() {
+        let html = format!(
+            "<body><article><p>{PROSE}</p>\
+             <figure><img src=a.jpg alt=\"A valley\"><figcaption>The valley at dawn. Photo: Jane Roe</figcaption></figure>\
+             <p>{PROSE}</p><p><b>Read also:</b> <a href=/other>How deltas grow at the mouths of rivers</a></p>\
+             <p>{PROSE} <a href=/x>A link</a> inside prose stays.</p>\
+             <section class=\"c-article-most-popular\"><h2>Most popular</h2><p>{PROSE}</p></section>\
+             {}</article></body>",
+            format!("<p>{PROSE}</p>").repeat(20)
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 23, "{text}");
+        assert!(text.contains("![A valley]") && text.contains("inside prose stays"), "{text}");
+        for gone in ["The valley at dawn", "Read also", "deltas grow", "Most popular"] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+    }
 
     #[test]
     fn the_story_wins_over_chrome() {

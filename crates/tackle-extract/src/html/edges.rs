@@ -1,0 +1,180 @@
+//! The edges of the selected content: date lines, bylines and copyright lines right
+//! after the headline or at the very end belong to the page's metadata, not to its story
+//! (the metadata is read from the page's own tags). Only short plain paragraphs qualify,
+//! at most a few at each edge, and content is never emptied.
+
+/// How many blocks at each edge may be taken away.
+const MAX_PER_EDGE: usize = 3;
+/// The most words a metadata line has.
+const MAX_WORDS: usize = 10;
+
+/// Words that open a byline, in the languages pages are most often written in.
+const BYLINE: &[&str] = &[
+    "by",
+    "von",
+    "par",
+    "por",
+    "di",
+    "door",
+    "av",
+    "af",
+    "autor",
+    "autora",
+    "autorin",
+    "author",
+    "texto",
+    "text",
+    "redacción",
+    "redaktion",
+    "reportage",
+    "от",
+    "автор",
+    "作者",
+    "文",
+];
+
+/// `markdown` without the metadata lines at its edges.
+pub(crate) fn trim(markdown: String) -> String {
+    let blocks: Vec<&str> = markdown.split("\n\n").collect();
+    let is_heading = |b: &str| b.starts_with('#');
+    // Leading headings stay; the metadata lines under them go.
+    let mut start = 0;
+    while start < blocks.len() && is_heading(blocks[start]) {
+        start += 1;
+    }
+    let mut keep = vec![true; blocks.len()];
+    let mut taken = 0;
+    let mut i = start;
+    while i < blocks.len() && taken < MAX_PER_EDGE && is_metadata(blocks[i]) {
+        keep[i] = false;
+        taken += 1;
+        i += 1;
+    }
+    // At the end, legal lines of any length go too, and then a heading left with
+    // nothing under it.
+    let mut taken = 0;
+    let mut j = blocks.len();
+    while j > i && taken < MAX_PER_EDGE && (is_metadata(blocks[j - 1]) || is_legal(blocks[j - 1])) {
+        keep[j - 1] = false;
+        taken += 1;
+        j -= 1;
+    }
+    while j > i && is_heading(blocks[j - 1]) {
+        keep[j - 1] = false;
+        j -= 1;
+    }
+    if keep.iter().all(|&k| k) || !keep.iter().zip(&blocks).any(|(&k, b)| k && !is_heading(b)) {
+        return markdown;
+    }
+    blocks.iter().zip(keep).filter(|(_, k)| *k).map(|(b, _)| *b).collect::<Vec<_>>().join("\n\n")
+}
+
+/// A short plain paragraph that is a date line, a byline or a copyright line.
+fn is_metadata(block: &str) -> bool {
+    let first = block.trim_start();
+    if first.is_empty()
+        || first.contains('\n')
+        || first.starts_with(['#', '-', '*', '|', '>', '`', '!', '+'])
+        || ordered_item(first)
+    {
+        return false;
+    }
+    let text = crate::extract::to_text(first);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.is_empty() || words.len() > MAX_WORDS {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let opener = words[0].trim_end_matches([':', ',']).to_lowercase();
+    let byline = BYLINE.contains(&opener.as_str())
+        && words
+            .get(1)
+            .is_some_and(|w| w.chars().next().is_some_and(|c| c.is_uppercase() || !c.is_alphabetic()));
+    byline || text.contains('©') || lower.starts_with("copyright") || has_date(&text)
+}
+
+/// A copyright or rights line.
+fn is_legal(block: &str) -> bool {
+    let text = crate::extract::to_text(block.trim_start());
+    let lower = text.trim_start_matches(['*', '_', ' ']).to_lowercase();
+    (lower.starts_with('©') || lower.starts_with("copyright") || lower.starts_with("(c) "))
+        && text.split_whitespace().count() <= 80
+}
+
+fn ordered_item(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && line[digits..].starts_with(". ")
+}
+
+/// Whether the text holds a numeric date (`21.01.2019`, `2019-01-21`, `3/9`) or a clock
+/// time (`13:49`); a decimal (`2.50`) is neither.
+fn has_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let run =
+        |from: usize| bytes.get(from..).map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count());
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let a = run(i);
+        let sep = i + a;
+        let b = run(sep + 1);
+        let c = run(sep + 1 + b + 1);
+        let next = |at: usize, byte: u8| bytes.get(at) == Some(&byte);
+        let found = match bytes.get(sep) {
+            // 21.01.2019
+            Some(b'.') => a <= 2 && (1..=2).contains(&b) && next(sep + 1 + b, b'.') && (2..=4).contains(&c),
+            // 2019-01-21
+            Some(b'-') => a == 4 && (1..=2).contains(&b),
+            // 3/9, 03/09/2019
+            Some(b'/') => a <= 2 && (1..=2).contains(&b),
+            // 13:49
+            Some(b':') => a <= 2 && b == 2,
+            _ => false,
+        };
+        if found {
+            return true;
+        }
+        i = sep + 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_lines_at_the_edges_go_and_the_story_stays() {
+        let page = "# Title\n\nBy [Jane Roe](https://x.example/jane)\n\nSubmitted on Mon, 2019-01-21 13:49\n\nThe story starts here, with a sentence that is long enough to be prose for sure.\n\nIt goes on, and mentions 21.01.2019 in passing, which is fine in the middle.\n\n## Comments\n\n© 2019 Example News. This article is the property of Example News; written permission must be obtained before it is reprinted anywhere.";
+        assert_eq!(
+            trim(page.to_owned()),
+            "# Title\n\nThe story starts here, with a sentence that is long enough to be prose for sure.\n\nIt goes on, and mentions 21.01.2019 in passing, which is fine in the middle."
+        );
+    }
+
+    #[test]
+    fn lists_headings_and_sentences_are_not_metadata() {
+        for block in [
+            "1. Mix 2 eggs",
+            "- 12:30 lunch",
+            "## 2019-01-21",
+            "By the river the town grew for two hundred years and more, slowly.",
+            "Only 2.50 euros a bag.",
+        ] {
+            assert!(!is_metadata(block), "{block}");
+        }
+        for block in [
+            "Von Sina Giebel",
+            "posted on April 21, 2015, at 11:29 a.m.",
+            "最終更新:3/9(木) 18:45",
+            "Copyright 2020 Foo",
+        ] {
+            assert!(is_metadata(block), "{block}");
+        }
+        // A page that is nothing but a date keeps it.
+        assert_eq!(trim("21.01.2019".to_owned()), "21.01.2019");
+    }
+}
