@@ -172,6 +172,74 @@ fn compact() -> Value {
     json!({"whitespace_flexible": false, "key_separator": ": ", "item_separator": ", "})
 }
 
+/// What the conversation offers to copy into a call: the addresses its user wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Spans {
+    /// Web addresses, in order of appearance, each once.
+    pub(crate) urls: Vec<String>,
+}
+
+/// Formats whose value is an address: filled by copying one the user wrote.
+const ADDRESS_FORMATS: &[&str] = &["uri", "url", "iri", "uri-reference", "iri-reference"];
+
+impl Spans {
+    /// The addresses in `text`: `http://` or `https://` up to white space or a quote, without
+    /// the punctuation that ends a sentence (a closing bracket stays when the address opened one).
+    pub(crate) fn of(text: &str) -> Spans {
+        let mut urls: Vec<String> = Vec::new();
+        let mut rest = text;
+        while let Some(start) = ["https://", "http://"].iter().filter_map(|s| rest.find(s)).min() {
+            let tail = &rest[start..];
+            let end = tail
+                .find(|c: char| c.is_whitespace() || matches!(c, '"' | '<' | '>' | '`'))
+                .unwrap_or(tail.len());
+            let mut url = &tail[..end];
+            loop {
+                let trimmed = url.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '*']);
+                let trimmed = match trimmed.strip_suffix(')') {
+                    Some(inner) if !inner.contains('(') => inner,
+                    _ => match trimmed.strip_suffix(']') {
+                        Some(inner) if !inner.contains('[') => inner,
+                        _ => trimmed,
+                    },
+                };
+                if trimmed.len() == url.len() {
+                    break;
+                }
+                url = trimmed;
+            }
+            let host = url.split_once("://").map_or("", |(_, h)| h);
+            if !host.is_empty() && !host.starts_with('/') && !urls.iter().any(|u| u == url) {
+                urls.push(url.to_owned());
+            }
+            rest = &tail[end.max(1)..];
+        }
+        Spans { urls }
+    }
+}
+
+/// Whether `schema` (a string's) asks for an address.
+fn is_address(schema: &serde_json::Map<String, Value>) -> bool {
+    schema.get("format").and_then(Value::as_str).is_some_and(|f| ADDRESS_FORMATS.contains(&f))
+}
+
+/// Whether every required argument of `tool` that only the conversation can fill (an
+/// address) can be: a tool that needs an address when none was written cannot be called
+/// faithfully.
+pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
+    if !spans.urls.is_empty() {
+        return true;
+    }
+    let parameters = tool.parameters.to_value();
+    let required = parameters.get("required").and_then(Value::as_array);
+    let properties = parameters.get("properties").and_then(Value::as_object);
+    let (Some(required), Some(properties)) = (required, properties) else { return true };
+    !required
+        .iter()
+        .filter_map(Value::as_str)
+        .any(|name| properties.get(name).and_then(Value::as_object).is_some_and(is_address))
+}
+
 /// The longest string a call may hold where its schema sets no limit.
 const MAX_STRING: u32 = 200;
 
@@ -183,8 +251,13 @@ const KNOWN_FORMATS: &[&str] =
 /// root's `$defs` under the tool's prefix, unknown formats are dropped, and objects take no
 /// properties beyond the declared ones and strings of at most `MAX_STRING` characters. Every
 /// call the result admits is valid against the original schema.
-fn embed(value: &Value, prefix: &str) -> Value {
+fn embed(value: &Value, prefix: &str, spans: &Spans) -> Value {
     match value {
+        // An address is one the user wrote, copied exactly (a small model otherwise glues
+        // the next word on, or invents one).
+        Value::Object(map) if is_address(map) && !spans.urls.is_empty() && !map.contains_key("enum") => {
+            json!({"type": "string", "enum": spans.urls})
+        }
         Value::Object(map) => {
             let mut out = serde_json::Map::new();
             for (key, item) in map {
@@ -201,7 +274,7 @@ fn embed(value: &Value, prefix: &str) -> Value {
                     }
                     ("format", Value::String(format)) if !KNOWN_FORMATS.contains(&format.as_str()) => {}
                     _ => {
-                        out.insert(key.clone(), embed(item, prefix));
+                        out.insert(key.clone(), embed(item, prefix, spans));
                     }
                 }
             }
@@ -225,19 +298,19 @@ fn embed(value: &Value, prefix: &str) -> Value {
             }
             Value::Object(out)
         }
-        Value::Array(items) => Value::Array(items.iter().map(|v| embed(v, prefix)).collect()),
+        Value::Array(items) => Value::Array(items.iter().map(|v| embed(v, prefix, spans)).collect()),
         other => other.clone(),
     }
 }
 
 /// The JSON Schema of a call of `tool`, and its definitions for the root's `$defs`.
-fn call_schema(tool: &ToolDefinition) -> (Value, Vec<(String, Value)>) {
+fn call_schema(tool: &ToolDefinition, spans: &Spans) -> (Value, Vec<(String, Value)>) {
     let parameters = tool.parameters.to_value();
     let mut defs = Vec::new();
     for key in ["$defs", "definitions"] {
         if let Some(Value::Object(map)) = parameters.get(key) {
             for (name, schema) in map {
-                defs.push((format!("{}__{name}", tool.name), embed(schema, &tool.name)));
+                defs.push((format!("{}__{name}", tool.name), embed(schema, &tool.name, spans)));
             }
         }
     }
@@ -245,7 +318,7 @@ fn call_schema(tool: &ToolDefinition) -> (Value, Vec<(String, Value)>) {
         "type": "object",
         "properties": {
             "name": {"const": tool.name},
-            "arguments": embed(&parameters, &tool.name),
+            "arguments": embed(&parameters, &tool.name, spans),
         },
         "required": ["name", "arguments"],
         "additionalProperties": false,
@@ -254,11 +327,11 @@ fn call_schema(tool: &ToolDefinition) -> (Value, Vec<(String, Value)>) {
 }
 
 /// The schema of a call of any of `tools`.
-pub(crate) fn calls_schema(tools: &[&ToolDefinition]) -> Value {
+pub(crate) fn calls_schema(tools: &[&ToolDefinition], spans: &Spans) -> Value {
     let mut variants = Vec::new();
     let mut defs = serde_json::Map::new();
     for tool in tools {
-        let (schema, tool_defs) = call_schema(tool);
+        let (schema, tool_defs) = call_schema(tool, spans);
         variants.push(schema);
         defs.extend(tool_defs);
     }
@@ -271,10 +344,10 @@ pub(crate) fn calls_schema(tools: &[&ToolDefinition]) -> Value {
     schema
 }
 
-/// A Lark grammar: a call of one of `tools`, or (with `answer`) a plain answer that does not
-/// start like JSON.
-pub(crate) fn grammar(tools: &[&ToolDefinition], answer: bool) -> String {
-    let call = if tools.is_empty() { None } else { Some(format!("%json {}", calls_schema(tools))) };
+/// A Lark grammar: a call of one of `tools` (addresses copied from `spans`), or (with
+/// `answer`) a plain answer that does not start like JSON.
+pub(crate) fn grammar(tools: &[&ToolDefinition], answer: bool, spans: &Spans) -> String {
+    let call = if tools.is_empty() { None } else { Some(format!("%json {}", calls_schema(tools, spans))) };
     match (call, answer) {
         (Some(call), true) => format!("start: answer | call\nanswer: /[^{{\\s][\\s\\S]*/\ncall: {call}\n"),
         (Some(call), false) => format!("start: call\ncall: {call}\n"),
@@ -339,7 +412,7 @@ mod tests {
             }))
             .unwrap(),
         );
-        let schema = calls_schema(&[&tool]);
+        let schema = calls_schema(&[&tool], &Spans::default());
         assert_eq!(schema["$defs"]["web_search__Range"], json!({"enum": ["day", "week"]}));
         let arguments = &schema["anyOf"][0]["properties"]["arguments"];
         assert_eq!(arguments["properties"]["range"]["$ref"], "#/$defs/web_search__Range");
@@ -348,11 +421,48 @@ mod tests {
     }
 
     #[test]
+    fn addresses_are_found_whole_and_without_the_sentence_around_them() {
+        let urls = |text: &str| Spans::of(text).urls;
+        assert_eq!(urls("Read https://example.com/ please"), ["https://example.com/"]);
+        assert_eq!(
+            urls("see (https://a.example/x), then http://b.example/y?q=1."),
+            ["https://a.example/x", "http://b.example/y?q=1"]
+        );
+        assert_eq!(
+            urls("https://en.wikipedia.org/wiki/Rust_(language)!"),
+            ["https://en.wikipedia.org/wiki/Rust_(language)"]
+        );
+        assert_eq!(
+            urls("twice: https://x.example https://x.example; none: https:// or http:///"),
+            ["https://x.example"]
+        );
+        assert!(urls("no address here, only example.com").is_empty());
+    }
+
+    #[test]
+    fn an_address_is_copied_and_a_tool_that_needs_one_is_fillable_only_with_one() {
+        let read = ToolDefinition::new(
+            "read_page",
+            "Read a page.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {"url": {"type": "string", "format": "uri"}, "note": {"type": "string"}}, "required": ["url"]}))
+                .unwrap(),
+        );
+        let spans = Spans::of("Read https://example.com/ please");
+        let schema = calls_schema(&[&read], &spans);
+        let arguments = &schema["anyOf"][0]["properties"]["arguments"]["properties"];
+        assert_eq!(arguments["url"], json!({"type": "string", "enum": ["https://example.com/"]}));
+        assert_eq!(arguments["note"]["maxLength"], json!(MAX_STRING), "other strings stay free");
+        assert!(fillable(&read, &spans));
+        assert!(!fillable(&read, &Spans::default()));
+        assert!(fillable(&weather(), &Spans::default()), "nothing to copy, nothing missing");
+    }
+
+    #[test]
     fn grammars_name_every_tool() {
         let tool = weather();
-        let g = grammar(&[&tool], true);
+        let g = grammar(&[&tool], true, &Spans::default());
         assert!(g.starts_with("start: answer | call\n"), "{g}");
         assert!(g.contains("\"const\":\"get_weather\""), "{g}");
-        assert!(grammar(&[&tool], false).starts_with("start: call\n"));
+        assert!(grammar(&[&tool], false, &Spans::default()).starts_with("start: call\n"));
     }
 }

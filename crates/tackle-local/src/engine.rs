@@ -52,7 +52,12 @@ pub(crate) enum Constraint {
     /// Only this grammar.
     Only(String),
     /// The classifying router decides first (resolved to `Only` before generation).
-    Route { request: String, none_bias: f32, tools: Vec<Arc<tackle_core::ToolDefinition>> },
+    Route {
+        request: String,
+        none_bias: f32,
+        tools: Vec<Arc<tackle_core::ToolDefinition>>,
+        spans: crate::chat::Spans,
+    },
 }
 
 /// How one generation went.

@@ -240,7 +240,7 @@ impl LocalModel {
         tools
             .iter()
             .filter(|tool| {
-                let grammar = chat::grammar(&[tool.as_ref()], false);
+                let grammar = chat::grammar(&[tool.as_ref()], false, &chat::Spans::default());
                 let mut checked = self.checked.lock().unwrap_or_else(|p| p.into_inner());
                 // Each grammar is compiled once: tools repeat on every round.
                 *checked.entry(grammar.clone()).or_insert_with(|| match self.engine.check_grammar(&grammar) {
@@ -264,12 +264,12 @@ impl LocalModel {
         let Plan { prompt, constraint, max_tokens, call_tokens, tools } = request;
         let started = Instant::now();
         let (constraint, router_choice) = match constraint {
-            Constraint::Route { request, none_bias, tools } => {
+            Constraint::Route { request, none_bias, tools, spans } => {
                 let choice = self.route(&tools, &request, none_bias)?;
                 let name = choice.map_or(chat::NO_TOOL.to_owned(), |i| tools[i].name.clone());
                 let constraint = match choice {
-                    Some(i) => Constraint::Only(chat::grammar(&[tools[i].as_ref()], false)),
-                    None => Constraint::Only(chat::grammar(&[], true)),
+                    Some(i) => Constraint::Only(chat::grammar(&[tools[i].as_ref()], false, &spans)),
+                    None => Constraint::Only(chat::grammar(&[], true, &spans)),
                 };
                 (constraint, Some(name))
             }
@@ -349,6 +349,8 @@ impl LocalModel {
         // A call must complete to be valid: it gets at least the call budget.
         let call_tokens = max_tokens.max(CALL_BUDGET);
         let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
+        // What the user wrote that a call may copy (the latest message's first).
+        let spans = user_spans(request.messages);
         let refs: Vec<&ToolDefinition> = offered.iter().map(|t| t.as_ref()).collect();
         // One call per user message: once the model has a tool result to answer from, it
         // answers (a small model asked again tends to call again).
@@ -359,31 +361,52 @@ impl LocalModel {
         let constraint = match &request.settings.tool_choice {
             _ if offered.is_empty() => Constraint::None,
             // An answer from the result, which may not look like a call.
-            _ if answered_by_tool => Constraint::Only(chat::grammar(&[], true)),
+            _ if answered_by_tool => Constraint::Only(chat::grammar(&[], true, &spans)),
             ToolChoice::None => Constraint::None,
-            ToolChoice::Required => Constraint::Only(chat::grammar(&refs, false)),
+            ToolChoice::Required => Constraint::Only(chat::grammar(&refs, false, &spans)),
             ToolChoice::Tool(name) => {
                 let Some(tool) = refs.iter().find(|t| &t.name == name) else {
                     return Err(LocalError::Generation(format!("the forced tool {name:?} is not offered")));
                 };
-                Constraint::Only(chat::grammar(&[tool], false))
+                Constraint::Only(chat::grammar(&[tool], false, &spans))
             }
             ToolChoice::Auto => match self.router {
                 Router::FirstToken { call_bias } => Constraint::Choose {
-                    answer: chat::grammar(&[], true),
-                    call: chat::grammar(&refs, false),
+                    answer: chat::grammar(&[], true, &spans),
+                    call: chat::grammar(&refs, false, &spans),
                     bias: call_bias,
                 },
                 // Decided on the generation thread, before the first token.
+                // A tool whose required address the user never wrote is not a candidate.
                 Router::Classify { none_bias } => Constraint::Route {
                     request: last_user_text(request.messages),
                     none_bias,
-                    tools: offered.clone(),
+                    tools: offered.iter().filter(|t| chat::fillable(t, &spans)).cloned().collect(),
+                    spans: spans.clone(),
                 },
             },
         };
         Ok(Plan { prompt, constraint, max_tokens, call_tokens, tools: names })
     }
+}
+
+/// The addresses the user wrote, the latest message's first.
+fn user_spans(messages: &[Message]) -> chat::Spans {
+    let mut urls = Vec::new();
+    for message in messages.iter().rev() {
+        if let Message::User { parts } = message {
+            for part in parts {
+                if let UserPart::Text(text) = part {
+                    for url in chat::Spans::of(text).urls {
+                        if !urls.contains(&url) {
+                            urls.push(url);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    chat::Spans { urls }
 }
 
 /// The text of the conversation's last user message.

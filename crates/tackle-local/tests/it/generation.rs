@@ -11,14 +11,22 @@ use tackle_local::LocalModel;
 use super::{model, tools};
 
 async fn turn(model: &LocalModel, prompt: &str, choice: ToolChoice) -> (String, Vec<(String, Value)>) {
-    let tools = tools();
+    turn_with(model, &tools(), prompt, choice).await
+}
+
+async fn turn_with(
+    model: &LocalModel,
+    tools: &[Arc<tackle_core::ToolDefinition>],
+    prompt: &str,
+    choice: ToolChoice,
+) -> (String, Vec<(String, Value)>) {
     let messages = vec![Message::user(prompt)];
     let settings =
         ModelSettings { tool_choice: choice, max_output_tokens: Some(60), ..ModelSettings::default() };
     let request = ModelRequest {
         instructions: "",
         messages: &messages,
-        tools: &tools,
+        tools,
         settings: &settings,
         tool_call_deltas: true,
     };
@@ -83,6 +91,50 @@ async fn forced_calls_are_valid_and_right_on_the_obvious_prompts() {
         let schema = &schemas.iter().find(|(n, _)| n == name).unwrap().1;
         let validator = jsonschema::validator_for(schema).unwrap();
         assert!(validator.is_valid(arguments), "{prompt}: {name} {arguments}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn addresses_are_copied_from_the_request_and_never_invented() {
+    let Some(model) = model() else { return };
+    let tool = |name: &str, description: &str, parameters: Value| {
+        Arc::new(tackle_core::ToolDefinition::new(
+            name,
+            description,
+            tackle_core::JsonSchema::new(parameters).unwrap(),
+        ))
+    };
+    let tools = vec![
+        tool(
+            "read_page",
+            "Read a web page and return its main text.",
+            json!({"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"]}),
+        ),
+        tool(
+            "search",
+            "Search the web.",
+            json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
+        ),
+    ];
+    // The word after the address is not glued on, and trailing punctuation stays out.
+    for (prompt, url) in [
+        ("Read https://example.com/ please", "https://example.com/"),
+        (
+            "What does https://docs.rs/tokio/latest/tokio/ say about runtimes?",
+            "https://docs.rs/tokio/latest/tokio/",
+        ),
+        (
+            "Summarise this: https://en.wikipedia.org/wiki/Rust_(programming_language).",
+            "https://en.wikipedia.org/wiki/Rust_(programming_language)",
+        ),
+    ] {
+        let (_, calls) = turn_with(model, &tools, prompt, ToolChoice::Tool("read_page".into())).await;
+        assert_eq!(calls, [("read_page".to_owned(), json!({"url": url}))], "{prompt}");
+    }
+    // With no address written, a tool that needs one is never chosen.
+    for prompt in ["Read the latest news about Rust please", "What is on the front page of the BBC today?"] {
+        let (_, calls) = turn_with(model, &tools, prompt, ToolChoice::Auto).await;
+        assert!(calls.iter().all(|(name, _)| name != "read_page"), "{prompt}: {calls:?}");
     }
 }
 
