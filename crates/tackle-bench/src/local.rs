@@ -303,3 +303,91 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         Ok::<(), Box<dyn std::error::Error>>(())
     })
 }
+
+/// `tackle-bench local MODEL.gguf --decisions SET.jsonl`: the model under `Auto` on a set of
+/// labelled requests (`{"request", "tool" (or null), "arguments"}`, one per line) with the
+/// CLI's own web tools offered: right decisions, and calls whose arguments equal the
+/// labelled ones, per expected tool. Every third request of each expected tool is held
+/// out: its figures are
+/// printed as totals only (`TACKLE_SHOW=1` lists the development part's mistakes).
+pub(crate) fn decisions(path: &str, set: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let web = tackle_web::WebTools::new(tackle_web::Retriever::new());
+    let tools: Vec<Arc<ToolDefinition>> = vec![
+        Arc::new(web.read_web_page()?.definition().clone()),
+        Arc::new(web.web_search()?.definition().clone()),
+    ];
+    let items: Vec<Value> = std::fs::read_to_string(set)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    let show = std::env::var_os("TACKLE_SHOW").is_some();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let model = LocalModel::load(std::path::Path::new(path))?;
+        model.prefill("", &tools)?;
+        // (part, expected tool) -> (requests, right decisions, calls with labelled
+        // arguments, right calls with the labelled arguments)
+        let mut table: std::collections::BTreeMap<(&str, String), [usize; 4]> = Default::default();
+        let mut seen: std::collections::HashMap<String, usize> = Default::default();
+        for item in &items {
+            let request = item["request"].as_str().unwrap_or_default();
+            let expected = item["tool"].as_str();
+            // Every third request of each expected tool is held out.
+            let nth = seen.entry(expected.unwrap_or("none").to_owned()).or_default();
+            let part = if *nth % 3 == 2 { "held_out" } else { "dev" };
+            *nth += 1;
+            let labelled = item["arguments"].as_object().filter(|a| !a.is_empty());
+            let messages = vec![Message::user(request)];
+            let settings =
+                ModelSettings { tool_choice: ToolChoice::Auto, max_output_tokens: Some(40), ..ModelSettings::default() };
+            let req = ModelRequest {
+                instructions: "",
+                messages: &messages,
+                tools: &tools,
+                settings: &settings,
+                tool_call_deltas: false,
+            };
+            let mut stream = model.stream(req);
+            let mut calls = Vec::new();
+            while let Some(event) = stream.next().await {
+                if let Ok(ModelEvent::Completed(response)) = event {
+                    calls.extend(response.turn.tool_calls().cloned());
+                }
+            }
+            let chosen = calls.first().map(|c| c.name.as_str());
+            let right = chosen == expected;
+            let arguments_right = right
+                && labelled.is_some_and(|want| {
+                    calls.first().and_then(|c| c.arguments.as_object()).is_some_and(|got| {
+                        want.iter().all(|(k, v)| got.get(k) == Some(v))
+                    })
+                });
+            let row = table.entry((part, expected.unwrap_or("none").to_owned())).or_default();
+            row[0] += 1;
+            row[1] += usize::from(right);
+            row[2] += usize::from(labelled.is_some());
+            row[3] += usize::from(arguments_right);
+            if show && part == "dev" && (!right || (labelled.is_some() && !arguments_right)) {
+                let got = calls.first().map(|c| format!("{} {}", c.name, c.arguments.raw_text()));
+                eprintln!("{request:?}: expected {expected:?}, got {got:?}");
+            }
+        }
+        for part in ["dev", "held_out"] {
+            let rows: Vec<_> = table.iter().filter(|((p, _), _)| *p == part).collect();
+            let sum = |k: usize| rows.iter().map(|(_, r)| r[k]).sum::<usize>();
+            let ratio = |a: usize, b: usize| if b == 0 { Value::Null } else { json!(round(a as f64 / b as f64)) };
+            let per_tool: serde_json::Map<String, Value> = rows
+                .iter()
+                .map(|((_, tool), r)| (tool.clone(), json!({"requests": r[0], "right": ratio(r[1], r[0]), "arguments_right": ratio(r[3], r[2])})))
+                .collect();
+            println!(
+                "{}",
+                json!({"framework": "tackle", "bench": "local_decisions", "set": set, "part": part,
+                       "requests": sum(0), "right": ratio(sum(1), sum(0)),
+                       "arguments_right": ratio(sum(3), sum(2)), "per_tool": per_tool})
+            );
+        }
+        Ok::<_, Box<dyn std::error::Error>>(())
+    })
+}

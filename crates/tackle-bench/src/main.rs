@@ -531,9 +531,10 @@ fn main() {
             (Some(dir), Some(pattern)) => env::bench(dir, pattern),
             _ => Err("usage: tackle-bench env --dir DIR --pattern REGEX".into()),
         },
-        "local" => match args.get(1) {
-            Some(path) => local::bench(path),
-            None => Err("usage: tackle-bench local MODEL.gguf".into()),
+        "local" => match (args.get(1), flag("--decisions")) {
+            (Some(path), Some(set)) => local::decisions(path, set),
+            (Some(path), None) => local::bench(path),
+            (None, _) => Err("usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl]".into()),
         },
         "mcp" => mcp::bench(),
         "cold" => match (flag("--tackle"), flag("--base-url")) {

@@ -240,6 +240,102 @@ pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
         .any(|name| properties.get(name).and_then(Value::as_object).is_some_and(is_address))
 }
 
+/// Whether `tool` has a required argument that is an address.
+pub(crate) fn needs_address(tool: &ToolDefinition) -> bool {
+    !fillable(tool, &Spans::default())
+}
+
+/// Words that say a request is about the present (news, prices, what is open, what
+/// happened lately) or asks for a search: what a model's own knowledge cannot answer.
+/// Matched as whole words or phrases, in lower case.
+const CURRENT: &[&str] = &[
+    // English
+    "latest",
+    "newest",
+    "recent",
+    "recently",
+    "today",
+    "today's",
+    "tonight",
+    "tomorrow",
+    "yesterday",
+    "now",
+    "current",
+    "currently",
+    "this week",
+    "this weekend",
+    "this month",
+    "this year",
+    "this morning",
+    "this evening",
+    "this saturday",
+    "this sunday",
+    "next week",
+    "next weekend",
+    "next month",
+    "last night",
+    "last week",
+    "these days",
+    "news",
+    "headlines",
+    "price",
+    "prices",
+    "score",
+    "scores",
+    "forecast",
+    "search",
+    "look up",
+    "opening hours",
+    "open tomorrow",
+    "near me",
+    "schedule",
+    "release date",
+    "come out",
+    "out yet",
+    "reviews",
+    // German, French, Spanish, Portuguese
+    "heute",
+    "morgen",
+    "aktuell",
+    "aktuelle",
+    "neueste",
+    "nachrichten",
+    "preis",
+    "suche",
+    "aujourd'hui",
+    "demain",
+    "actualités",
+    "prix",
+    "dernier",
+    "dernière",
+    "recherche",
+    "hoy",
+    "mañana",
+    "noticias",
+    "precio",
+    "último",
+    "última",
+    "busca",
+    "buscar",
+    "hoje",
+    "amanhã",
+    "notícias",
+    "preço",
+];
+
+/// Whether `text` asks about the present or for a search (see [`CURRENT`]).
+pub(crate) fn asks_for_current(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    CURRENT.iter().any(|entry| {
+        let parts: Vec<&str> = entry.split(' ').collect();
+        words.windows(parts.len()).any(|w| w == parts.as_slice())
+    })
+}
+
 /// The longest string a call may hold where its schema sets no limit.
 const MAX_STRING: u32 = 200;
 
@@ -455,6 +551,24 @@ mod tests {
         assert!(fillable(&read, &spans));
         assert!(!fillable(&read, &Spans::default()));
         assert!(fillable(&weather(), &Spans::default()), "nothing to copy, nothing missing");
+    }
+
+    #[test]
+    fn requests_about_the_present_are_recognised_by_their_words() {
+        for text in [
+            "whats the latest on the starship launch",
+            "any concerts in vienna this saturday?",
+            "What's today's top story",
+            "Wie ist das Wetter heute in Köln?",
+            "look up the population of Peru",
+        ] {
+            assert!(asks_for_current(text), "{text}");
+        }
+        for text in
+            ["write a poem about the sea", "nowhere to go", "explain closures", "the newsletter template"]
+        {
+            assert!(!asks_for_current(text), "{text}");
+        }
     }
 
     #[test]
