@@ -350,53 +350,67 @@ const KNOWN_FORMATS: &[&str] =
 fn embed(value: &Value, prefix: &str, spans: &Spans) -> Value {
     match value {
         // An address is one the user wrote, copied exactly (a small model otherwise glues
-        // the next word on, or invents one).
-        Value::Object(map) if is_address(map) && !spans.urls.is_empty() && !map.contains_key("enum") => {
-            json!({"type": "string", "enum": spans.urls})
+        // the next word on, or invents one) — those the schema's own limits admit.
+        Value::Object(map)
+            if is_address(map) && !map.contains_key("enum") && !map.contains_key("pattern") =>
+        {
+            let limit = |key: &str| map.get(key).and_then(Value::as_u64).map(|n| n as usize);
+            let admitted: Vec<&String> = spans
+                .urls
+                .iter()
+                .filter(|u| {
+                    let chars = u.chars().count();
+                    limit("minLength").is_none_or(|min| chars >= min)
+                        && limit("maxLength").is_none_or(|max| chars <= max)
+                })
+                .collect();
+            if admitted.is_empty() {
+                embed_object(map, prefix, spans)
+            } else {
+                json!({"type": "string", "enum": admitted})
+            }
         }
-        Value::Object(map) => {
-            let mut out = serde_json::Map::new();
-            for (key, item) in map {
-                match (key.as_str(), item) {
-                    ("$defs" | "definitions", _) => {}
-                    ("$ref", Value::String(target)) => {
-                        let name =
-                            target.strip_prefix("#/$defs/").or_else(|| target.strip_prefix("#/definitions/"));
-                        let target = match name {
-                            Some(name) => format!("#/$defs/{prefix}__{name}"),
-                            None => target.clone(),
-                        };
-                        out.insert(key.clone(), Value::String(target));
-                    }
-                    ("format", Value::String(format)) if !KNOWN_FORMATS.contains(&format.as_str()) => {}
-                    _ => {
-                        out.insert(key.clone(), embed(item, prefix, spans));
-                    }
-                }
-            }
-            // Extra properties are allowed by such a schema but never needed: the model writes
-            // only the declared ones (a small model otherwise invents keys without end).
-            if out.contains_key("properties") && !out.contains_key("additionalProperties") {
-                out.insert("additionalProperties".to_owned(), Value::Bool(false));
-            }
-            // Strings end: a bounded length, so that a call always completes.
-            let is_string = match out.get("type") {
-                Some(Value::String(t)) => t == "string",
-                Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
-                _ => false,
-            };
-            if is_string
-                && !out.contains_key("maxLength")
-                && !out.contains_key("enum")
-                && !out.contains_key("const")
-            {
-                out.insert("maxLength".to_owned(), json!(MAX_STRING));
-            }
-            Value::Object(out)
-        }
+        Value::Object(map) => embed_object(map, prefix, spans),
         Value::Array(items) => Value::Array(items.iter().map(|v| embed(v, prefix, spans)).collect()),
         other => other.clone(),
     }
+}
+
+fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Spans) -> Value {
+    let mut out = serde_json::Map::new();
+    for (key, item) in map {
+        match (key.as_str(), item) {
+            ("$defs" | "definitions", _) => {}
+            ("$ref", Value::String(target)) => {
+                let name = target.strip_prefix("#/$defs/").or_else(|| target.strip_prefix("#/definitions/"));
+                let target = match name {
+                    Some(name) => format!("#/$defs/{prefix}__{name}"),
+                    None => target.clone(),
+                };
+                out.insert(key.clone(), Value::String(target));
+            }
+            ("format", Value::String(format)) if !KNOWN_FORMATS.contains(&format.as_str()) => {}
+            _ => {
+                out.insert(key.clone(), embed(item, prefix, spans));
+            }
+        }
+    }
+    // Extra properties are allowed by such a schema but never needed: the model writes
+    // only the declared ones (a small model otherwise invents keys without end).
+    if out.contains_key("properties") && !out.contains_key("additionalProperties") {
+        out.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+    // Strings end: a bounded length, so that a call always completes.
+    let is_string = match out.get("type") {
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    if is_string && !out.contains_key("maxLength") && !out.contains_key("enum") && !out.contains_key("const")
+    {
+        out.insert("maxLength".to_owned(), json!(MAX_STRING));
+    }
+    Value::Object(out)
 }
 
 /// The JSON Schema of a call of `tool`, and its definitions for the root's `$defs`.
@@ -549,6 +563,18 @@ mod tests {
         assert_eq!(arguments["url"], json!({"type": "string", "enum": ["https://example.com/"]}));
         assert_eq!(arguments["note"]["maxLength"], json!(MAX_STRING), "other strings stay free");
         assert!(fillable(&read, &spans));
+        // An address the schema's own limits refuse is not offered.
+        let short = ToolDefinition::new(
+            "read_short",
+            "Read a page.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {"url": {"type": "string", "format": "uri", "maxLength": 10}}, "required": ["url"]}))
+                .unwrap(),
+        );
+        let schema = calls_schema(&[&short], &spans);
+        assert_eq!(
+            schema["anyOf"][0]["properties"]["arguments"]["properties"]["url"]["maxLength"],
+            json!(10)
+        );
         assert!(!fillable(&read, &Spans::default()));
         assert!(fillable(&weather(), &Spans::default()), "nothing to copy, nothing missing");
     }
