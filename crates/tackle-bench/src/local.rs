@@ -107,13 +107,7 @@ async fn ask(
     let messages = vec![Message::user(prompt)];
     let settings =
         ModelSettings { tool_choice: choice, max_output_tokens: Some(max), ..ModelSettings::default() };
-    let request = ModelRequest {
-        instructions: "",
-        messages: &messages,
-        tools: &tools,
-        settings: &settings,
-        tool_call_deltas: true,
-    };
+    let request = ModelRequest::new("", &messages, &tools, &settings);
     let mut stream = model.stream(request);
     let (mut text, mut calls) = (String::new(), Vec::new());
     while let Some(event) = stream.next().await {
@@ -185,13 +179,7 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         };
         let instructions =
             "You are a storyteller. Write vivid, short stories with a clear beginning, middle and end.";
-        let request = ModelRequest {
-            instructions,
-            messages: &messages,
-            tools: &[],
-            settings: &settings,
-            tool_call_deltas: true,
-        };
+        let request = ModelRequest::new(instructions, &messages, &[], &settings);
         let mut stream = model.stream(request);
         while stream.next().await.is_some() {}
         let prompt_tps = model.stats().prompt_tokens_per_second();

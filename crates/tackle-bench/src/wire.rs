@@ -143,13 +143,7 @@ pub(crate) fn first_token(base_url: &str, api: Api) -> Result<(), Box<dyn std::e
     for i in 0..330 {
         let started = Instant::now();
         let first = runtime.block_on(async {
-            let request = tackle_core::ModelRequest {
-                instructions: "",
-                messages: &history,
-                tools: &tools,
-                settings: &settings,
-                tool_call_deltas: true,
-            };
+            let request = tackle_core::ModelRequest::new("", &history, &tools, &settings);
             let mut stream = model.stream(request);
             while let Some(event) = stream.next().await {
                 if matches!(event?, tackle_core::ModelEvent::TextDelta(_)) {

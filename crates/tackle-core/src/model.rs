@@ -71,6 +71,18 @@ pub struct ModelRequest<'a> {
     pub tool_call_deltas: bool,
 }
 
+impl<'a> ModelRequest<'a> {
+    /// A request whose caller reads every event, tool-call deltas included.
+    pub fn new(
+        instructions: &'a str,
+        messages: &'a [Message],
+        tools: &'a [Arc<ToolDefinition>],
+        settings: &'a ModelSettings,
+    ) -> Self {
+        ModelRequest { instructions, messages, tools, settings, tool_call_deltas: true }
+    }
+}
+
 /// Why the model stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -224,13 +224,7 @@ mod tests {
         }]);
         let messages = [Message::user("1+2?")];
         let settings = ModelSettings::default();
-        let request = ModelRequest {
-            instructions: "be brief",
-            messages: &messages,
-            tools: &[],
-            settings: &settings,
-            tool_call_deltas: true,
-        };
+        let request = ModelRequest::new("be brief", &messages, &[], &settings);
         let events: Vec<_> = model.stream(request).collect().await;
         assert_eq!(events.len(), 4);
         let Some(Ok(ModelEvent::Completed(response))) = events.last() else { panic!("no completion") };
@@ -245,13 +239,7 @@ mod tests {
         let model =
             FunctionModel::new(|req| Ok(AssistantTurn::text(format!("{} messages", req.messages.len()))));
         let settings = ModelSettings::default();
-        let request = ModelRequest {
-            instructions: "",
-            messages: &[],
-            tools: &[],
-            settings: &settings,
-            tool_call_deltas: true,
-        };
+        let request = ModelRequest::new("", &[], &[], &settings);
         let events: Vec<_> = model.stream(request).collect().await;
         assert!(matches!(&events[0], Ok(ModelEvent::TextDelta(t)) if t == "0 messages"));
     }

@@ -23,13 +23,7 @@ async fn turn_with(
     let messages = vec![Message::user(prompt)];
     let settings =
         ModelSettings { tool_choice: choice, max_output_tokens: Some(60), ..ModelSettings::default() };
-    let request = ModelRequest {
-        instructions: "",
-        messages: &messages,
-        tools,
-        settings: &settings,
-        tool_call_deltas: true,
-    };
+    let request = ModelRequest::new("", &messages, tools, &settings);
     let mut stream = model.stream(request);
     let mut streamed = String::new();
     let mut calls = Vec::new();

@@ -21,15 +21,7 @@ fn model() -> Anthropic {
 }
 
 fn body(messages: &[Message], tools: &[Arc<tackle_core::ToolDefinition>], settings: &ModelSettings) -> Value {
-    model()
-        .request_body(&ModelRequest {
-            instructions: "Be brief.",
-            messages,
-            tools,
-            settings,
-            tool_call_deltas: true,
-        })
-        .unwrap()
+    model().request_body(&ModelRequest::new("Be brief.", messages, tools, settings)).unwrap()
 }
 
 fn thinking_turn() -> AssistantTurn {
@@ -265,13 +257,7 @@ async fn overloaded_is_retried_then_reported() {
     let model = model().base_url(&format!("{}/v1", server.uri())).unwrap();
     let messages = [Message::user("hi")];
     let settings = settings();
-    let request = ModelRequest {
-        instructions: "",
-        messages: &messages,
-        tools: &[],
-        settings: &settings,
-        tool_call_deltas: true,
-    };
+    let request = ModelRequest::new("", &messages, &[], &settings);
     use futures_util::StreamExt;
     use tackle_core::Model;
     let first = model.stream(request).next().await.unwrap().unwrap_err();
@@ -285,15 +271,7 @@ fn extended_thinking_asks_with_an_automatic_tool_choice() {
     let messages = [Message::user("?")];
     let tools = [weather_tool(None)];
     let forced = ModelSettings { tool_choice: ToolChoice::Tool("get_weather".into()), ..settings() };
-    let sent = thinking
-        .request_body(&ModelRequest {
-            instructions: "",
-            messages: &messages,
-            tools: &tools,
-            settings: &forced,
-            tool_call_deltas: true,
-        })
-        .unwrap();
+    let sent = thinking.request_body(&ModelRequest::new("", &messages, &tools, &forced)).unwrap();
     assert_eq!(sent["tool_choice"], json!({"type": "auto"}));
     assert_eq!(sent["thinking"], json!({"type": "enabled", "budget_tokens": 2048}));
     let plain = body(&messages, &tools, &forced);

@@ -57,15 +57,7 @@ fn body(
     tools: &[Arc<tackle_core::ToolDefinition>],
     settings: &ModelSettings,
 ) -> Value {
-    model
-        .request_body(&ModelRequest {
-            instructions: "Be brief.",
-            messages,
-            tools,
-            settings,
-            tool_call_deltas: true,
-        })
-        .unwrap()
+    model.request_body(&ModelRequest::new("Be brief.", messages, tools, settings)).unwrap()
 }
 
 #[test]
@@ -339,13 +331,7 @@ async fn first_event(model: &OpenAiChat) -> Result<Vec<ModelEvent>, tackle_core:
     use futures_util::StreamExt;
     let messages = [Message::user("hi")];
     let settings = settings();
-    let request = ModelRequest {
-        instructions: "",
-        messages: &messages,
-        tools: &[],
-        settings: &settings,
-        tool_call_deltas: true,
-    };
+    let request = ModelRequest::new("", &messages, &[], &settings);
     let mut stream = model.stream(request);
     let mut events = Vec::new();
     while let Some(event) = stream.next().await {
@@ -518,13 +504,7 @@ async fn events_decoded_before_a_failure_come_before_it() {
     let model = live(&server);
     let messages = [Message::user("hi")];
     let settings = settings();
-    let request = ModelRequest {
-        instructions: "",
-        messages: &messages,
-        tools: &[],
-        settings: &settings,
-        tool_call_deltas: true,
-    };
+    let request = ModelRequest::new("", &messages, &[], &settings);
     let items: Vec<_> = model.stream(request).collect().await;
     assert_eq!(items.len(), 2, "{items:?}");
     assert!(matches!(&items[0], Ok(ModelEvent::TextDelta(t)) if t == "hi"), "{items:?}");

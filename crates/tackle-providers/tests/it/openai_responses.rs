@@ -58,15 +58,7 @@ fn reasoning_stream() -> String {
 }
 
 fn body(messages: &[Message], tools: &[Arc<tackle_core::ToolDefinition>], settings: &ModelSettings) -> Value {
-    model()
-        .request_body(&ModelRequest {
-            instructions: "Be brief.",
-            messages,
-            tools,
-            settings,
-            tool_call_deltas: true,
-        })
-        .unwrap()
+    model().request_body(&ModelRequest::new("Be brief.", messages, tools, settings)).unwrap()
 }
 
 #[test]
@@ -309,15 +301,7 @@ fn images_go_with_tool_results() {
         ..tackle_core::Model::profile(&model()).clone()
     });
     let tools = [weather_tool(None)];
-    let sent = blind
-        .request_body(&ModelRequest {
-            instructions: "Be brief.",
-            messages: &history,
-            tools: &tools,
-            settings: &settings(),
-            tool_call_deltas: true,
-        })
-        .unwrap();
+    let sent = blind.request_body(&ModelRequest::new("Be brief.", &history, &tools, &settings())).unwrap();
     let output =
         sent["input"].as_array().unwrap().iter().find(|i| i["type"] == "function_call_output").unwrap();
     assert_eq!(output["output"], json!("[image: image/png, 4 bytes]"));

@@ -46,13 +46,7 @@ fn models(base: &str) -> Vec<Box<dyn Model>> {
 async fn first_error(model: &dyn Model) -> tackle_core::ModelError {
     let messages = [Message::user("hi")];
     let settings = settings();
-    let request = ModelRequest {
-        instructions: "",
-        messages: &messages,
-        tools: &[],
-        settings: &settings,
-        tool_call_deltas: true,
-    };
+    let request = ModelRequest::new("", &messages, &[], &settings);
     let mut stream = model.stream(request);
     while let Some(event) = stream.next().await {
         if let Err(error) = event {
