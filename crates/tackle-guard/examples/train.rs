@@ -1,7 +1,8 @@
 //! Trains the default scorer and measures it: `cargo run --release -p tackle-guard --example
 //! train` (add `--write` to rewrite `src/weights.rs`, `--benign-dir DIR` to add real text
 //! from `DIR/*.txt` to the documents — `data/real-text.sh` fetches some; `--fresh` to report
-//! on `data/fresh*_*.jsonl`, which are never trained on; `--show`,
+//! on `data/fresh*_*.jsonl`, which are never trained on; `--committed` to report the model in
+//! the crate on the held-out part and those sets without training; `--show`,
 //! `--missed` and `--feature NAME` print what the training part teaches).
 //!
 //! Data: `data/benign.jsonl` (documents the way tools return them, trigger words included)
@@ -12,8 +13,9 @@
 //! characters, look-alike letters, base64). Units are labelled by whether they overlap the
 //! payload; the model is gradient-boosted trees with balanced class weights beside a lexical
 //! model (logistic regression over hashed word n-grams, trained also on the composed requests
-//! of `data/requests_*.jsonl`), calibrated so that the default strictness marks 1.8 % of the
-//! training documents, the lexical model's out-of-fold scores spending 0.5 % of it.
+//! of `data/requests_*.jsonl` and on real requests to assistants from `--requests-file`),
+//! calibrated so that the default strictness marks 1.5 % of the training documents, the
+//! lexical model's out-of-fold scores spending 0.5 % of it.
 #![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::collections::BTreeMap;
@@ -371,9 +373,10 @@ const HARD_NEGATIVE: usize = 10;
 const COMPOSED_NEGATIVE: usize = 2;
 /// How many documents each composed request is put into.
 const REQUEST_HOSTS: usize = 4;
+const REAL_REQUEST_HOSTS: usize = 12;
 /// The share of training documents each strictness may mark.
 const RELAXED_RATE: f64 = 0.005;
-const DEFAULT_RATE: f64 = 0.018;
+const DEFAULT_RATE: f64 = 0.015;
 /// The part of `DEFAULT_RATE` the lexical model may spend alone.
 const LEXICAL_RATE: f64 = 0.005;
 const STRICT_RATE: f64 = 0.05;
@@ -505,6 +508,25 @@ fn cut(sorted: &[f32], rate: f64) -> f32 {
 
 /// Text-level figures at the default threshold: recall per family, false alarms on the
 /// documents alone.
+/// Test sets whose figures have been read while tuning: no longer honest, they are written
+/// data like the rest and join the training part (every third of each genre and family
+/// still held out).
+const RETIRED: [&str; 5] = ["fresh", "fresh2", "fresh3", "fresh4", "fresh5"];
+
+/// Test sets written before the round that produced the committed model and never trained
+/// or tuned on: the figures to trust (see data/README.md).
+const FRESH: [&str; 1] = ["fresh6"];
+
+fn fresh(root: &str, scorer: &Trees, lexical: &Lexical) {
+    for name in FRESH {
+        let set = samples(
+            &load(&format!("{root}/{name}_benign.jsonl"), "genre"),
+            &load(&format!("{root}/{name}_payloads.jsonl"), "family"),
+        );
+        evaluate(name, scorer, lexical, &set);
+    }
+}
+
 fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
     let guard =
         Guard::new(scorer.clone(), Strictness::Default, Thresholds::default()).with_lexical(lexical.clone());
@@ -528,7 +550,10 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
             }
             (true, false) => {
                 fneg += 1;
-                if name == "train" && std::env::args().any(|a| a == "--missed") {
+                let missed_in = std::env::args().skip_while(|a| a != "--missed-in").nth(1);
+                if (name == "train" && std::env::args().any(|a| a == "--missed"))
+                    || missed_in.as_deref() == Some(name)
+                {
                     let payload = &sample.text[sample.payload.clone().unwrap_or_default()];
                     println!(
                         "  missed {}: {:?}",
@@ -580,25 +605,43 @@ fn show(scorer: &Trees, lexical: &Lexical, sample: &Sample) {
 fn main() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
     let mut benign = load(&format!("{root}/benign.jsonl"), "genre");
+    let mut payloads = load(&format!("{root}/payloads.jsonl"), "family");
+    // Test sets that have been looked at are training data now (see data/README.md).
+    for name in RETIRED {
+        benign.extend(load(&format!("{root}/{name}_benign.jsonl"), "genre"));
+        payloads.extend(load(&format!("{root}/{name}_payloads.jsonl"), "family"));
+    }
     let args: Vec<String> = std::env::args().collect();
     if let Some(dir) = args.iter().position(|a| a == "--benign-dir").and_then(|i| args.get(i + 1)) {
         benign.extend(load_dir(dir));
     }
     let (benign_train, benign_held) = split(benign);
-    let (payload_train, payload_held) = split(load(&format!("{root}/payloads.jsonl"), "family"));
+    let (payload_train, payload_held) = split(payloads);
     // The composed requests and their people-addressed twins teach the lexical model only:
     // the trees and the calibration see the written payloads and the documents.
     let (composed_train, composed_held) = split(load(&format!("{root}/requests_benign.jsonl"), "genre"));
     let (request_train, request_held) = split(load(&format!("{root}/requests_payloads.jsonl"), "family"));
+    // Requests real people wrote to assistants (`data/real-requests.sh`), when given: the
+    // lexical model's positives besides the composed ones.
+    let (real_train, real_held) = match args.iter().position(|a| a == "--requests-file") {
+        Some(i) => split(load(args.get(i + 1).expect("--requests-file FILE"), "group")),
+        None => (Vec::new(), Vec::new()),
+    };
     let train_samples = samples(&benign_train, &payload_train);
     let mut word_samples = train_samples.clone();
     word_samples.extend(injected(&benign_train, &request_train, REQUEST_HOSTS));
+    word_samples.extend(injected(&benign_train, &real_train, REAL_REQUEST_HOSTS));
     word_samples.extend(clean(&composed_train));
     let mut held_samples = samples(&benign_held, &payload_held);
     held_samples.extend(
         injected(&benign_held, &request_held, REQUEST_HOSTS)
             .into_iter()
             .map(|s| Sample { family: "composed_request".into(), ..s }),
+    );
+    held_samples.extend(
+        injected(&benign_held, &real_held, REQUEST_HOSTS)
+            .into_iter()
+            .map(|s| Sample { family: "real_request".into(), ..s }),
     );
     held_samples
         .extend(clean(&composed_held).into_iter().map(|s| Sample { family: "benign:composed".into(), ..s }));
@@ -611,6 +654,13 @@ fn main() {
         (None, family) if family.starts_with("benign:real:") => 1,
         (None, _) => HARD_NEGATIVE,
     };
+    if args.iter().any(|a| a == "--committed") {
+        // The model in the crate as it is, on the same held-out part and fresh sets.
+        let (scorer, lexical) = (Trees::trained(), Lexical::trained().clone());
+        evaluate("held_out", &scorer, &lexical, &held_samples);
+        fresh(root, &scorer, &lexical);
+        return;
+    }
     let repeats: Vec<usize> = train_samples.iter().map(repeat).collect();
     // The lexical model: trained three times on two thirds to score the third, so that the
     // calibration sees its scores on text it has not learnt from; then once on all.
@@ -750,15 +800,7 @@ fn main() {
     evaluate("train", &scorer, &lexical, &train_samples);
     evaluate("held_out", &scorer, &lexical, &held_samples);
     if args.iter().any(|a| a == "--fresh") {
-        // Never trained on. fresh..fresh3 have been development sets since the lexical
-        // model; fresh4 and fresh5 are the honest ones (see data/README.md).
-        for name in ["fresh", "fresh2", "fresh3", "fresh4", "fresh5"] {
-            let set = samples(
-                &load(&format!("{root}/{name}_benign.jsonl"), "genre"),
-                &load(&format!("{root}/{name}_payloads.jsonl"), "family"),
-            );
-            evaluate(name, &scorer, &lexical, &set);
-        }
+        fresh(root, &scorer, &lexical);
     }
     if std::env::args().any(|a| a == "--write") {
         let node = |n: &Node| match n {
