@@ -2,7 +2,10 @@
 //! train` (add `--write` to rewrite `src/weights.rs`, `--benign-dir DIR` to add real text
 //! from `DIR/*.txt` to the documents — `data/real-text.sh` fetches some; `--fresh` to report
 //! on `data/fresh*_*.jsonl`, which are never trained on; `--committed` to report the model in
-//! the crate on the held-out part and those sets without training; `--show`,
+//! the crate on the held-out part and those sets without training; `--requests-file FILE`
+//! and `--word-vectors FILE` for the real requests and static word vectors of
+//! `data/real-requests.sh` and `data/word-vectors.sh`; `--missed-in SET` prints what a set
+//! misses; `--show`,
 //! `--missed` and `--feature NAME` print what the training part teaches).
 //!
 //! Data: `data/benign.jsonl` (documents the way tools return them, trigger words included)
@@ -23,7 +26,7 @@ use std::ops::Range;
 
 use base64::Engine as _;
 use serde_json::Value;
-use tackle_guard::lexical::{BUCKETS, MIN_NGRAMS, ngrams};
+use tackle_guard::lexical::{BUCKETS, MIN_NGRAMS, ngrams_by_kind, unigram_bucket};
 use tackle_guard::scorer::{FEATURE_NAMES, FEATURES, Node, Trees, feature_vector};
 use tackle_guard::{Guard, Lexical, Scorer, Strictness, Thresholds, candidates_with};
 
@@ -236,6 +239,8 @@ fn samples(benign: &[Doc], payloads: &[Doc]) -> Vec<Sample> {
 /// The lexical model's examples: each unit's n-gram buckets, its label and its weight.
 struct WordRows {
     buckets: Vec<Vec<u32>>,
+    /// The unigram buckets among them (each word once per occurrence).
+    unigrams: Vec<Vec<u32>>,
     labels: Vec<bool>,
     weights: Vec<f32>,
     folds: Vec<usize>,
@@ -246,18 +251,30 @@ struct WordRows {
 /// document (negative), every payload unit of an injected one (positive).
 fn word_rows(samples: &[Sample], repeats: &[usize]) -> (Vec<Vec<Vec<u32>>>, WordRows) {
     let mut per_sample = Vec::with_capacity(samples.len());
-    let mut rows =
-        WordRows { buckets: Vec::new(), labels: Vec::new(), weights: Vec::new(), folds: Vec::new() };
+    let mut rows = WordRows {
+        buckets: Vec::new(),
+        unigrams: Vec::new(),
+        labels: Vec::new(),
+        weights: Vec::new(),
+        folds: Vec::new(),
+    };
     for (sample, repeat) in samples.iter().zip(repeats) {
         let read = std::cell::RefCell::new(Vec::new());
+        let words_of = std::cell::RefCell::new(Vec::new());
         let units = candidates_with(&sample.text, &|words| {
-            let mut b = Vec::new();
-            ngrams(words, |x| b.push(x as u32));
+            let (mut b, mut u) = (Vec::new(), Vec::new());
+            ngrams_by_kind(words, |x, unigram| {
+                b.push(x as u32);
+                if unigram {
+                    u.push(x as u32);
+                }
+            });
             read.borrow_mut().push(b);
+            words_of.borrow_mut().push(u);
             0.0
         });
-        let read = read.into_inner();
-        for (candidate, b) in units.iter().zip(&read) {
+        let (read, words_of) = (read.into_inner(), words_of.into_inner());
+        for ((candidate, b), u) in units.iter().zip(&read).zip(&words_of) {
             let positive = sample
                 .payload
                 .as_ref()
@@ -267,6 +284,7 @@ fn word_rows(samples: &[Sample], repeats: &[usize]) -> (Vec<Vec<Vec<u32>>>, Word
                 continue;
             }
             rows.buckets.push(b.clone());
+            rows.unigrams.push(u.clone());
             rows.labels.push(positive);
             rows.weights.push(*repeat as f32);
             rows.folds.push(sample.fold);
@@ -279,11 +297,17 @@ fn word_rows(samples: &[Sample], repeats: &[usize]) -> (Vec<Vec<Vec<u32>>>, Word
         rows.buckets.iter().zip(&rows.labels).filter(|(_, y)| !**y).map(|(b, _)| b).collect();
     let ambiguous: Vec<bool> =
         rows.buckets.iter().zip(&rows.labels).map(|(b, y)| *y && benign.contains(b)).collect();
-    let mut kept =
-        WordRows { buckets: Vec::new(), labels: Vec::new(), weights: Vec::new(), folds: Vec::new() };
+    let mut kept = WordRows {
+        buckets: Vec::new(),
+        unigrams: Vec::new(),
+        labels: Vec::new(),
+        weights: Vec::new(),
+        folds: Vec::new(),
+    };
     for (i, b) in rows.buckets.iter().enumerate() {
         if !ambiguous[i] {
             kept.buckets.push(b.clone());
+            kept.unigrams.push(rows.unigrams[i].clone());
             kept.labels.push(rows.labels[i]);
             kept.weights.push(rows.weights[i]);
             kept.folds.push(rows.folds[i]);
@@ -298,10 +322,66 @@ const WORD_L2: f32 = 1e-3;
 /// Positives weigh this share of all the lexical examples' weight.
 const WORD_POSITIVE_SHARE: f32 = 0.3;
 
-/// Logistic regression over the n-grams (each worth 1/√n), AdaGrad with L2 on the weights
-/// a step touches, trained on the examples whose fold is not `skip`; the intercept and the
-/// weights in `f32`.
-fn train_words(rows: &WordRows, skip: Option<usize>) -> (f32, Vec<f32>) {
+/// Static word vectors (`--word-vectors`): the vector of each word by its unigram bucket.
+struct Vectors {
+    dim: usize,
+    /// Bucket → row in `data`.
+    index: std::collections::HashMap<u32, usize>,
+    data: Vec<f32>,
+}
+
+impl Vectors {
+    fn none() -> Self {
+        Vectors { dim: 0, index: Default::default(), data: Vec::new() }
+    }
+
+    /// Lines of a word and its numbers, as `tackle-local`'s `word_vectors` example writes
+    /// them; words the tokenizer reads otherwise (not lower-case ASCII letters) are skipped,
+    /// and of two words in one bucket the first is kept.
+    fn load(path: &str) -> Self {
+        let text = std::fs::read_to_string(path).expect(path);
+        let mut vectors = Vectors::none();
+        for line in text.lines() {
+            let mut parts = line.split(' ');
+            let word = parts.next().unwrap_or_default();
+            if word.is_empty() || !word.bytes().all(|b| b.is_ascii_lowercase()) {
+                continue;
+            }
+            let numbers: Vec<f32> = parts.map(|x| x.parse().unwrap()).collect();
+            if vectors.dim == 0 {
+                vectors.dim = numbers.len();
+            }
+            assert_eq!(numbers.len(), vectors.dim, "{word}");
+            let bucket = unigram_bucket(word) as u32;
+            if let std::collections::hash_map::Entry::Vacant(e) = vectors.index.entry(bucket) {
+                e.insert(vectors.data.len() / vectors.dim);
+                vectors.data.extend(numbers);
+            }
+        }
+        vectors
+    }
+
+    /// The sum of the vectors of `unigrams` (zero when there are none).
+    fn sum(&self, unigrams: &[u32], out: &mut [f32]) {
+        out.fill(0.0);
+        for u in unigrams {
+            if let Some(&row) = self.index.get(u) {
+                for (o, x) in out.iter_mut().zip(&self.data[row * self.dim..(row + 1) * self.dim]) {
+                    *o += x;
+                }
+            }
+        }
+    }
+}
+
+/// Logistic regression over the n-grams (each worth 1/√n) and, with word vectors, over the
+/// sum of the unit's word vectors (worth 1/√n too), AdaGrad with L2 on the weights a step
+/// touches, trained on the examples whose fold is not `skip`. The vector weights are then
+/// folded into the unigram weights — each word's unigram gains its vector's product with
+/// them —, which is the same model for every word with a vector: a word never seen in
+/// training still weighs what its meaning does. Returns the intercept and the weights in
+/// `f32`.
+fn train_words(rows: &WordRows, vectors: &Vectors, skip: Option<usize>) -> (f32, Vec<f32>) {
     let keep = |i: usize| skip != Some(rows.folds[i]);
     let (mut pos, mut neg) = (0f32, 0f32);
     for i in (0..rows.labels.len()).filter(|&i| keep(i)) {
@@ -312,6 +392,9 @@ fn train_words(rows: &WordRows, skip: Option<usize>) -> (f32, Vec<f32>) {
         (WORD_POSITIVE_SHARE * total / pos.max(1.0), (1.0 - WORD_POSITIVE_SHARE) * total / neg.max(1.0));
     let mut w = vec![0f32; BUCKETS];
     let mut g2 = vec![1e-6f32; BUCKETS];
+    let mut v = vec![0f32; vectors.dim];
+    let mut v_g2 = vec![1e-6f32; vectors.dim];
+    let mut dense = vec![0f32; vectors.dim];
     let (mut bias, mut bias_g2) = ((pos / neg.max(1.0)).max(1e-6).ln(), 1e-6f32);
     let mut order: Vec<usize> = (0..rows.labels.len()).filter(|&i| keep(i)).collect();
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -326,7 +409,9 @@ fn train_words(rows: &WordRows, skip: Option<usize>) -> (f32, Vec<f32>) {
         for &i in &order {
             let b = &rows.buckets[i];
             let x = 1.0 / (b.len().max(MIN_NGRAMS) as f32).sqrt();
-            let z = bias + b.iter().map(|&j| w[j as usize]).sum::<f32>() * x;
+            vectors.sum(&rows.unigrams[i], &mut dense);
+            let meaning: f32 = dense.iter().zip(&v).map(|(d, v)| d * v).sum();
+            let z = bias + (b.iter().map(|&j| w[j as usize]).sum::<f32>() + meaning) * x;
             let p = 1.0 / (1.0 + (-z).exp());
             let weight = if rows.labels[i] { wp } else { wn };
             let g = weight * (p - f32::from(u8::from(rows.labels[i])));
@@ -336,12 +421,33 @@ fn train_words(rows: &WordRows, skip: Option<usize>) -> (f32, Vec<f32>) {
                 let j = j as usize;
                 let gj = g * x + WORD_L2 * w[j];
                 g2[j] += gj * gj;
-                w[j] -= WORD_RATE * gj / g2[j].sqrt();
+                w[j] -= WORD_RATE * NGRAM_RATE_SHARE * gj / g2[j].sqrt();
+            }
+            for ((vk, gk2), d) in v.iter_mut().zip(&mut v_g2).zip(&dense) {
+                if *d != 0.0 {
+                    let gk = g * x * d + VECTOR_L2 * *vk;
+                    *gk2 += gk * gk;
+                    *vk -= WORD_RATE * gk / gk2.sqrt();
+                }
             }
         }
     }
+    for (&bucket, &row) in &vectors.index {
+        let vector = &vectors.data[row * vectors.dim..(row + 1) * vectors.dim];
+        w[bucket as usize] += vector.iter().zip(&v).map(|(e, v)| e * v).sum::<f32>();
+    }
     (bias, w)
 }
+
+/// The n-gram weights learn at this share of [`WORD_RATE`], the word vectors' weights at the
+/// whole of it: what the meaning of words can carry, shared by every word alike, is learnt
+/// before single n-grams memorise single examples. (On the held-out part: recall 0.830 →
+/// 0.851 at false alarms 0.020 → 0.019; without the vectors the slower n-grams alone reach
+/// 0.839.)
+const NGRAM_RATE_SHARE: f32 = 0.3;
+
+/// L2 on the weights of the word vectors' dimensions.
+const VECTOR_L2: f32 = 1e-3;
 
 fn words_logit(model: &(f32, Vec<f32>), buckets: &[u32]) -> f32 {
     model.0
@@ -511,11 +617,11 @@ fn cut(sorted: &[f32], rate: f64) -> f32 {
 /// Test sets whose figures have been read while tuning: no longer honest, they are written
 /// data like the rest and join the training part (every third of each genre and family
 /// still held out).
-const RETIRED: [&str; 5] = ["fresh", "fresh2", "fresh3", "fresh4", "fresh5"];
+const RETIRED: [&str; 6] = ["fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"];
 
 /// Test sets written before the round that produced the committed model and never trained
 /// or tuned on: the figures to trust (see data/README.md).
-const FRESH: [&str; 1] = ["fresh6"];
+const FRESH: [&str; 1] = ["fresh7"];
 
 fn fresh(root: &str, scorer: &Trees, lexical: &Lexical) {
     for name in FRESH {
@@ -666,8 +772,12 @@ fn main() {
     // calibration sees its scores on text it has not learnt from; then once on all.
     let word_repeats: Vec<usize> = word_samples.iter().map(repeat).collect();
     let (words_read, word_rows) = word_rows(&word_samples, &word_repeats);
-    let folds: Vec<(f32, Vec<f32>)> = (0..3).map(|k| train_words(&word_rows, Some(k))).collect();
-    let lexical = quantize(&train_words(&word_rows, None));
+    let vectors = match args.iter().position(|a| a == "--word-vectors") {
+        Some(i) => Vectors::load(args.get(i + 1).expect("--word-vectors FILE")),
+        None => Vectors::none(),
+    };
+    let folds: Vec<(f32, Vec<f32>)> = (0..3).map(|k| train_words(&word_rows, &vectors, Some(k))).collect();
+    let lexical = quantize(&train_words(&word_rows, &vectors, None));
     // Rows per sample: the units of a document, and which overlap the payload.
     let per_sample: Vec<Vec<([f32; FEATURES], bool)>> = train_samples
         .iter()

@@ -6,6 +6,12 @@
 //! examples against real text. Its log-odds is one more feature for the scorer, which weighs
 //! it beside the context the detectors see.
 //!
+//! A word's unigram weight also holds what its meaning weighs: the trainer learns weights
+//! over static word vectors (each word embedded alone by a sentence model, about 33,000
+//! English words) beside the n-grams, then folds them into each word's unigram, so a word
+//! no training example used ("erase", "synopsis") weighs about what its neighbours ("delete",
+//! "summary") do — at no cost here, where it is one weight like any other.
+//!
 //! Words are read from normalised text (lower case, look-alikes folded): runs of letters and
 //! digits (outside ASCII, of anything but punctuation and symbols), each CJK character on its own (bigrams then hold the words), `:` as a word (an
 //! addressee ends with one), any token with a digit as one number, and a whole URL, domain or
@@ -101,6 +107,19 @@ impl Lexical {
 /// Hands `each` the bucket of every unigram and bigram of normalised `text` (see the module
 /// docs for what a word is), at most [`MAX_TOKENS`] words' worth.
 pub fn ngrams(text: &str, mut each: impl FnMut(usize)) {
+    ngrams_by_kind(text, |bucket, _| each(bucket));
+}
+
+/// The bucket a word's unigram weighs in: what [`ngrams`] gives for a unit of that one
+/// word, when the word is lower case and made of ASCII letters.
+pub fn unigram_bucket(word: &str) -> usize {
+    bucket(hash(word.as_bytes()), UNIGRAM_SEED)
+}
+
+const UNIGRAM_SEED: u32 = 0x9E37_79B9;
+
+/// [`ngrams`], telling each bucket's kind: `true` for a unigram, `false` for a bigram.
+pub fn ngrams_by_kind(text: &str, mut each: impl FnMut(usize, bool)) {
     let mut previous: Option<u32> = None;
     let mut tokens = 0;
     let mut emit = |token: u32| {
@@ -108,9 +127,9 @@ pub fn ngrams(text: &str, mut each: impl FnMut(usize)) {
             return;
         }
         tokens += 1;
-        each(bucket(token, 0x9E37_79B9));
+        each(bucket(token, UNIGRAM_SEED), true);
         if let Some(p) = previous {
-            each(bucket(p.rotate_left(7) ^ token, 0x85EB_CA6B));
+            each(bucket(p.rotate_left(7) ^ token, 0x85EB_CA6B), false);
         }
         previous = Some(token);
     };
