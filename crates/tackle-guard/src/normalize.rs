@@ -508,6 +508,37 @@ mod tests {
             prop_assert!(original.is_char_boundary(back.start) && original.is_char_boundary(back.end));
         }
 
+        /// Every normalised character maps back to the one original character it came
+        /// from: an ASCII letter to itself in either case, anything else to a character that
+        /// normalises to text holding it (`ﬁ` → `fi`, `а` in `sуstem` → `y`'s look-alike).
+        /// Mixed text of ASCII runs, look-alikes, invisible and tag characters, ligatures.
+        #[test]
+        fn each_character_maps_to_its_source(
+            parts in prop::collection::vec(
+                prop::sample::select(vec![
+                    "Ignore ", "all", " ", "sуstem", "\u{200b}", "ﬁle", "Ｗｉｄｅ", "\u{E0041}",
+                    "ünd", "Привет", "日本", "\n", "“q”", "é", "x\u{301}",
+                ]),
+                0..12,
+            )
+        ) {
+            let original: String = parts.concat();
+            let n = normalize(&original);
+            for (at, c) in n.text.char_indices() {
+                let back = n.original_range(at..at + c.len_utf8());
+                let source = &original[back.clone()];
+                prop_assert_eq!(source.chars().count(), 1, "{:?} at {} from {:?}", c, at, source);
+                if c.is_ascii_alphanumeric() && source.is_ascii() {
+                    prop_assert_eq!(source.to_ascii_lowercase(), c.to_string());
+                }
+            }
+            // A range over the whole text maps to the original less what was dropped at its ends.
+            if !n.text.is_empty() {
+                let all = n.original_range(0..n.text.len());
+                prop_assert!(all.start <= all.end && all.end <= original.len());
+            }
+        }
+
         /// Printable ASCII only changes case.
         #[test]
         fn ascii_round_trips(original in "[ -~]{0,80}") {
