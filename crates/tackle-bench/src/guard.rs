@@ -1,6 +1,7 @@
 //! `tackle-bench guard --dir DIR`: the prompt-injection filter's throughput on the `*.txt`
-//! files of a directory (each file one batch, as one tool result), single-threaded, median
-//! of 5 passes after 2 warm-ups, with each layer measured alone.
+//! files under a directory (each file one batch, as one tool result), single-threaded,
+//! median of 5 passes after 2 warm-ups, with each layer measured alone, then the whole
+//! filter per subdirectory (the genres of `crates/tackle-guard/data/real-text.sh`).
 
 use std::time::Instant;
 
@@ -23,13 +24,39 @@ fn pass(texts: &[String], f: &dyn Fn(&str)) -> f64 {
     bytes as f64 / 1e6 / start.elapsed().as_secs_f64()
 }
 
-pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let mut texts = Vec::new();
+/// The `*.txt` files under `dir`, its subdirectories included, sorted by path.
+fn text_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
     let mut paths: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).map(|e| e.path()).collect();
     paths.sort();
-    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
-        texts.push(std::fs::read_to_string(path)?);
+    for path in paths {
+        if path.is_dir() {
+            text_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "txt") {
+            out.push(path);
+        }
     }
+    Ok(())
+}
+
+pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let mut paths = Vec::new();
+    text_files(std::path::Path::new(dir), &mut paths)?;
+    // Files straight under `dir` are one group; each subdirectory (a genre of
+    // `real-text.sh`) is another, measured alone after the whole.
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for path in &paths {
+        let group = path
+            .parent()
+            .and_then(|p| p.strip_prefix(dir).ok())
+            .and_then(|p| p.components().next())
+            .map_or_else(String::new, |c| c.as_os_str().to_string_lossy().into_owned());
+        let text = String::from_utf8_lossy(&std::fs::read(path)?).into_owned();
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, texts)) => texts.push(text),
+            None => groups.push((group, vec![text])),
+        }
+    }
+    let texts: Vec<String> = groups.iter().flat_map(|(_, t)| t.iter().cloned()).collect();
     if texts.is_empty() {
         return Err(format!("no .txt files in {dir}").into());
     }
@@ -53,17 +80,30 @@ pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
             }),
         ),
     ];
+    let measure = |texts: &[String], f: &dyn Fn(&str)| {
+        for _ in 0..2 {
+            pass(texts, f);
+        }
+        median((0..5).map(|_| pass(texts, f)).collect())
+    };
     let bytes: usize = texts.iter().map(String::len).sum();
     for (name, f) in &layers {
-        for _ in 0..2 {
-            pass(&texts, f.as_ref());
-        }
-        let mb_s = median((0..5).map(|_| pass(&texts, f.as_ref())).collect());
         println!(
             "{{\"bench\": \"guard\", \"layer\": \"{name}\", \"files\": {}, \"bytes\": {bytes}, \"mb_per_s\": {:.1}}}",
             texts.len(),
-            mb_s
+            measure(&texts, f.as_ref())
         );
+    }
+    if groups.len() > 1 {
+        let (_, whole) = &layers[4];
+        for (group, texts) in &groups {
+            let bytes: usize = texts.iter().map(String::len).sum();
+            println!(
+                "{{\"bench\": \"guard\", \"layer\": \"guard\", \"group\": \"{group}\", \"files\": {}, \"bytes\": {bytes}, \"mb_per_s\": {:.1}}}",
+                texts.len(),
+                measure(texts, whole.as_ref())
+            );
+        }
     }
     Ok(())
 }

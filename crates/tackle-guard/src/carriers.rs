@@ -233,23 +233,24 @@ fn hex_runs(text: &str, found: &mut Vec<Decoded>) {
 
 /// Percent-encoding, character references, JSON escapes and quoted-printable: runs of text
 /// with at least three escapes of one kind, decoded as a whole.
-fn escape_runs(text: &str, found: &mut Vec<Decoded>) {
+fn escape_runs(text: &str, out: &mut Vec<Decoded>) {
     for (carrier, mark, count) in [
         (Carrier::Percent, b'%', count_percent as fn(&str) -> usize),
         (Carrier::CharacterReferences, b'&', count_references),
         (Carrier::JsonEscapes, b'\\', count_json),
         (Carrier::QuotedPrintable, b'=', count_quoted_printable),
     ] {
-        // Most texts hold none of an escape's mark: one search skips them.
-        if !text.as_bytes().contains(&mark) {
-            continue;
-        }
-        // Lines are the runs: an escaped payload rarely spans lines, prose often does.
-        let mut offset = 0;
-        for line in text.split_inclusive('\n') {
-            let start = offset;
-            offset += line.len();
-            if memchr::memchr(mark, line.as_bytes()).is_none() || count(line) < MIN_ESCAPES {
+        // Lines are the runs: an escaped payload rarely spans lines, prose often does. Only
+        // the lines holding the mark are looked at, found by searching for the mark itself.
+        let bytes = text.as_bytes();
+        let mut next = 0;
+        while let Some(found) = memchr::memchr(mark, &bytes[next..]) {
+            let at = next + found;
+            let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+            let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+            next = end;
+            let line = &text[start..end];
+            if count(line) < MIN_ESCAPES {
                 continue;
             }
             let decoded = match carrier {
@@ -259,7 +260,7 @@ fn escape_runs(text: &str, found: &mut Vec<Decoded>) {
                 _ => quoted_printable(line),
             };
             if let Some(decoded) = decoded.filter(|d| d.trim() != line.trim()) {
-                found.push(Decoded { range: start..offset, carrier, text: decoded });
+                out.push(Decoded { range: start..end, carrier, text: decoded });
             }
         }
     }

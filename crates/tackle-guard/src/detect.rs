@@ -699,7 +699,8 @@ pub fn detect(text: &str) -> Vec<Unit> {
             if unit.starts_with("act as ") {
                 add(Signal::Persona);
             }
-            if memchr::memmem::find(text[range.clone()].as_bytes(), b"![").is_some()
+            let bytes = text[range.clone()].as_bytes();
+            if memchr::memchr_iter(b'!', bytes).any(|i| bytes.get(i + 1) == Some(&b'['))
                 && carries_data_image(&text[range.clone()])
             {
                 add(Signal::Exfiltration);
@@ -816,7 +817,7 @@ fn carries_data_image(unit: &str) -> bool {
 
 /// A JSON object with a name and arguments, the shape of a tool call.
 fn looks_like_tool_json(unit: &str) -> bool {
-    unit.contains('{')
+    memchr::memchr(b'{', unit.as_bytes()).is_some()
         && unit.contains("\"name\"")
         && (unit.contains("\"arguments\"") || unit.contains("\"parameters\""))
 }
