@@ -292,51 +292,88 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
     })
 }
 
-/// `tackle-bench local MODEL.gguf --decisions SET.jsonl`: the model under `Auto` on a set of
-/// labelled requests (`{"request", "tool" (or null), "arguments"}`, one per line) with the
-/// CLI's own web tools offered: right decisions, and calls whose arguments equal the
-/// labelled ones, per expected tool. Every third request of each expected tool is held
-/// out: its figures are
-/// printed as totals only (`TACKLE_SHOW=1` lists the development part's mistakes).
-pub(crate) fn decisions(path: &str, set: &str) -> Result<(), Box<dyn std::error::Error>> {
+/// `tackle-bench local MODEL.gguf --decisions SET.jsonl[,SET2.jsonl…]`: the model under
+/// `Auto` on sets of labelled requests, one JSON object per line: `request`, `tool` (or
+/// null for no tool), and either `arguments` (the values that must follow) or `accept` (per
+/// argument, the values it may take, `""` meaning it may be left out); `tools` (name,
+/// description, JSON Schema parameters) gives the request's own catalog, else the CLI's web
+/// tools are offered, or for `catalog: "env"` the environment's file, search and shell
+/// tools, or a catalog of that name in `catalogs.json` beside the set; `catalog` names the
+/// catalog in the table (default `cli`). Reports, per
+/// part and catalog, right decisions and — of the right calls that have labelled arguments
+/// — those whose arguments are right, and the same of the calls whose labelled values all
+/// stand verbatim in the request (what a small model should copy exactly). Every third request of each catalog and expected
+/// tool (for requests with their own catalogs: of each catalog and of calls and no-calls)
+/// is held out: its figures are printed as totals only (`TACKLE_SHOW=1` lists the
+/// development part's mistakes).
+pub(crate) fn decisions(path: &str, sets: &str) -> Result<(), Box<dyn std::error::Error>> {
     let web = tackle_web::WebTools::new(tackle_web::Retriever::new());
-    let tools: Vec<Arc<ToolDefinition>> = vec![
+    let cli_tools: Vec<Arc<ToolDefinition>> = vec![
         Arc::new(web.read_web_page()?.definition().clone()),
         Arc::new(web.web_search()?.definition().clone()),
     ];
-    let items: Vec<Value> = std::fs::read_to_string(set)?
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(serde_json::from_str)
-        .collect::<Result<_, _>>()?;
+    // The environment's tools (files, search, shell) over a scratch directory: only their
+    // definitions are offered, nothing runs.
+    let scratch = tempfile::tempdir()?;
+    let dir = tackle_env::LocalDir::new(scratch.path())?;
+    let env: Arc<dyn tackle_env::Environment> = Arc::new(dir.clone());
+    let env_tools: Vec<Arc<ToolDefinition>> = tackle_env::FileTools::new(env.clone())
+        .all()?
+        .into_iter()
+        .chain(tackle_env::SearchTools::new(env).all()?)
+        .chain(tackle_env::ShellTools::new(&dir, tackle_env::ShellPolicy::default()).all()?)
+        .map(|t| Arc::new(t.definition().clone()))
+        .collect();
+    let mut items: Vec<Value> = Vec::new();
+    // Named catalogs from `catalogs.json` beside the sets: name -> tools.
+    let mut named: std::collections::HashMap<String, Vec<Arc<ToolDefinition>>> = Default::default();
+    for set in sets.split(',') {
+        for line in std::fs::read_to_string(set)?.lines().filter(|l| !l.trim().is_empty()) {
+            items.push(serde_json::from_str(line)?);
+        }
+        let catalogs = std::path::Path::new(set).with_file_name("catalogs.json");
+        if let Ok(text) = std::fs::read_to_string(&catalogs) {
+            let value: Value = serde_json::from_str(&text)?;
+            for (name, tools) in value.as_object().ok_or("catalogs.json: an object of catalogs")? {
+                let tools = tools.as_array().ok_or("catalogs.json: a list of tools per catalog")?;
+                named.insert(name.clone(), tools.iter().map(definition).collect::<Result<_, _>>()?);
+            }
+        }
+    }
     let show = std::env::var_os("TACKLE_SHOW").is_some();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
         let model = LocalModel::load(std::path::Path::new(path))?;
-        model.prefill("", &tools)?;
-        // (part, expected tool) -> (requests, right decisions, calls with labelled
-        // arguments, right calls with the labelled arguments)
-        let mut table: std::collections::BTreeMap<(&str, String), [usize; 4]> = Default::default();
+        model.prefill("", &cli_tools)?;
+        // (part, catalog) -> (requests, right decisions, right calls with labelled
+        // arguments, of which with the right arguments, right calls whose labelled values
+        // all stand in the request, of which with the right arguments)
+        let mut table: std::collections::BTreeMap<(&str, String), [usize; 6]> = Default::default();
         let mut seen: std::collections::HashMap<String, usize> = Default::default();
         for item in &items {
             let request = item["request"].as_str().unwrap_or_default();
             let expected = item["tool"].as_str();
-            // Every third request of each expected tool is held out.
-            let nth = seen.entry(expected.unwrap_or("none").to_owned()).or_default();
+            let catalog = item["catalog"].as_str().unwrap_or("cli").to_owned();
+            let own_tools = item["tools"].as_array();
+            let tools: Vec<Arc<ToolDefinition>> = match (own_tools, catalog.as_str()) {
+                (Some(list), _) => list.iter().map(definition).collect::<Result<_, _>>()?,
+                (None, "env") => env_tools.clone(),
+                (None, name) => named.get(name).cloned().unwrap_or_else(|| cli_tools.clone()),
+            };
+            // Every third request of each catalog and expected tool is held out.
+            let kind = match (own_tools.is_some(), expected) {
+                (_, None) => "none",
+                (true, Some(_)) => "call",
+                (false, Some(tool)) => tool,
+            };
+            let nth = seen.entry(format!("{catalog}/{kind}")).or_default();
             let part = if *nth % 3 == 2 { "held_out" } else { "dev" };
             *nth += 1;
-            let labelled = item["arguments"].as_object().filter(|a| !a.is_empty());
+            let accept = accepted(item);
             let messages = vec![Message::user(request)];
             let settings =
                 ModelSettings { tool_choice: ToolChoice::Auto, max_output_tokens: Some(40), ..ModelSettings::default() };
-            let req = ModelRequest {
-                instructions: "",
-                messages: &messages,
-                tools: &tools,
-                settings: &settings,
-                tool_call_deltas: false,
-            };
-            let mut stream = model.stream(req);
+            let mut stream = model.stream(ModelRequest::new("", &messages, &tools, &settings));
             let mut calls = Vec::new();
             while let Some(event) = stream.next().await {
                 if let Ok(ModelEvent::Completed(response)) = event {
@@ -345,18 +382,20 @@ pub(crate) fn decisions(path: &str, set: &str) -> Result<(), Box<dyn std::error:
             }
             let chosen = calls.first().map(|c| c.name.as_str());
             let right = chosen == expected;
-            let arguments_right = right
-                && labelled.is_some_and(|want| {
-                    calls.first().and_then(|c| c.arguments.as_object()).is_some_and(|got| {
-                        want.iter().all(|(k, v)| got.get(k) == Some(v))
-                    })
+            let labelled = right && accept.as_ref().is_some_and(|a| !a.is_empty());
+            let arguments_right = labelled
+                && accept.as_ref().is_some_and(|want| {
+                    calls.first().and_then(|c| c.arguments.as_object()).is_some_and(|got| arguments_match(want, got))
                 });
-            let row = table.entry((part, expected.unwrap_or("none").to_owned())).or_default();
+            let verbatim = labelled && accept.as_ref().is_some_and(|want| in_request(want, request));
+            let row = table.entry((part, catalog)).or_default();
             row[0] += 1;
             row[1] += usize::from(right);
-            row[2] += usize::from(labelled.is_some());
+            row[2] += usize::from(labelled);
             row[3] += usize::from(arguments_right);
-            if show && part == "dev" && (!right || (labelled.is_some() && !arguments_right)) {
+            row[4] += usize::from(verbatim);
+            row[5] += usize::from(verbatim && arguments_right);
+            if show && part == "dev" && (!right || (labelled && !arguments_right)) {
                 let got = calls.first().map(|c| format!("{} {}", c.name, c.arguments.raw_text()));
                 eprintln!("{request:?}: expected {expected:?}, got {got:?}");
             }
@@ -365,17 +404,68 @@ pub(crate) fn decisions(path: &str, set: &str) -> Result<(), Box<dyn std::error:
             let rows: Vec<_> = table.iter().filter(|((p, _), _)| *p == part).collect();
             let sum = |k: usize| rows.iter().map(|(_, r)| r[k]).sum::<usize>();
             let ratio = |a: usize, b: usize| if b == 0 { Value::Null } else { json!(round(a as f64 / b as f64)) };
-            let per_tool: serde_json::Map<String, Value> = rows
+            let per_catalog: serde_json::Map<String, Value> = rows
                 .iter()
-                .map(|((_, tool), r)| (tool.clone(), json!({"requests": r[0], "right": ratio(r[1], r[0]), "arguments_right": ratio(r[3], r[2])})))
+                .map(|((_, catalog), r)| {
+                    (catalog.clone(), json!({"requests": r[0], "right": ratio(r[1], r[0]), "labelled_calls": r[2], "arguments_right": ratio(r[3], r[2]), "verbatim_calls": r[4], "verbatim_arguments_right": ratio(r[5], r[4])}))
+                })
                 .collect();
             println!(
                 "{}",
-                json!({"framework": "tackle", "bench": "local_decisions", "set": set, "part": part,
+                json!({"framework": "tackle", "bench": "local_decisions", "sets": sets, "part": part,
                        "requests": sum(0), "right": ratio(sum(1), sum(0)),
-                       "arguments_right": ratio(sum(3), sum(2)), "per_tool": per_tool})
+                       "arguments_right": ratio(sum(3), sum(2)),
+                       "verbatim_arguments_right": ratio(sum(5), sum(4)), "per_catalog": per_catalog})
             );
         }
         Ok::<_, Box<dyn std::error::Error>>(())
+    })
+}
+
+/// Whether every labelled argument can be copied from the request: one of its values (a
+/// string, or a number as written) stands in it, ignoring case, or it may be left out.
+fn in_request(want: &serde_json::Map<String, Value>, request: &str) -> bool {
+    let request = request.to_lowercase();
+    want.values().all(|values| {
+        let values = values.as_array().cloned().unwrap_or_else(|| vec![values.clone()]);
+        values.iter().any(|v| match v {
+            Value::String(s) => s.is_empty() || request.contains(&s.to_lowercase()),
+            Value::Number(n) => request.contains(&n.to_string()),
+            _ => false,
+        })
+    })
+}
+
+/// A tool of a decision set's own catalog.
+fn definition(tool: &Value) -> Result<Arc<ToolDefinition>, Box<dyn std::error::Error>> {
+    let name = tool["name"].as_str().ok_or("a tool without a name")?;
+    let parameters =
+        tackle_core::JsonSchema::new(tool["parameters"].clone()).map_err(|e| format!("tool {name}: {e}"))?;
+    Ok(Arc::new(ToolDefinition::new(name, tool["description"].as_str().unwrap_or_default(), parameters)))
+}
+
+/// The values each labelled argument may take: `accept` as written, or each of `arguments`
+/// as its only value.
+fn accepted(item: &Value) -> Option<serde_json::Map<String, Value>> {
+    if let Some(accept) = item["accept"].as_object() {
+        return Some(accept.clone());
+    }
+    item["arguments"].as_object().map(|a| a.iter().map(|(k, v)| (k.clone(), json!([v]))).collect())
+}
+
+/// Whether every labelled argument has one of its values (numbers as numbers, strings
+/// without regard to case or surrounding white space), or is absent where `""` allows it.
+fn arguments_match(want: &serde_json::Map<String, Value>, got: &serde_json::Map<String, Value>) -> bool {
+    let same = |a: &Value, b: &Value| match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::String(x), Value::String(y)) => x.trim().eq_ignore_ascii_case(y.trim()),
+        _ => a == b,
+    };
+    want.iter().all(|(name, values)| {
+        let values = values.as_array().cloned().unwrap_or_else(|| vec![values.clone()]);
+        match got.get(name) {
+            Some(value) => values.iter().any(|v| same(v, value)),
+            None => values.iter().any(|v| v.as_str() == Some("")),
+        }
     })
 }

@@ -280,6 +280,22 @@ mod tests {
     }
 
     #[test]
+    fn a_words_unigram_bucket_is_where_the_reader_puts_it() {
+        // The trainer folds each word's vector weight into this bucket: it must be the one
+        // a unit holding the word weighs, alone or between other words.
+        for word in ["delete", "summary", "ignore", "x"] {
+            let mut unigrams = Vec::new();
+            ngrams_by_kind(&format!("please {word} it now"), |b, unigram| {
+                if unigram {
+                    unigrams.push(b);
+                }
+            });
+            assert_eq!(unigrams[1], unigram_bucket(word), "{word}");
+            assert_eq!(buckets(word), vec![unigram_bucket(word)]);
+        }
+    }
+
+    #[test]
     fn numbers_are_one_word_and_cjk_characters_are_words() {
         assert_eq!(buckets("call 555 0134"), buckets("call 12 9"));
         // Two characters: two unigrams and one bigram.
