@@ -295,17 +295,18 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
 /// `tackle-bench local MODEL.gguf --decisions SET.jsonl[,SET2.jsonl…]`: the model under
 /// `Auto` on sets of labelled requests, one JSON object per line: `request`, `tool` (or
 /// null for no tool), and either `arguments` (the values that must follow) or `accept` (per
-/// argument, the values it may take, `""` meaning it may be left out); `tools` (name,
-/// description, JSON Schema parameters) gives the request's own catalog, else the CLI's web
-/// tools are offered, or for `catalog: "env"` the environment's file, search and shell
-/// tools, or a catalog of that name in `catalogs.json` beside the set; `catalog` names the
-/// catalog in the table (default `cli`). Reports, per
-/// part and catalog, right decisions and — of the right calls that have labelled arguments
-/// — those whose arguments are right, and the same of the calls whose labelled values all
-/// stand verbatim in the request (what a small model should copy exactly). Every third request of each catalog and expected
-/// tool (for requests with their own catalogs: of each catalog and of calls and no-calls)
-/// is held out: its figures are printed as totals only (`TACKLE_SHOW=1` lists the
-/// development part's mistakes).
+/// argument, the values it may take, `""` meaning it may be left out). The tools offered:
+/// the request's own `tools` (name, description, JSON Schema parameters) when it has them;
+/// for `catalog: "env"` the environment's file, search and shell tools; a catalog of that
+/// name in `catalogs.json` beside the set; else the CLI's web tools. `catalog` names the
+/// catalog in the table (default `cli`).
+///
+/// Reports, per part and catalog, right decisions; of the right calls with labelled
+/// arguments, those whose arguments are right; and the same of the calls whose labelled
+/// values all stand verbatim in the request (what a small model should copy exactly).
+/// Every third request of each catalog and expected tool (for requests with their own
+/// catalogs: of each catalog's calls and no-calls) is held out: its figures are printed as
+/// totals only (`TACKLE_SHOW=1` lists the development part's mistakes).
 pub(crate) fn decisions(path: &str, sets: &str) -> Result<(), Box<dyn std::error::Error>> {
     let web = tackle_web::WebTools::new(tackle_web::Retriever::new());
     let cli_tools: Vec<Arc<ToolDefinition>> = vec![
