@@ -440,8 +440,7 @@ fn in_request(want: &serde_json::Map<String, Value>, request: &str) -> bool {
 /// A tool of a decision set's own catalog.
 fn definition(tool: &Value) -> Result<Arc<ToolDefinition>, Box<dyn std::error::Error>> {
     let name = tool["name"].as_str().ok_or("a tool without a name")?;
-    let parameters =
-        tackle_core::JsonSchema::new(tool["parameters"].clone()).map_err(|e| format!("tool {name}: {e}"))?;
+    let parameters = JsonSchema::new(tool["parameters"].clone()).map_err(|e| format!("tool {name}: {e}"))?;
     Ok(Arc::new(ToolDefinition::new(name, tool["description"].as_str().unwrap_or_default(), parameters)))
 }
 

@@ -534,7 +534,7 @@ fn main() {
         "local" => match (args.get(1), flag("--decisions")) {
             (Some(path), Some(set)) => local::decisions(path, set),
             (Some(path), None) => local::bench(path),
-            (None, _) => Err("usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl]".into()),
+            (None, _) => Err("usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl[,SET.jsonl…]]".into()),
         },
         "mcp" => mcp::bench(),
         "cold" => match (flag("--tackle"), flag("--base-url")) {

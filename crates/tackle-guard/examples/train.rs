@@ -637,6 +637,7 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
     let guard =
         Guard::new(scorer.clone(), Strictness::Default, Thresholds::default()).with_lexical(lexical.clone());
     let threshold = Thresholds::default().default;
+    let missed_in = std::env::args().skip_while(|a| a != "--missed-in").nth(1);
     let mut by_family: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let (mut tp, mut fp, mut fneg, mut tn) = (0, 0, 0, 0);
     for sample in samples {
@@ -656,7 +657,6 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
             }
             (true, false) => {
                 fneg += 1;
-                let missed_in = std::env::args().skip_while(|a| a != "--missed-in").nth(1);
                 if (name == "train" && std::env::args().any(|a| a == "--missed"))
                     || missed_in.as_deref() == Some(name)
                 {

@@ -117,7 +117,7 @@ pub struct Thresholds {
 
 impl Default for Thresholds {
     /// The thresholds calibrated with the trained scorer: the default marks at most 1.5 %
-    /// of the real and hand-written training documents (1.5 % of the held-out real ones),
+    /// of the real and hand-written training documents (1.3 % of the held-out real ones),
     /// relaxed fewer, strict more (the trainer's output says how many).
     fn default() -> Self {
         let [relaxed, default, strict] = crate::weights::THRESHOLDS;

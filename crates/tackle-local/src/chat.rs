@@ -230,7 +230,7 @@ pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
     if !spans.urls.is_empty() {
         return true;
     }
-    let parameters = tool.parameters.to_value();
+    let parameters = tool.parameters.as_map();
     let required = parameters.get("required").and_then(Value::as_array);
     let properties = parameters.get("properties").and_then(Value::as_object);
     let (Some(required), Some(properties)) = (required, properties) else { return true };
@@ -415,7 +415,7 @@ fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Span
 
 /// The JSON Schema of a call of `tool`, and its definitions for the root's `$defs`.
 fn call_schema(tool: &ToolDefinition, spans: &Spans) -> (Value, Vec<(String, Value)>) {
-    let parameters = tool.parameters.to_value();
+    let parameters = tool.parameters.as_map();
     let mut defs = Vec::new();
     for key in ["$defs", "definitions"] {
         if let Some(Value::Object(map)) = parameters.get(key) {
@@ -428,7 +428,7 @@ fn call_schema(tool: &ToolDefinition, spans: &Spans) -> (Value, Vec<(String, Val
         "type": "object",
         "properties": {
             "name": {"const": tool.name},
-            "arguments": embed(&parameters, &tool.name, spans),
+            "arguments": embed_object(parameters, &tool.name, spans),
         },
         "required": ["name", "arguments"],
         "additionalProperties": false,

@@ -54,7 +54,11 @@ pub(crate) fn trim(markdown: String) -> String {
     // nothing under it.
     let mut taken = 0;
     let mut j = blocks.len();
-    while j > i && taken < MAX_PER_EDGE && (is_metadata(blocks[j - 1]) || is_legal(blocks[j - 1])) {
+    let at_end = |block: &str| {
+        let text = crate::extract::to_text(block.trim_start());
+        (plain(block) && metadata_text(&text)) || legal_text(&text)
+    };
+    while j > i && taken < MAX_PER_EDGE && at_end(blocks[j - 1]) {
         keep[j - 1] = false;
         taken += 1;
         j -= 1;
@@ -71,15 +75,21 @@ pub(crate) fn trim(markdown: String) -> String {
 
 /// A short plain paragraph that is a date line, a byline or a copyright line.
 fn is_metadata(block: &str) -> bool {
+    plain(block) && metadata_text(&crate::extract::to_text(block.trim_start()))
+}
+
+/// Whether a block is one plain paragraph line: not a heading, list, table, quote, code or
+/// image.
+fn plain(block: &str) -> bool {
     let first = block.trim_start();
-    if first.is_empty()
+    !(first.is_empty()
         || first.contains('\n')
         || first.starts_with(['#', '-', '*', '|', '>', '`', '!', '+'])
-        || ordered_item(first)
-    {
-        return false;
-    }
-    let text = crate::extract::to_text(first);
+        || ordered_item(first))
+}
+
+/// Whether a plain paragraph's text is a short date line, byline or copyright line.
+fn metadata_text(text: &str) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.is_empty() || words.len() > MAX_WORDS {
         return false;
@@ -90,12 +100,11 @@ fn is_metadata(block: &str) -> bool {
         && words
             .get(1)
             .is_some_and(|w| w.chars().next().is_some_and(|c| c.is_uppercase() || !c.is_alphabetic()));
-    byline || text.contains('©') || lower.starts_with("copyright") || has_date(&text)
+    byline || text.contains('©') || lower.starts_with("copyright") || has_date(text)
 }
 
-/// A copyright or rights line.
-fn is_legal(block: &str) -> bool {
-    let text = crate::extract::to_text(block.trim_start());
+/// Whether a block's text is a copyright or rights line.
+fn legal_text(text: &str) -> bool {
     let lower = text.trim_start_matches(['*', '_', ' ']).to_lowercase();
     (lower.starts_with('©') || lower.starts_with("copyright") || lower.starts_with("(c) "))
         && text.split_whitespace().count() <= 80
