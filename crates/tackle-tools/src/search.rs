@@ -167,18 +167,43 @@ const PHRASES: &[(&str, &[&str])] = &[
     ("who am i", &["whoami", "self", "current", "user"]),
 ];
 
+/// A query as the search reads it: its text for words (addresses left out), the same for
+/// an embedder (what an address, a path or a pair of coordinates is, said in words), and
+/// the words its chunks add.
+struct Chunked {
+    text: String,
+    meaning: String,
+    extra: Vec<(String, f64)>,
+}
+
 /// What a query's chunks stand for beyond their words: an address asks for a tool that
 /// takes a URL (its parts say nothing about the tool), a file name or a path for one that
-/// works on files, a `#name` for a channel.
-fn chunk_terms(query: &str) -> (String, Vec<(String, f64)>) {
+/// works on files, a `#name` for a channel. An embedder reads digits and slashes poorly, so
+/// its text names the kind of an address, a path and a pair of coordinates.
+fn chunk_terms(query: &str) -> Chunked {
     let (mut text, mut extra) = (String::with_capacity(query.len()), Vec::new());
+    let mut meaning = String::with_capacity(query.len() + 16);
+    let mut previous_number = false;
     for chunk in query.split_whitespace() {
         let bare = chunk.trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!'));
         let lower = bare.to_ascii_lowercase();
         if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www.") {
             extra.push(("url".to_owned(), 1.0));
+            meaning.push_str("a web address ");
             continue;
         }
+        // Two decimal numbers in a row (`-33.8568, 151.2153`) are a place's coordinates.
+        let decimal =
+            bare.trim_end_matches('.').parse::<f64>().is_ok_and(f64::is_finite) && bare.contains('.');
+        if decimal && previous_number {
+            meaning.push_str("(latitude and longitude coordinates) ");
+        }
+        previous_number = decimal;
+        if lower.starts_with('/') || lower.starts_with("~/") || lower.starts_with("./") {
+            meaning.push_str("the file ");
+        }
+        meaning.push_str(chunk);
+        meaning.push(' ');
         let extension = lower.rsplit_once('.');
         let file_like = extension.is_some_and(|(name, ext)| {
             !name.is_empty() && (1..=4).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric())
@@ -196,7 +221,7 @@ fn chunk_terms(query: &str) -> (String, Vec<(String, f64)>) {
         text.push_str(chunk);
         text.push(' ');
     }
-    (text, extra)
+    Chunked { text, meaning, extra }
 }
 
 /// The weight of a word a query gains from [`ALSO`], and of `list` for a plural noun.
@@ -464,8 +489,8 @@ impl Index {
     pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(String, f64)> {
         // Each query word at weight 1, and the words of the operations it asks for at a
         // lower one; many of something (a plural noun) asks for a list.
-        let (query, extra) = chunk_terms(query);
-        let query = query.as_str();
+        let Chunked { text, meaning: meaning_text, extra } = chunk_terms(query);
+        let query = text.as_str();
         let mut terms: Vec<(String, f64)> = words(query).into_iter().map(|w| (w, 1.0)).collect();
         terms.extend(
             extra.into_iter().flat_map(|(w, weight)| words(&w).into_iter().map(move |w| (w, weight))),
@@ -496,27 +521,53 @@ impl Index {
         terms.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         terms.dedup_by(|a, b| a.0 == b.0);
         let words: Vec<f64> = (0..self.names.len()).map(|i| self.tools.score(i, &terms)).collect();
-        let meaning = self.dense.as_ref().and_then(|(embedder, vectors)| match embedder.embed_query(query) {
-            Ok(q) => {
-                Some(vectors.iter().map(|v| f64::from(tackle_core::similarity(&q, v))).collect::<Vec<f64>>())
-            }
-            Err(error) => {
-                tracing::warn!(%error, "tool search ranks this query by words only");
-                None
-            }
-        });
-        let combined: Vec<f64> = match &meaning {
-            None => words,
-            Some(meaning) => fuse(&words, meaning),
+        let meaning =
+            self.dense.as_ref().and_then(|(embedder, vectors)| match embedder.embed_query(&meaning_text) {
+                Ok(q) => Some(
+                    vectors.iter().map(|v| f64::from(tackle_core::similarity(&q, v))).collect::<Vec<f64>>(),
+                ),
+                Err(error) => {
+                    tracing::warn!(%error, "tool search ranks this query by words only");
+                    None
+                }
+            });
+        let Some(meaning) = meaning else {
+            return best(&words, &self.names, limit)
+                .into_iter()
+                .map(|i| (self.names[i].clone(), words[i]))
+                .collect();
         };
-        let mut scored: Vec<(String, f64)> = (0..self.names.len())
-            .filter(|&i| combined[i] > 0.0)
-            .map(|i| (self.names[i].clone(), combined[i]))
-            .collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        scored.truncate(limit);
-        scored
+        // The first places go to the fused ranking; the rest alternate between the best by
+        // meaning and the best by words not yet taken, so that a tool one ranking puts first
+        // is not lost to a middling score in the other.
+        let combined = fuse(&words, &meaning);
+        let mut picked = best(&combined, &self.names, FUSED_PLACES.min(limit));
+        let (by_meaning, by_words) = (best(&meaning, &self.names, limit), best(&words, &self.names, limit));
+        let mut alternate = by_meaning.into_iter().zip(by_words).flat_map(|(m, w)| [m, w]);
+        while picked.len() < limit {
+            let Some(i) = alternate
+                .next()
+                .or_else(|| best(&combined, &self.names, limit).into_iter().find(|i| !picked.contains(i)))
+            else {
+                break;
+            };
+            if !picked.contains(&i) {
+                picked.push(i);
+            }
+        }
+        picked.into_iter().map(|i| (self.names[i].clone(), combined[i])).collect()
     }
+}
+
+/// How many of a search's places go to the fused ranking before the two rankings take turns.
+const FUSED_PLACES: usize = 2;
+
+/// The indices of the `limit` highest positive scores, highest first (ties by name).
+fn best(scores: &[f64], names: &[String], limit: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] > 0.0).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then_with(|| names[a].cmp(&names[b])));
+    order.truncate(limit);
+    order
 }
 
 /// How much of a tool's fused score its meaning gives (the rest its words).
@@ -905,13 +956,21 @@ mod tests {
 
     #[test]
     fn addresses_files_and_channels_say_what_kind_of_tool() {
-        let (text, extra) = chunk_terms("grab https://example.org/a?b=c, read notes.md and post in #general");
+        let super::Chunked { text, meaning, extra } =
+            chunk_terms("grab https://example.org/a?b=c, read notes.md and post in #general");
+        assert_eq!(meaning, "grab a web address read notes.md and post in #general ");
         assert!(!text.contains("example") && text.contains("notes.md"), "{text}");
         let extra: Vec<&str> = extra.iter().map(|(w, _)| w.as_str()).collect();
         assert_eq!(extra, ["url", "file", "path", "channel"]);
         // A property access is not a file name; a sentence's end is not an extension.
-        let (_, extra) = chunk_terms("run document.title in the page. thanks");
+        let extra = chunk_terms("run document.title in the page. thanks").extra;
         assert!(extra.is_empty(), "{extra:?}");
+        // An embedder is told what coordinates and a path are.
+        let meaning = chunk_terms("which street is at -33.8568, 151.2153 and what is in /etc/hosts").meaning;
+        assert_eq!(
+            meaning,
+            "which street is at -33.8568, (latitude and longitude coordinates) 151.2153 and what is in the file /etc/hosts "
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Tool search over 237 real MCP tool definitions, by words alone: requests written the way
 //! people ask, each answered by `search_tools` through a registry, the right tool among the
 //! five found. The held-out parts (every third request of the first two sets, and sets 3
-//! to 5 whole) are the figures reported. Sets 3 and 4 were scored by words alone before
-//! their misses under the fused ranking were read (to choose its weight); set 5 never was.
+//! to 6 whole) are the figures reported. Sets 3 to 5 were scored by words alone before
+//! their misses under the fused ranking were read (to choose its weight and its places);
+//! set 6 never was.
 #![allow(clippy::unwrap_used, clippy::print_stderr, missing_docs)]
 
 use std::sync::Arc;
@@ -24,13 +25,15 @@ async fn the_right_tool_is_among_the_first_five() {
     let all: fn(usize) -> bool = |_| true;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the ranking was fixed
-        // (held out: set 1 0.898, set 2 0.854, set 3 0.702, set 4 0.622, set 5 0.775). Words alone; with an embedder
+        // (held out: set 1 0.898, set 2 0.854, set 3 0.702, set 4 0.622, set 5 0.775, set 6
+        // 0.645). Words alone; with an embedder
         // (tackle-local's tests) the figures are higher.
         ("1", include_str!("../data/tool-requests.jsonl"), every_third, 0.95, 0.85),
         ("2", include_str!("../data/tool-requests-2.jsonl"), every_third, 0.9, 0.82),
         ("3", include_str!("../data/tool-requests-3.jsonl"), all, 0.0, 0.65),
         ("4", include_str!("../data/tool-requests-4.jsonl"), all, 0.0, 0.58),
         ("5", include_str!("../data/tool-requests-5.jsonl"), all, 0.0, 0.72),
+        ("6", include_str!("../data/tool-requests-6.jsonl"), all, 0.0, 0.6),
     ] {
         let (dev, held_out, misses) = evaluate(&registry, requests, held_out_lines).await;
         if dev.1 > 0 {

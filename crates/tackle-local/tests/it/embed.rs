@@ -135,17 +135,24 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
     let all: fn(usize) -> bool = |_| true;
     let none: fn(usize) -> bool = |_| false;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
-        // Floors against regressions, below what was measured when the fusion was fixed
-        // (held out: set 1 0.980, set 2 0.938, set 5 0.825; sets 3 and 4, development data
-        // since the fusion weight was chosen on them, 0.802 and 0.784).
-        ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.94),
+        // Floors against regressions, below what was measured when the ranking was fixed
+        // (held out: set 1 0.959, set 2 0.958, set 6 0.774; sets 3 to 5, development data
+        // since the fusion was chosen on them, 0.802, 0.797 and 0.863).
+        ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.92),
         ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.93, 0.9),
-        // Sets 3 and 4 were held out until the fusion weight was chosen on them.
+        // Sets 3 to 5 were held out until the fusion was chosen on them.
         ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), none, 0.78, 0.0),
         ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), none, 0.75, 0.0),
-        ("5", include_str!("../../../tackle-tools/data/tool-requests-5.jsonl"), all, 0.0, 0.78),
+        ("5", include_str!("../../../tackle-tools/data/tool-requests-5.jsonl"), none, 0.82, 0.0),
+        ("6", include_str!("../../../tackle-tools/data/tool-requests-6.jsonl"), all, 0.0, 0.74),
     ] {
-        let (dev, held_out, _) = catalog::evaluate(&registry, requests, held_out_lines).await;
+        let (dev, held_out, misses) = catalog::evaluate(&registry, requests, held_out_lines).await;
+        // The development misses, on request (only development lines are ever listed).
+        if std::env::var_os("TACKLE_SHOW_MISSES").is_some() {
+            for miss in &misses {
+                eprintln!("  set {set} miss: {miss}");
+            }
+        }
         if dev.1 > 0 {
             eprintln!(
                 "tool search (words and meaning) top-5, set {set}: dev {}/{} = {:.3}",
