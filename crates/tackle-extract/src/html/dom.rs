@@ -157,6 +157,55 @@ impl Tag {
         }
     }
 
+    /// HTML start tags that end SVG or MathML content (the HTML standard's list for foreign
+    /// content).
+    fn leaves_foreign_content(self) -> bool {
+        use Tag::*;
+        matches!(
+            self,
+            B | Blockquote
+                | Body
+                | Br
+                | Center
+                | Code
+                | Dd
+                | Div
+                | Dl
+                | Dt
+                | Em
+                | Embed
+                | H1
+                | H2
+                | H3
+                | H4
+                | H5
+                | H6
+                | Head
+                | Hr
+                | I
+                | Img
+                | Li
+                | Listing
+                | Menu
+                | Meta
+                | Ol
+                | P
+                | Pre
+                | S
+                | Small
+                | Span
+                | Strong
+                | Strike
+                | Sub
+                | Sup
+                | Table
+                | Tt
+                | U
+                | Ul
+                | Var
+        )
+    }
+
     /// Elements dropped at parse time, with their content: they never carry readable text.
     fn is_dropped(self) -> bool {
         use Tag::*;
@@ -473,6 +522,14 @@ impl Builder {
 
     /// Opens element `tag` whose attributes were read since `mark`.
     fn start(&mut self, tag: Tag, mark: (usize, usize), self_closing: bool) {
+        // An HTML element that cannot be drawn inside SVG or MathML ends the drawing (as
+        // browsers break out of foreign content): an icon left unclosed does not take the
+        // rest of the page with it.
+        if self.dropped.first().is_some_and(|t| matches!(t, Tag::Svg | Tag::Math))
+            && tag.leaves_foreign_content()
+        {
+            self.dropped.clear();
+        }
         if !self.dropped.is_empty() {
             self.drop_attrs(mark);
             if !tag.is_void() && !self_closing && !tag.is_raw_text() {
@@ -550,8 +607,15 @@ impl Builder {
         if let Some(&top) = self.dropped.last() {
             if top == tag {
                 self.dropped.pop();
+                return;
             }
-            return;
+            // The end tag of an element open around the dropped one closes both, as it does
+            // in a browser (`<div><button>OK</div>`); any other is part of what is dropped.
+            let outside = !self.dropped.contains(&tag) && self.open.iter().any(|&(_, t)| t == tag);
+            if !outside {
+                return;
+            }
+            self.dropped.clear();
         }
         use Tag::*;
         match tag {
@@ -933,6 +997,21 @@ mod tests {
         assert_eq!(tree("a<svg><g><text>icon</text></g></svg>b<button>OK</button>c"), "abc");
         assert_eq!(tree("<noscript><p>enable js</p></noscript>x<template><p>t</p></template>"), "x");
         assert_eq!(tree("a<!-- <p>c</p> -->b<!--->c<![CDATA[x]]>d"), "abcd");
+    }
+
+    #[test]
+    fn an_unclosed_drawing_or_control_does_not_take_the_page() {
+        // An icon left open ends where HTML starts again, or where its container ends.
+        assert_eq!(
+            tree("<div><a><svg><use href=x /></div></div><p>story</p>"),
+            "<div><a></a></div><p>story</p>"
+        );
+        assert_eq!(tree("<svg><g><text>icon</text></g><p>story</p>"), "<p>story</p>");
+        // SVG's own elements stay inside the drawing.
+        assert_eq!(tree("<svg><text>a</text><title>b</title></svg>c"), "c");
+        // An end tag of an element open around a dropped one closes both.
+        assert_eq!(tree("<div><button>OK</div><p>story</p>"), "<div></div><p>story</p>");
+        assert_eq!(tree("<div><button><span>OK</span></button>x</div>"), "<div>x</div>");
     }
 
     #[test]

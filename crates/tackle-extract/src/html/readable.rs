@@ -222,6 +222,12 @@ pub(crate) struct Strictness {
     pub(crate) by_name: bool,
 }
 
+/// The length from which a paragraph counts as prose.
+const PROSE_PARAGRAPH: u32 = 100;
+
+/// The share of the page's prose an element must hold for no name to take it away.
+const MOST_PROSE: f32 = 0.5;
+
 fn words(value: &str) -> impl Iterator<Item = &str> {
     value.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty())
 }
@@ -309,18 +315,23 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     // Raw text sizes, and where the headings are, bottom-up (children come after parents).
     let mut raw = vec![0u32; n];
     let mut has_h1 = vec![false; n];
+    // Text of long paragraphs: the page's prose, wherever it sits.
+    let mut prose = vec![0u32; n];
     for id in (1..n).rev() {
         let node = &doc.nodes[id];
         match &node.kind {
             Kind::Text(_) => raw[id] = count_text(doc.text_of(id as u32)),
             Kind::Element { tag: Tag::H1, .. } => has_h1[id] = true,
+            Kind::Element { tag: Tag::P, .. } if raw[id] >= PROSE_PARAGRAPH => prose[id] = raw[id],
             _ => {}
         }
         let parent = node.parent as usize;
         raw[parent] += raw[id];
         has_h1[parent] |= has_h1[id];
+        prose[parent] += prose[id];
     }
     let page_text = raw[0].max(1);
+    let page_prose = prose[0];
     // Boilerplate, top-down.
     for id in 1..n {
         let node = &doc.nodes[id];
@@ -335,8 +346,11 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         let mut out = boilerplate_by_kind(doc, id as u32, tag);
         if !out && strictness.by_name {
             let (signal, hard) = name_signal(doc, id as u32);
-            // Never take away the page's heading or most of its text by name alone.
-            let holds_page = has_h1[id] || (raw[id] as f32) > 0.66 * page_text as f32;
+            // Never take away the page's heading, most of its text or most of its prose by
+            // name alone (`cb-sidebar-right` names the layout of the wrapper the story is in).
+            let holds_page = has_h1[id]
+                || (raw[id] as f32) > 0.66 * page_text as f32
+                || (page_prose > 0 && (prose[id] as f32) > MOST_PROSE * page_prose as f32);
             out = signal < 0 && !holds_page && (hard || !matches!(tag, Tag::Main | Tag::Article));
         }
         a.removed[id] = out;
@@ -441,7 +455,12 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
             holder = doc.node(holder).parent;
         }
         let commas = if paragraph { analysis.commas[i] } else { own_commas(doc, id) };
-        let points = 1.0 + commas as f32 + (length as f32 / 100.0).min(3.0);
+        let mut points = 1.0 + commas as f32 + (length as f32 / 100.0).min(3.0);
+        // A list item is half a paragraph: lists of references, links and facts are full
+        // of commas without being the story.
+        if tag == Tag::Li {
+            points *= 0.5;
+        }
         // A block with its own lines that is not a paragraph tag scores itself too.
         let mut ancestor = if paragraph { doc.node(id).parent } else { id };
         for level in 0..5 {
@@ -765,6 +784,33 @@ mod tests {
         );
         let text = selected_text(&html);
         assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_layout_name_does_not_take_away_the_story() {
+        // The story's wrapper is named for the sidebar beside it; the heading sits outside.
+        let html = format!(
+            "<body><header><h1>Title</h1></header><div class=\"post-wrap cb-sidebar-right\">\
+             <article><p>{PROSE}</p><p>{PROSE}</p></article></div>\
+             <div class=sidebar><p>Other stories, tags and a calendar of events in the region.</p></div>{}</body>",
+            "<div class=menu><a href=/a>Link</a> <a href=/b>Another link</a> <a href=/c>A third link here</a></div>".repeat(8)
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
+        assert!(!text.contains("calendar"), "{text}");
+    }
+
+    #[test]
+    fn a_list_of_references_does_not_outweigh_the_story() {
+        let reference =
+            "<li>Smith J, Doe A, Roe B, Poe C. Rivers and valleys, a review. J Geo, 2001, 3, 45-67.</li>";
+        let html = format!(
+            "<body><div class=body><div class=abstract><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div class=refs><ul>{}</ul></div></div></body>",
+            reference.repeat(12)
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 3, "{text}");
     }
 
     #[test]
