@@ -228,6 +228,9 @@ const PROSE_PARAGRAPH: u32 = 100;
 /// The share of the page's prose an element must hold for no name to take it away.
 const MOST_PROSE: f32 = 0.5;
 
+/// The share of that prose one story inside it must hold.
+const ONE_STORY: f32 = 0.8;
+
 fn words(value: &str) -> impl Iterator<Item = &str> {
     value.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty())
 }
@@ -315,8 +318,10 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     // Raw text sizes, and where the headings are, bottom-up (children come after parents).
     let mut raw = vec![0u32; n];
     let mut has_h1 = vec![false; n];
-    // Text of long paragraphs: the page's prose, wherever it sits.
+    // Text of long paragraphs: the page's prose, wherever it sits; and the most of it one
+    // element that calls itself the story (`<article>`, `<main>`, a content name) holds.
     let mut prose = vec![0u32; n];
+    let mut story = vec![0u32; n];
     for id in (1..n).rev() {
         let node = &doc.nodes[id];
         match &node.kind {
@@ -325,10 +330,17 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
             Kind::Element { tag: Tag::P, .. } if raw[id] >= PROSE_PARAGRAPH => prose[id] = raw[id],
             _ => {}
         }
+        if prose[id] > story[id]
+            && let Kind::Element { tag, .. } = node.kind
+            && (matches!(tag, Tag::Article | Tag::Main) || name_signal(doc, id as u32).0 > 0)
+        {
+            story[id] = prose[id];
+        }
         let parent = node.parent as usize;
         raw[parent] += raw[id];
         has_h1[parent] |= has_h1[id];
         prose[parent] += prose[id];
+        story[parent] = story[parent].max(story[id]);
     }
     let page_text = raw[0].max(1);
     let page_prose = prose[0];
@@ -346,11 +358,14 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         let mut out = boilerplate_by_kind(doc, id as u32, tag);
         if !out && strictness.by_name {
             let (signal, hard) = name_signal(doc, id as u32);
-            // Never take away the page's heading, most of its text or most of its prose by
-            // name alone (`cb-sidebar-right` names the layout of the wrapper the story is in).
+            // Never take away the page's heading or most of its text by name alone, nor most
+            // of its prose when that is one story (`cb-sidebar-right` names the layout of the
+            // wrapper an `<article>` is in; `related-posts` holds several).
             let holds_page = has_h1[id]
                 || (raw[id] as f32) > 0.66 * page_text as f32
-                || (page_prose > 0 && (prose[id] as f32) > MOST_PROSE * page_prose as f32);
+                || (page_prose > 0
+                    && (prose[id] as f32) > MOST_PROSE * page_prose as f32
+                    && (story[id] as f32) >= ONE_STORY * prose[id] as f32);
             out = signal < 0 && !holds_page && (hard || !matches!(tag, Tag::Main | Tag::Article));
         }
         a.removed[id] = out;
@@ -798,6 +813,16 @@ mod tests {
         let text = selected_text(&html);
         assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
         assert!(!text.contains("calendar"), "{text}");
+        // Related stories with long teasers hold more prose than a story of short lines,
+        // but they are several stories: their name takes them away.
+        let teaser = format!("<article class=post><p>Teaser: {PROSE}</p></article>");
+        let html = format!(
+            "<body><div class=x>{}</div><div id=related_posts>{}</div></body>",
+            "<p>A short line of the story, as people write them.</p>".repeat(10),
+            teaser.repeat(4)
+        );
+        let text = selected_text(&html);
+        assert!(text.contains("A short line") && !text.contains("Teaser"), "{text}");
     }
 
     #[test]
