@@ -301,13 +301,20 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
 /// name in `catalogs.json` beside the set; else the CLI's web tools. `catalog` names the
 /// catalog in the table (default `cli`).
 ///
+/// With the embedder (all-MiniLM-L6-v2) beside the model file, the router reads meaning
+/// too ([`LocalModel::embedder`]); `--without-meaning` leaves it out, to compare.
+///
 /// Reports, per part and catalog, right decisions; of the right calls with labelled
 /// arguments, those whose arguments are right; and the same of the calls whose labelled
 /// values all stand verbatim in the request (what a small model should copy exactly).
 /// Every third request of each catalog and expected tool (for requests with their own
 /// catalogs: of each catalog's calls and no-calls) is held out: its figures are printed as
 /// totals only (`TACKLE_SHOW=1` lists the development part's mistakes).
-pub(crate) fn decisions(path: &str, sets: &str) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn decisions(
+    path: &str,
+    sets: &str,
+    with_meaning: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
     let web = tackle_web::WebTools::new(tackle_web::Retriever::new());
     let cli_tools: Vec<Arc<ToolDefinition>> = vec![
         Arc::new(web.read_web_page()?.definition().clone()),
@@ -344,7 +351,13 @@ pub(crate) fn decisions(path: &str, sets: &str) -> Result<(), Box<dyn std::error
     let show = std::env::var_os("TACKLE_SHOW").is_some();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let model = LocalModel::load(std::path::Path::new(path))?;
+        let mut model = LocalModel::load(std::path::Path::new(path))?;
+        let beside = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new("."));
+        let meaning = if with_meaning { tackle_local::MiniLm::load(beside).ok() } else { None };
+        let meaning_used = meaning.is_some();
+        if let Some(embedder) = meaning {
+            model = model.embedder(Arc::new(embedder));
+        }
         model.prefill("", &cli_tools)?;
         // (part, catalog) -> (requests, right decisions, right calls with labelled
         // arguments, of which with the right arguments, right calls whose labelled values
@@ -413,7 +426,7 @@ pub(crate) fn decisions(path: &str, sets: &str) -> Result<(), Box<dyn std::error
                 .collect();
             println!(
                 "{}",
-                json!({"framework": "tackle", "bench": "local_decisions", "sets": sets, "part": part,
+                json!({"framework": "tackle", "bench": "local_decisions", "sets": sets, "part": part, "meaning": meaning_used,
                        "requests": sum(0), "right": ratio(sum(1), sum(0)),
                        "arguments_right": ratio(sum(3), sum(2)),
                        "verbatim_arguments_right": ratio(sum(5), sum(4)), "per_catalog": per_catalog})

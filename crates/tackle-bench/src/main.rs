@@ -532,9 +532,11 @@ fn main() {
             _ => Err("usage: tackle-bench env --dir DIR --pattern REGEX".into()),
         },
         "local" => match (args.get(1), flag("--decisions")) {
-            (Some(path), Some(set)) => local::decisions(path, set),
+            (Some(path), Some(set)) => local::decisions(path, set, !args.iter().any(|a| a == "--without-meaning")),
             (Some(path), None) => local::bench(path),
-            (None, _) => Err("usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl[,SET.jsonl…]]".into()),
+            (None, _) => Err(
+                "usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl[,SET.jsonl…] [--without-meaning]]".into()
+            ),
         },
         "mcp" => mcp::bench(),
         "cold" => match (flag("--tackle"), flag("--base-url")) {

@@ -39,10 +39,16 @@ async fn pull_default(dir: &Path) -> Result<PathBuf, Failure> {
 /// The files of tool search's embedder (all-MiniLM-L6-v2).
 const EMBEDDER: [Release; 2] = [MINILM_L6_WEIGHTS, MINILM_L6_TOKENIZER];
 
-/// Tool search's embedder from the model directory, remembering what it embedded in a
-/// file beside it; `None` when it is not installed or does not load (tool search then ranks
-/// by words alone, and says why in the log).
-pub(crate) fn tool_search_embedder() -> Option<Arc<dyn tackle_core::Embedder>> {
+/// The embedder (tool search's, and the local model's router's) from the model directory,
+/// loaded once per process and remembering what it embedded in a file beside it; `None`
+/// when it is not installed or does not load (tool search then ranks by words alone, the
+/// router by the model alone, and the log says why).
+pub(crate) fn embedder() -> Option<Arc<dyn tackle_core::Embedder>> {
+    static EMBEDDER: std::sync::OnceLock<Option<Arc<dyn tackle_core::Embedder>>> = std::sync::OnceLock::new();
+    EMBEDDER.get_or_init(load_embedder).clone()
+}
+
+fn load_embedder() -> Option<Arc<dyn tackle_core::Embedder>> {
     let dir = model_dir().ok()?;
     if EMBEDDER.iter().any(|r| tackle_local::installed(r, &dir).is_none()) {
         tracing::debug!("tool search ranks by words: the embedder is not installed (`tackle model pull`)");
@@ -142,16 +148,63 @@ async fn resolve(name: &str) -> Result<PathBuf, Failure> {
         )
         .hint("run `tackle model pull` where the network is reachable, or pass --provider and --model"));
     }
-    pull_default(&dir).await
+    let path = pull_default(&dir).await?;
+    // The router reads meaning with the embedder: it comes with the model on a first run
+    // (without it the model still works, weighing alone).
+    for release in &EMBEDDER {
+        if tackle_local::installed(release, &dir).is_none()
+            && let Err(failure) = pull_release(release, "the embedder", &dir).await
+        {
+            tracing::warn!(error = %failure, "the local model runs without the embedder");
+            break;
+        }
+    }
+    Ok(path)
 }
 
-/// Loads the local model `name`.
+/// The embedder, loaded the first time something is embedded (a small catalog never
+/// needs it, and loading takes a moment).
+struct OnFirstUse;
+
+impl OnFirstUse {
+    fn get(&self) -> Result<Arc<dyn tackle_core::Embedder>, tackle_core::EmbedError> {
+        embedder().ok_or_else(|| tackle_core::EmbedError {
+            embedder: tackle_core::Embedder::name(self).to_owned(),
+            message: "the embedder does not load (see the log)".to_owned(),
+        })
+    }
+}
+
+impl tackle_core::Embedder for OnFirstUse {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, tackle_core::EmbedError> {
+        self.get()?.embed(texts)
+    }
+
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>, tackle_core::EmbedError> {
+        self.get()?.embed_query(text)
+    }
+
+    fn name(&self) -> &str {
+        "all-MiniLM-L6-v2"
+    }
+}
+
+/// Loads the local model `name`, reading meaning with the embedder when it is installed.
 pub(crate) async fn load(name: &str) -> Result<LocalModel, Failure> {
     let path = resolve(name).await?;
-    tokio::task::spawn_blocking(move || LocalModel::load(&path))
-        .await
-        .map_err(|e| Failure::run(format!("loading stopped: {e}")))?
-        .map_err(|e| Failure::run(e.to_string()))
+    let installed =
+        model_dir().is_ok_and(|dir| EMBEDDER.iter().all(|r| tackle_local::installed(r, &dir).is_some()));
+    tokio::task::spawn_blocking(move || {
+        let model = LocalModel::load(&path)?;
+        Ok::<_, tackle_local::LocalError>(if installed {
+            model.embedder(Arc::new(OnFirstUse))
+        } else {
+            model
+        })
+    })
+    .await
+    .map_err(|e| Failure::run(format!("loading stopped: {e}")))?
+    .map_err(|e| Failure::run(e.to_string()))
 }
 
 /// `tackle model pull`: the default model, and tool search's embedder.
@@ -160,7 +213,7 @@ pub(crate) async fn pull() -> Result<ExitCode, Failure> {
     let path = pull_default(&dir).await?;
     crate::print_line(&path.display().to_string());
     for release in &EMBEDDER {
-        let path = pull_release(release, "tool search's embedder", &dir).await?;
+        let path = pull_release(release, "the embedder", &dir).await?;
         crate::print_line(&path.display().to_string());
     }
     Ok(ExitCode::SUCCESS)
@@ -178,7 +231,7 @@ pub(crate) fn list() -> Result<ExitCode, Failure> {
     let embedder = EMBEDDER.iter().all(|r| tackle_local::installed(r, &dir).is_some());
     let state = if embedder { "installed" } else { "not installed (`tackle model pull`)" };
     crate::print_line(&format!(
-        "all-MiniLM-L6-v2  (tool search)  {state}  {}",
+        "all-MiniLM-L6-v2  (tool search, the router)  {state}  {}",
         dir.join(MINILM_L6_WEIGHTS.file_name).display()
     ));
     if let Ok(entries) = std::fs::read_dir(&dir) {

@@ -132,7 +132,7 @@ impl LiveTools {
         if registry.len() <= options.threshold {
             return Ok(registry);
         }
-        let embedder = self.embedder.get_or_init(crate::local::tool_search_embedder).clone();
+        let embedder = self.embedder.get_or_init(crate::local::embedder).clone();
         registry.with_tool_search_by(options, embedder)
     }
 

@@ -299,6 +299,14 @@ fn is_identifier(name: &str) -> bool {
 }
 
 impl ToolDefinition {
+    /// The first sentence of the description, at most 200 characters (`…` where cut).
+    pub fn summary(&self) -> String {
+        let description = self.description.as_str();
+        let first = description.split_inclusive(['.', '\n']).next().unwrap_or(description).trim();
+        let short: String = first.chars().take(200).collect();
+        if short.len() < first.len() { format!("{short}…") } else { short }
+    }
+
     /// A function tool with these essentials and every policy field at its default.
     pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: JsonSchema) -> Self {
         ToolDefinition {

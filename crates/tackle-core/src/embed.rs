@@ -44,3 +44,44 @@ pub fn similarity(a: &[f32], b: &[f32]) -> f32 {
     }
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
+
+/// What a tool says about itself, for an embedder: its name as words, the first sentence
+/// of its description and its parameters' names (`create issue: Create a new issue in a
+/// GitHub repository. (owner, repo, title, body)`). Tool search and the local model's
+/// router embed tools this way.
+pub fn tool_meaning(definition: &crate::ToolDefinition) -> String {
+    let name: Vec<String> = name_words(&definition.name);
+    let params: Vec<String> = definition
+        .parameters
+        .as_map()
+        .get("properties")
+        .and_then(serde_json::Value::as_object)
+        .map(|p| p.keys().flat_map(|k| name_words(k)).collect())
+        .unwrap_or_default();
+    format!("{}: {} ({})", name.join(" "), definition.summary(), params.join(", "))
+}
+
+/// `github_create_issue`, `createIssue`, `API-post-page` as lower-case words.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && previous_lower && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+            word.extend(c.to_lowercase());
+        } else {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = false;
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}

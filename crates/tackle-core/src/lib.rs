@@ -27,7 +27,7 @@ pub use call::{ToolArguments, ToolCall};
 pub use definition::{
     DefinitionError, PolicyInstruction, SettingField, SettingsSchema, ToolDefinition, ToolKind,
 };
-pub use embed::{EmbedError, Embedder, similarity};
+pub use embed::{EmbedError, Embedder, similarity, tool_meaning};
 pub use error::{StatusRule, ToolError, ToolStatus, cause_chain, wording};
 pub use message::{AssistantPart, AssistantTurn, Message, ProviderData, Thinking, ToolReturnPart, UserPart};
 pub use model::{

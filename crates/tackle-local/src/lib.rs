@@ -35,5 +35,7 @@ mod tokenizer;
 
 pub use embed::{CachedEmbedder, MINILM_L6_TOKENIZER, MINILM_L6_WEIGHTS, MiniLm};
 pub use error::{LocalError, PullError, PullErrorKind};
-pub use model::{DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, Router, Stats, StatsHandle};
+pub use model::{
+    DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, ROUTER_CANDIDATES, Router, Stats, StatsHandle,
+};
 pub use pull::{Progress, Release, SMOLLM2_135M, Source, installed, pull, pull_from, sha256_of};

@@ -386,45 +386,6 @@ impl std::fmt::Debug for Index {
     }
 }
 
-/// What a tool says about itself, for an embedder: its name as words, then the first
-/// sentence of its description and its parameters' names.
-fn meaning(definition: &ToolDefinition) -> String {
-    let name: Vec<String> = split_name(&definition.name);
-    let params: Vec<String> = definition
-        .parameters
-        .as_map()
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|p| p.keys().flat_map(|k| split_name(k)).collect())
-        .unwrap_or_default();
-    format!("{}: {} ({})", name.join(" "), summary(&definition.description), params.join(", "))
-}
-
-/// `github_create_issue`, `createIssue`, `API-post-page` as lower-case words.
-fn split_name(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if c.is_alphanumeric() {
-            if c.is_uppercase() && previous_lower && !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            previous_lower = c.is_lowercase() || c.is_ascii_digit();
-            word.extend(c.to_lowercase());
-        } else {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            previous_lower = false;
-        }
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
-}
-
 impl Index {
     pub(crate) fn new<'a>(
         definitions: impl IntoIterator<Item = &'a ToolDefinition>,
@@ -432,7 +393,7 @@ impl Index {
     ) -> Index {
         let (mut names, mut docs, mut meanings) = (Vec::new(), Vec::new(), Vec::new());
         for definition in definitions {
-            meanings.push(meaning(definition));
+            meanings.push(tackle_core::tool_meaning(definition));
             let mut tf: HashMap<String, f64> = HashMap::new();
             let mut add = |text: &str, weight: f64| {
                 for word in words(text) {
@@ -668,13 +629,6 @@ struct CallArgs {
     arguments: serde_json::Map<String, Value>,
 }
 
-/// The first sentence of a description, at most 200 characters.
-fn summary(description: &str) -> String {
-    let first = description.split_inclusive(['.', '\n']).next().unwrap_or(description).trim();
-    let short: String = first.chars().take(200).collect();
-    if short.len() < first.len() { format!("{short}…") } else { short }
-}
-
 impl ToolRegistry {
     /// This registry with tool search: when it holds more tools than
     /// `options.threshold`, a run is offered `search_tools` and `call_tool` instead, and
@@ -785,7 +739,7 @@ fn search_tool(state: &Arc<SearchState>) -> Result<crate::FunctionTool, crate::T
                         .and_then(Value::as_object)
                         .map(|p| p.keys().map(String::as_str).collect())
                         .unwrap_or_default();
-                    out.push_str(&format!("- {name}({}): {}\n", params.join(", "), summary(&definition.description)));
+                    out.push_str(&format!("- {name}({}): {}\n", params.join(", "), definition.summary()));
                 }
                 Ok(out)
             }

@@ -183,3 +183,55 @@ async fn the_harness_feeds_a_tool_result_back_into_a_final_answer() {
     assert_eq!(state.traces[0].status, tackle_core::ToolStatus::Ok);
     assert_eq!(state.traces[0].arguments, json!({"a": 17, "b": 25}));
 }
+
+/// An embedder for the router tests: texts about the weather point one way, all others
+/// another; or, failing, no vectors at all.
+struct Topics {
+    fail: bool,
+}
+
+impl tackle_core::Embedder for Topics {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, tackle_core::EmbedError> {
+        if self.fail {
+            return Err(tackle_core::EmbedError { embedder: "topics".into(), message: "no model".into() });
+        }
+        Ok(texts
+            .iter()
+            .map(|t| if t.to_lowercase().contains("forecast") { vec![1.0, 0.0] } else { vec![0.0, 1.0] })
+            .collect())
+    }
+
+    fn name(&self) -> &str {
+        "topics"
+    }
+}
+
+#[tokio::test]
+async fn the_router_reads_meaning_when_it_has_an_embedder() {
+    let Some(model) = model() else { return };
+    let tool = |name: &str, description: &str| {
+        Arc::new(tackle_core::ToolDefinition::new(
+            name,
+            description,
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {"q": {"type": "string"}}}))
+                .unwrap(),
+        ))
+    };
+    let catalog = vec![
+        tool("play_music", "Play a song or a playlist."),
+        tool("send_email", "Send an email to someone."),
+        tool("weather_report", "The forecast for a place."),
+        tool("set_alarm", "Set an alarm for a time."),
+        tool("order_taxi", "Order a taxi to an address."),
+        tool("take_note", "Write down a note."),
+    ];
+    // The request says nothing the model could match; meaning points to the forecast.
+    let prompt = "forecast: will I need an umbrella in Oslo tomorrow?";
+    let reading = model.clone().embedder(Arc::new(Topics { fail: false }));
+    let (_, calls) = turn_with(&reading, &catalog, prompt, ToolChoice::Auto).await;
+    assert_eq!(calls.first().map(|c| c.0.as_str()), Some("weather_report"), "{calls:?}");
+    // An embedder that fails leaves the decision to the model: it still answers or calls.
+    let alone = model.clone().embedder(Arc::new(Topics { fail: true }));
+    let (text, calls) = turn_with(&alone, &catalog, prompt, ToolChoice::Auto).await;
+    assert!(!text.is_empty() || !calls.is_empty());
+}
