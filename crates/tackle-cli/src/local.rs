@@ -1,5 +1,6 @@
 //! The embedded model in the CLI: where model files live, fetching the default one (with a
-//! progress bar), loading, tool search's embedder, and `tackle model pull|list`.
+//! progress bar), loading, the embedder (tool search's and the router's), and `tackle model
+//! pull|list`.
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -36,7 +37,8 @@ async fn pull_default(dir: &Path) -> Result<PathBuf, Failure> {
     pull_release(&SMOLLM2_135M, "the local model", dir).await
 }
 
-/// The files of tool search's embedder (all-MiniLM-L6-v2).
+/// The files of the embedder (all-MiniLM-L6-v2), which tool search and the local model's
+/// router read meaning with.
 const EMBEDDER: [Release; 2] = [MINILM_L6_WEIGHTS, MINILM_L6_TOKENIZER];
 
 /// The embedder (tool search's, and the local model's router's) from the model directory,
@@ -207,7 +209,7 @@ pub(crate) async fn load(name: &str) -> Result<LocalModel, Failure> {
     .map_err(|e| Failure::run(e.to_string()))
 }
 
-/// `tackle model pull`: the default model, and tool search's embedder.
+/// `tackle model pull`: the default model, and the embedder.
 pub(crate) async fn pull() -> Result<ExitCode, Failure> {
     let dir = model_dir()?;
     let path = pull_default(&dir).await?;

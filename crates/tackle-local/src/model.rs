@@ -167,11 +167,12 @@ impl LocalModel {
         })
     }
 
-    /// Lets the classifying router read meaning too: `embedder` (tackle-local's MiniLM)
-    /// ranks the tools by how close their descriptions are to the request; only the
-    /// closest [`ROUTER_CANDIDATES`] are weighed by the model (fewer passes, a faster first
-    /// token), and closeness adds to each option's score. Without it the model weighs every
-    /// tool alone.
+    /// Lets the classifying router read meaning too, for catalogs of more than
+    /// [`ROUTER_CANDIDATES`] tools: `embedder` (tackle-local's MiniLM) ranks the tools by how
+    /// close their descriptions are to the request; only the closest [`ROUTER_CANDIDATES`]
+    /// are weighed by the model, with "no tool" (fewer passes, a faster first token), and
+    /// each loses what it falls short of the closest. Meaning never decides between a tool
+    /// and no tool. Without an embedder the model weighs every tool alone.
     pub fn embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
         self.meaning = Some(Arc::new(Meaning { embedder, tools: Mutex::new(Default::default()) }));
         self
@@ -276,28 +277,40 @@ impl LocalModel {
     fn closeness(&self, tools: &[Arc<ToolDefinition>], request: &str) -> Option<Vec<f32>> {
         let meaning = self.meaning.as_ref()?;
         let texts: Vec<String> = tools.iter().map(|t| tackle_core::tool_meaning(t)).collect();
-        let mut known = meaning.tools.lock().unwrap_or_else(|p| p.into_inner());
-        let mut missing: Vec<&str> =
-            texts.iter().map(String::as_str).filter(|t| !known.contains_key(*t)).collect();
-        missing.sort_unstable();
-        missing.dedup();
-        if !missing.is_empty() {
-            match meaning.embedder.embed(&missing) {
-                Ok(vectors) if vectors.len() == missing.len() => {
-                    if known.len() + missing.len() > MEANINGS_KEPT {
-                        known.clear();
+        // The tools' vectors, embedding those not seen before; the lock is not held while
+        // the query is embedded.
+        let vectors: Vec<Vec<f32>> = {
+            let mut known = meaning.tools.lock().unwrap_or_else(|p| p.into_inner());
+            let mut missing: Vec<&str> =
+                texts.iter().map(String::as_str).filter(|t| !known.contains_key(*t)).collect();
+            missing.sort_unstable();
+            missing.dedup();
+            if !missing.is_empty() {
+                let embedded = meaning.embedder.embed(&missing);
+                match embedded {
+                    Ok(vectors) if vectors.len() == missing.len() => {
+                        if known.len() + missing.len() > MEANINGS_KEPT {
+                            known.clear();
+                        }
+                        known.extend(missing.iter().map(|t| (*t).to_owned()).zip(vectors));
                     }
-                    known.extend(missing.iter().map(|t| (*t).to_owned()).zip(vectors));
-                }
-                Ok(_) | Err(_) => {
-                    tracing::warn!(
-                        embedder = meaning.embedder.name(),
-                        "the router weighs without meaning: the tools did not embed"
-                    );
-                    return None;
+                    Ok(vectors) => {
+                        tracing::warn!(
+                            embedder = meaning.embedder.name(),
+                            expected = missing.len(),
+                            got = vectors.len(),
+                            "the router weighs without meaning: the embedder returned another number of vectors"
+                        );
+                        return None;
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "the router weighs without meaning: the tools did not embed");
+                        return None;
+                    }
                 }
             }
-        }
+            texts.iter().map(|t| known.get(t).cloned().unwrap_or_default()).collect()
+        };
         let query = match meaning.embedder.embed_query(request) {
             Ok(query) => query,
             Err(error) => {
@@ -305,7 +318,7 @@ impl LocalModel {
                 return None;
             }
         };
-        Some(texts.iter().map(|t| known.get(t).map_or(0.0, |v| tackle_core::similarity(&query, v))).collect())
+        Some(vectors.iter().map(|v| tackle_core::similarity(&query, v)).collect())
     }
 
     /// The tools whose calls can be constrained (a schema the grammar engine cannot compile
