@@ -85,3 +85,26 @@ fn name_words(name: &str) -> Vec<String> {
     }
     words
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{JsonSchema, ToolDefinition};
+
+    #[test]
+    fn a_tool_means_its_name_first_sentence_and_parameters() {
+        let schema = JsonSchema::new(serde_json::json!({
+            "type": "object",
+            "properties": {"pullNumber": {"type": "integer"}, "repo_name": {"type": "string"}}
+        }))
+        .unwrap();
+        let tool = ToolDefinition::new("github_getPullRequest", "Get a pull request. Needs a token.", schema);
+        assert_eq!(
+            super::tool_meaning(&tool),
+            "github get pull request: Get a pull request. (pull, number, repo, name)"
+        );
+        assert_eq!(
+            ToolDefinition::new("t", "x".repeat(300), JsonSchema::empty_object()).summary().chars().count(),
+            201
+        );
+    }
+}

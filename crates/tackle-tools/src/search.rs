@@ -504,14 +504,12 @@ impl Index {
         let combined = fuse(&words, &meaning);
         let mut picked = best(&combined, &self.names, FUSED_PLACES.min(limit));
         let (by_meaning, by_words) = (best(&meaning, &self.names, limit), best(&words, &self.names, limit));
-        let mut alternate = by_meaning.into_iter().zip(by_words).flat_map(|(m, w)| [m, w]);
-        while picked.len() < limit {
-            let Some(i) = alternate
-                .next()
-                .or_else(|| best(&combined, &self.names, limit).into_iter().find(|i| !picked.contains(i)))
-            else {
+        // Then the fused ranking again, for places the turns leave empty.
+        let turns = by_meaning.into_iter().zip(by_words).flat_map(|(m, w)| [m, w]);
+        for i in turns.chain(best(&combined, &self.names, limit)) {
+            if picked.len() == limit {
                 break;
-            };
+            }
             if !picked.contains(&i) {
                 picked.push(i);
             }
