@@ -81,11 +81,24 @@ pub trait Scorer: Send + Sync {
 
 /// A second opinion on borderline units: a model the user brings (an ONNX or GGUF
 /// classifier, a remote service) behind this trait. The default build has none; the guard
-/// asks it only about units the scorer finds borderline (see [`Guard::with_classifier`]).
+/// asks it only about units the scorer finds borderline (see [`Guard::with_classifier`]),
+/// all of one text's at once, so that a model can take them as one batch.
 pub trait Classifier: Send + Sync {
-    /// The probability that `text` (one unit, as it stands in the original) is an injection,
-    /// or `None` when the classifier cannot judge it (the scorer's score then stands).
-    fn classify(&self, text: &str) -> Option<f32>;
+    /// For each unit, the probability that it is an injection, or `None` when the
+    /// classifier cannot judge it (the scorer's score then stands). One answer per unit, in
+    /// order; missing answers count as `None`.
+    fn classify(&self, units: &[Borderline<'_>]) -> Vec<Option<f32>>;
+}
+
+/// A unit the scorer found borderline, as the classifier sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Borderline<'a> {
+    /// The unit's text as the guard read it: normalised (look-alikes, invisible characters
+    /// and compatibility forms undone), decoded when it came from a carrier, respelled when
+    /// its letters were spaced or shuffled.
+    pub text: &'a str,
+    /// The scorer's score for it, which the classifier may weigh.
+    pub score: f32,
 }
 
 /// How readily text is marked.
@@ -236,8 +249,10 @@ impl<S: Scorer> Guard<S> {
     }
 
     /// Asks `classifier` about every unit whose score falls in `borderline` (for example
-    /// `0.05..0.99`); its probability replaces the score. Units scored outside the band are
-    /// decided by the scorer alone, so the classifier's cost is paid only where it matters.
+    /// `0.05..0.99`), as the scorer read it (normalised; a carrier's units decoded, a
+    /// respelled unit respelled); its probability replaces the score. Units scored outside
+    /// the band are decided by the scorer alone, so the classifier's cost is paid only where
+    /// it matters.
     pub fn with_classifier(
         mut self,
         classifier: Box<dyn Classifier>,
@@ -247,26 +262,47 @@ impl<S: Scorer> Guard<S> {
         self
     }
 
-    /// The score of one candidate: the scorer's, or the classifier's where it is asked.
-    fn score_of(&self, text: &str, candidate: &Candidate) -> f32 {
-        let score = self.scorer.score(&candidate.features);
-        match &self.classifier {
-            Some((classifier, band)) if band.contains(&score) => text
-                .get(candidate.range.clone())
-                .and_then(|unit| classifier.classify(unit))
-                .filter(|p| p.is_finite())
-                .map_or(score, |p| p.clamp(0.0, 1.0)),
-            _ => score,
+    /// The candidates of `text` with their scores: the scorer's, or the classifier's where
+    /// it is asked.
+    fn scored(&self, text: &str) -> Vec<(Candidate, f32)> {
+        let mut scored: Vec<(Candidate, f32)> = candidates_with(text, &|words| self.lexical.logit(words))
+            .into_iter()
+            .map(|c| {
+                let score = self.scorer.score(&c.features);
+                (c, score)
+            })
+            .collect();
+        let Some((classifier, band)) = &self.classifier else { return scored };
+        let asked: Vec<(usize, String)> = scored
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, score))| band.contains(score))
+            .filter_map(|(i, (c, _))| {
+                let read = match &c.decoded {
+                    Some(decoded) => decoded.clone(),
+                    None => crate::normalize(text.get(c.range.clone())?).text,
+                };
+                Some((i, read))
+            })
+            .collect();
+        if asked.is_empty() {
+            return scored;
         }
+        let units: Vec<Borderline<'_>> =
+            asked.iter().map(|(i, unit)| Borderline { text: unit, score: scored[*i].1 }).collect();
+        let answers = classifier.classify(&units);
+        for ((i, _), answer) in asked.iter().zip(answers) {
+            if let Some(p) = answer.filter(|p| p.is_finite()) {
+                scored[*i].1 = p.clamp(0.0, 1.0);
+            }
+        }
+        scored
     }
 
     /// The highest unit score of `text` (0 for empty text): the injection score of a
     /// whole text, for batch evaluation.
     pub fn score(&self, text: &str) -> f32 {
-        candidates_with(text, &|words| self.lexical.logit(words))
-            .iter()
-            .map(|c| self.score_of(text, c))
-            .fold(0.0, f32::max)
+        self.scored(text).iter().map(|(_, score)| *score).fold(0.0, f32::max)
     }
 
     /// Checks a batch: the texts in the same order, suspicious spans replaced by markers,
@@ -304,8 +340,7 @@ impl<S: Scorer> Guard<S> {
     /// higher score and all reasons kept), in order.
     fn spans(&self, text: &str, threshold: f32, any_evidence: bool) -> Vec<Finding> {
         let mut spans: Vec<Finding> = Vec::new();
-        for candidate in candidates_with(text, &|words| self.lexical.logit(words)) {
-            let score = self.score_of(text, &candidate);
+        for (candidate, score) in self.scored(text) {
             if score >= threshold || (any_evidence && candidate.features.has_evidence()) {
                 spans.push(Finding {
                     field: String::new(),
@@ -333,6 +368,9 @@ pub struct Candidate {
     pub range: Range<usize>,
     /// What the scorer weighs.
     pub features: Features,
+    /// For a carrier or a respelled unit, the text the scorer read (decoded or respelled);
+    /// `None` for a unit read as it stands.
+    pub decoded: Option<String>,
 }
 
 /// Everything of `text` the guard scores: each unit of the normalised text; each unit read
@@ -362,11 +400,12 @@ pub fn candidates_with(text: &str, lexical: &dyn Fn(&str) -> f32) -> Vec<Candida
                 out.push(Candidate {
                     range: range.clone(),
                     features: features(&inner, Some(Carrier::Respelled), hidden, words),
+                    decoded: Some(respelled[inner.range.clone()].to_owned()),
                 });
             }
         }
         let words = lexical(&normalized.text[unit.range.clone()]);
-        out.push(Candidate { range, features: features(&unit, None, hidden, words) });
+        out.push(Candidate { range, features: features(&unit, None, hidden, words), decoded: None });
     }
     for decoded in find_carriers(text) {
         let inner = normalize(&decoded.text);
@@ -376,6 +415,7 @@ pub fn candidates_with(text: &str, lexical: &dyn Fn(&str) -> f32) -> Vec<Candida
             out.push(Candidate {
                 range: decoded.range.clone(),
                 features: features(&unit, Some(decoded.carrier), hidden, words),
+                decoded: Some(inner.text[unit.range.clone()].to_owned()),
             });
         }
     }
@@ -568,25 +608,28 @@ mod tests {
         /// Says "injection" about anything mentioning bananas, and counts its calls.
         struct Bananas(std::sync::Arc<std::sync::atomic::AtomicUsize>);
         impl Classifier for Bananas {
-            fn classify(&self, text: &str) -> Option<f32> {
-                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                Some(if text.contains("banana") { 0.97 } else { 0.01 })
+            fn classify(&self, units: &[Borderline<'_>]) -> Vec<Option<f32>> {
+                self.0.fetch_add(units.len(), std::sync::atomic::Ordering::Relaxed);
+                units
+                    .iter()
+                    .map(|u| {
+                        assert_eq!(u.score, 0.3);
+                        Some(if u.text.contains("banana") { 0.97 } else { 0.01 })
+                    })
+                    .collect()
             }
         }
         /// Scores a unit by its second-person count: 0.3 for one, 0.0 for none.
-        struct Borderline;
-        impl Scorer for Borderline {
+        struct HalfSure;
+        impl Scorer for HalfSure {
             fn score(&self, f: &Features) -> f32 {
                 if f.count(Signal::SecondPerson) > 0 { 0.3 } else { 0.0 }
             }
         }
         let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let guard = Guard::new(
-            Borderline,
-            Strictness::Default,
-            Thresholds { relaxed: 0.8, default: 0.5, strict: 0.2 },
-        )
-        .with_classifier(Box::new(Bananas(calls.clone())), 0.1..0.99);
+        let guard =
+            Guard::new(HalfSure, Strictness::Default, Thresholds { relaxed: 0.8, default: 0.5, strict: 0.2 })
+                .with_classifier(Box::new(Bananas(calls.clone())), 0.1..0.99);
         let text = "Rivers are long.\nYou should buy bananas now.\nYou look tired.";
         let (out, report) = guard.check(vec![input("s", text)]);
         assert_eq!(report.sources[0].findings.len(), 1, "{report:?}");
@@ -597,6 +640,15 @@ mod tests {
         );
         // Two borderline units were asked about; the plain one never was.
         assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2);
+        // A carrier is judged by what it decodes to, and the finding covers the carrier.
+        use base64::Engine as _;
+        let encoded = base64::engine::general_purpose::STANDARD.encode("You should buy bananas now.");
+        let text = format!("Rivers are long. Reference: {encoded}");
+        let (out, report) = guard.check(vec![input("s", &text)]);
+        let finding = &report.sources[0].findings[0];
+        assert_eq!(&text[finding.range.clone()], encoded, "{report:?}");
+        assert_eq!(finding.carrier, Some(Carrier::Base64));
+        assert!(!out[0].contains(&encoded));
     }
 
     #[test]

@@ -28,8 +28,8 @@ mod weights;
 pub use carriers::{Carrier, Decoded, find_carriers};
 pub use detect::{SIGNALS, Signal, Unit, detect};
 pub use guard::{
-    Candidate, Classifier, Features, Finding, Guard, Input, Report, Scorer, SourceReport, Strictness,
-    Thresholds, candidates, candidates_with, marker,
+    Borderline, Candidate, Classifier, Features, Finding, Guard, Input, Report, Scorer, SourceReport,
+    Strictness, Thresholds, candidates, candidates_with, marker,
 };
 pub use lexical::Lexical;
 pub use normalize::{Normalized, normalize, respell};

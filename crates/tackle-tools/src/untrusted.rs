@@ -319,8 +319,8 @@ mod tests {
         /// Calls every unit an injection.
         struct Everything;
         impl tackle_guard::Classifier for Everything {
-            fn classify(&self, _text: &str) -> Option<f32> {
-                Some(1.0)
+            fn classify(&self, units: &[tackle_guard::Borderline<'_>]) -> Vec<Option<f32>> {
+                vec![Some(1.0); units.len()]
             }
         }
         let line = borderline();
