@@ -220,7 +220,15 @@ pub struct ToolDefinition {
     /// without it.
     #[serde(default)]
     pub keeps_conversation_state: bool,
+    /// One sentence saying when to use the tool, for small models that choose by reading
+    /// short texts (the embedded model's router reads it instead of the description's first
+    /// sentence, and tool search weighs it); at most [`MAX_ROUTING_HINT`] characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing_hint: Option<String>,
 }
+
+/// The longest [`ToolDefinition::routing_hint`], in characters.
+pub const MAX_ROUTING_HINT: usize = 200;
 
 /// A rule a [`ToolDefinition`] breaks.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -292,6 +300,9 @@ pub enum DefinitionError {
     /// The timeout is zero.
     #[error("timeout must be longer than zero")]
     ZeroTimeout,
+    /// The routing hint is blank or longer than [`MAX_ROUTING_HINT`] characters.
+    #[error("routing hint must be one short sentence (1-{MAX_ROUTING_HINT} characters)")]
+    RoutingHint,
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -331,6 +342,16 @@ impl ToolDefinition {
             cost: None,
             capability: None,
             keeps_conversation_state: false,
+            routing_hint: None,
+        }
+    }
+
+    /// What tells a small model when to use the tool: the routing hint when there is one,
+    /// else [`ToolDefinition::summary`].
+    pub fn when_to_use(&self) -> String {
+        match self.routing_hint.as_deref().map(str::trim) {
+            Some(hint) if !hint.is_empty() => hint.to_owned(),
+            _ => self.summary(),
         }
     }
 
@@ -392,6 +413,13 @@ impl ToolDefinition {
         if self.timeout == Some(Duration::ZERO) {
             errors.push(DefinitionError::ZeroTimeout);
         }
+        if self
+            .routing_hint
+            .as_deref()
+            .is_some_and(|h| h.trim().is_empty() || h.chars().count() > MAX_ROUTING_HINT || h.contains('\n'))
+        {
+            errors.push(DefinitionError::RoutingHint);
+        }
         errors
     }
 
@@ -444,6 +472,22 @@ mod tests {
     #[test]
     fn a_plain_definition_passes() {
         assert_eq!(ToolDefinition::new("weather", "Get the weather", schema()).check(), vec![]);
+    }
+
+    #[test]
+    fn a_routing_hint_is_one_short_sentence_and_survives_a_round_trip() {
+        let mut def = ToolDefinition::new("weather", "Get the weather", schema());
+        def.routing_hint = Some("Use when the user asks about the weather somewhere.".into());
+        assert_eq!(def.check(), vec![]);
+        let back: ToolDefinition = serde_json::from_value(serde_json::to_value(&def).unwrap()).unwrap();
+        assert_eq!(back, def);
+        for bad in [" ".to_owned(), "x".repeat(MAX_ROUTING_HINT + 1), "Two\nlines.".to_owned()] {
+            def.routing_hint = Some(bad);
+            assert_eq!(def.check(), vec![DefinitionError::RoutingHint]);
+        }
+        // Without one, nothing is written.
+        def.routing_hint = None;
+        assert!(serde_json::to_value(&def).unwrap().get("routing_hint").is_none());
     }
 
     #[test]

@@ -46,9 +46,9 @@ pub fn similarity(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// What a tool says about itself, for an embedder: its name as words, the first sentence
-/// of its description and its parameters' names (`create issue: Create a new issue in a
-/// GitHub repository. (owner, repo, title, body)`). Tool search and the local model's
-/// router embed tools this way.
+/// of its description, its routing hint when it has one, and its parameters' names
+/// (`create issue: Create a new issue in a GitHub repository. (owner, repo, title, body)`).
+/// Tool search and the local model's router embed tools this way.
 pub fn tool_meaning(definition: &crate::ToolDefinition) -> String {
     let name: Vec<String> = name_words(&definition.name);
     let params: Vec<String> = definition
@@ -58,7 +58,11 @@ pub fn tool_meaning(definition: &crate::ToolDefinition) -> String {
         .and_then(serde_json::Value::as_object)
         .map(|p| p.keys().flat_map(|k| name_words(k)).collect())
         .unwrap_or_default();
-    format!("{}: {} ({})", name.join(" "), definition.summary(), params.join(", "))
+    let hint = match definition.routing_hint.as_deref().map(str::trim) {
+        Some(hint) if !hint.is_empty() => format!(" {hint}"),
+        _ => String::new(),
+    };
+    format!("{}: {}{hint} ({})", name.join(" "), definition.summary(), params.join(", "))
 }
 
 /// `github_create_issue`, `createIssue`, `API-post-page` as lower-case words.
@@ -106,5 +110,14 @@ mod tests {
             ToolDefinition::new("t", "x".repeat(300), JsonSchema::empty_object()).summary().chars().count(),
             201
         );
+        // A routing hint says when to use the tool: it follows the first sentence.
+        let mut hinted = tool.clone();
+        hinted.routing_hint = Some("Use when the user names a pull request.".into());
+        assert_eq!(
+            super::tool_meaning(&hinted),
+            "github get pull request: Get a pull request. Use when the user names a pull request. (pull, number, repo, name)"
+        );
+        assert_eq!(hinted.when_to_use(), "Use when the user names a pull request.");
+        assert_eq!(tool.when_to_use(), "Get a pull request.");
     }
 }

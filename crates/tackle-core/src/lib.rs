@@ -25,7 +25,8 @@ mod usage;
 
 pub use call::{ToolArguments, ToolCall};
 pub use definition::{
-    DefinitionError, PolicyInstruction, SettingField, SettingsSchema, ToolDefinition, ToolKind,
+    DefinitionError, MAX_ROUTING_HINT, PolicyInstruction, SettingField, SettingsSchema, ToolDefinition,
+    ToolKind,
 };
 pub use embed::{EmbedError, Embedder, similarity, tool_meaning};
 pub use error::{StatusRule, ToolError, ToolStatus, cause_chain, wording};

@@ -134,5 +134,6 @@ pub fn ask_user_question() -> Result<FunctionTool, ToolBuildError> {
         let questions: Questions = serde_json::from_value(serde_json::Value::Object(args.clone())).map_err(|e| e.to_string())?;
         questions.check()
     })
+    .routing_hint("Use when the request is ambiguous or needs a choice that only the user can make.")
     .build()
 }

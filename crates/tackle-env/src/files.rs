@@ -154,6 +154,7 @@ impl FileTools {
         )
         .returns_untrusted_content()
         .idempotent()
+        .routing_hint("Use when the user names a file and wants to see, read, explain or check what is in it.")
         .build()
     }
 
@@ -172,6 +173,9 @@ impl FileTools {
             },
         )
         .idempotent()
+        .routing_hint(
+            "Use when the user asks what files or folders a directory holds, or for a directory listing.",
+        )
         .build()
     }
 
@@ -211,6 +215,7 @@ impl FileTools {
         )
         .requires_approval()
         .sequential()
+        .routing_hint("Use when the user asks to create a new file or to save text to a file.")
         .build()
     }
 
@@ -230,6 +235,7 @@ impl FileTools {
         )
         .requires_approval()
         .sequential()
+        .routing_hint("Use when the user asks to change, fix, rename or replace something in an existing file.")
         .build()
     }
 
@@ -252,6 +258,7 @@ impl FileTools {
         )
         .requires_approval()
         .sequential()
+        .routing_hint("Use when the user asks for several changes to one existing file at once.")
         .build()
     }
 }

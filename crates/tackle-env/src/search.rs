@@ -151,6 +151,7 @@ impl SearchTools {
             },
         )
         .idempotent()
+        .routing_hint("Use when the user looks for files by name or type (all .py files, files named config.json), not by what they contain.")
         .build()
     }
 
@@ -176,6 +177,7 @@ impl SearchTools {
         )
         .returns_untrusted_content()
         .idempotent()
+        .routing_hint("Use when the user looks for text inside files: where a word, a function, an import or a TODO appears.")
         .build()
     }
 }

@@ -520,6 +520,7 @@ impl ShellTools {
             tackle_core::SettingField::new("allow_scripts")
                 .describe("Whether sh scripts may run, here and in start_command (true or false)."),
         )
+        .routing_hint("Use when the user asks to run a command or a script, build, test, install, or check a version, and wants its output.")
         .build()
     }
 
@@ -556,6 +557,7 @@ impl ShellTools {
         )
         .requires_approval()
         .sequential()
+        .routing_hint("Use only for commands that keep running in the background: servers, watchers, long builds.")
         .build()
     }
 
@@ -584,6 +586,7 @@ impl ShellTools {
         )
         .returns_untrusted_content()
         .timeout(self.call_timeout())
+        .routing_hint("Use to read the output or the state of a background command started earlier.")
         .build()
     }
 
@@ -608,6 +611,7 @@ impl ShellTools {
         )
         .requires_approval()
         .sequential()
+        .routing_hint("Use to type input into a background command started earlier.")
         .build()
     }
 
@@ -626,6 +630,7 @@ impl ShellTools {
             },
         )
         .sequential()
+        .routing_hint("Use to send a signal (interrupt, hang-up) to a background command started earlier.")
         .build()
     }
 
@@ -647,6 +652,7 @@ impl ShellTools {
         .returns_untrusted_content()
         .sequential()
         .timeout(self.call_timeout())
+        .routing_hint("Use to stop a background command started earlier.")
         .build()
     }
 }

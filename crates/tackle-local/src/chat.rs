@@ -154,9 +154,16 @@ pub(crate) const NO_TOOL: &str = "none";
 pub(crate) fn channel_prefixes(tools: &[Arc<ToolDefinition>]) -> Vec<String> {
     let mut prefixes: Vec<String> = tools
         .iter()
-        .map(|tool| {
-            let description = tool.description.lines().next().unwrap_or("").trim().trim_end_matches('.');
-            format!("The tool {} can: {description}.\nA user request this tool answers:\n", tool.name)
+        .map(|tool| match tool.routing_hint.as_deref().map(str::trim).filter(|h| !h.is_empty()) {
+            Some(hint) => format!(
+                "The tool {}: {}.\nA user request this tool answers:\n",
+                tool.name,
+                hint.trim_end_matches('.')
+            ),
+            None => {
+                let description = tool.description.lines().next().unwrap_or("").trim().trim_end_matches('.');
+                format!("The tool {} can: {description}.\nA user request this tool answers:\n", tool.name)
+            }
         })
         .collect();
     prefixes.push(
@@ -172,11 +179,19 @@ fn compact() -> Value {
     json!({"whitespace_flexible": false, "key_separator": ": ", "item_separator": ", "})
 }
 
-/// What the conversation offers to copy into a call: the addresses its user wrote.
+/// What the conversation offers to copy into a call: the addresses and file paths its user
+/// wrote.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Spans {
     /// Web addresses, in order of appearance, each once.
     pub(crate) urls: Vec<String>,
+    /// File paths (`src/main.rs`, `README.md`, `./build`, `*.py`), in order of appearance,
+    /// each once.
+    pub(crate) paths: Vec<String>,
+    /// Text to match, written so that it must be copied as it is: quoted (`'unwrap()'`,
+    /// `"deprecated"`) or shaped like code (`DATABASE_URL`, `parse_args`, `TODO`,
+    /// `render()`), in order of appearance, each once.
+    pub(crate) terms: Vec<String>,
 }
 
 /// Formats whose value is an address: filled by copying one the user wrote.
@@ -214,8 +229,235 @@ impl Spans {
             }
             rest = &tail[end.max(1)..];
         }
-        Spans { urls }
+        let paths = paths_in(text, &urls);
+        let terms = terms_in(text, &urls, &paths);
+        Spans { urls, paths, terms }
     }
+
+    /// `other`'s addresses and paths after these, each once.
+    pub(crate) fn extend(&mut self, other: Spans) {
+        for url in other.urls {
+            if !self.urls.contains(&url) {
+                self.urls.push(url);
+            }
+        }
+        for path in other.paths {
+            if !self.paths.contains(&path) {
+                self.paths.push(path);
+            }
+        }
+        for term in other.terms {
+            if !self.terms.contains(&term) {
+                self.terms.push(term);
+            }
+        }
+    }
+}
+
+/// The quoted spans of `text` (in '…', "…", `…` or “…”, 1-80 characters, on one line) and
+/// its words shaped like code: an identifier joined by underscores (`parse_args`), a call
+/// (`render()`), or three or more capitals (`TODO`, `DATABASE_URL`). Web addresses and
+/// paths are not terms (they have spans of their own); an apostrophe inside a word
+/// (`don't`) opens no quote.
+fn terms_in(text: &str, urls: &[String], paths: &[String]) -> Vec<String> {
+    let mut terms: Vec<String> = Vec::new();
+    let mut push = |term: &str| {
+        let term = term.trim();
+        if !term.is_empty()
+            && term.chars().count() <= 80
+            && !urls.iter().any(|u| u.as_str() == term)
+            && !paths.iter().any(|p| p.as_str() == term)
+            && !terms.iter().any(|t| t == term)
+        {
+            terms.push(term.to_owned());
+        }
+    };
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (start, c) = chars[i];
+        let close = match c {
+            '"' => Some('"'),
+            '`' => Some('`'),
+            '\u{201c}' => Some('\u{201d}'),
+            // An apostrophe opens a quote only where a word does not go on before it.
+            '\'' if i == 0 || !chars[i - 1].1.is_alphanumeric() => Some('\''),
+            _ => None,
+        };
+        if let Some(close) = close {
+            let end = chars[i + 1..]
+                .iter()
+                .take(81)
+                .take_while(|(_, c)| *c != '\n')
+                .find(|(j, c)| {
+                    *c == close
+                        && (close != '\''
+                            || text[j + 1..].chars().next().is_none_or(|n| !n.is_alphanumeric()))
+                })
+                .map(|(j, _)| *j);
+            if let Some(end) = end {
+                push(&text[start + c.len_utf8()..end]);
+                i = chars.partition_point(|(j, _)| *j <= end);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    for word in text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '"' | '`')) {
+        let word = word.trim_matches(|c: char| matches!(c, '\'' | '.' | ':' | '!' | '?'));
+        let identifier = word.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '(' | ')'));
+        if !identifier || !word.chars().any(char::is_alphabetic) {
+            continue;
+        }
+        let underscored = word.trim_matches('_').contains('_');
+        let call = word.ends_with("()") && word.len() > 2;
+        let capitals =
+            word.chars().filter(|c| c.is_uppercase()).count() >= 3 && !word.chars().any(char::is_lowercase);
+        if underscored || call || capitals {
+            push(word);
+        }
+    }
+    terms
+}
+
+/// The words of `text` written the way file paths are: with a slash (`src/main.rs`,
+/// `scripts/`, `~/notes`), a name and an extension (`README.md`), a leading dot
+/// (`.env.example`), or a wildcard (`*.py`, `test_*.rs`), quoted or bare, without the punctuation that ends a
+/// sentence. Web addresses (`urls`), e-mail addresses, numbers (`3.5`) and dotted
+/// abbreviations (`e.g.`) are not paths.
+fn paths_in(text: &str, urls: &[String]) -> Vec<String> {
+    let mut paths: Vec<String> = Vec::new();
+    for word in text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '<' | '>')) {
+        let word = word.trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
+        let word = word.trim_end_matches(['.', ':', '!', '?', '\'', '"', '`']);
+        if word.is_empty()
+            || word.len() > 200
+            || urls.iter().any(|u| u.contains(word))
+            || word.contains("://")
+        {
+            continue;
+        }
+        let allowed = word.chars().all(|c| {
+            c.is_alphanumeric()
+                || matches!(c, '/' | '.' | '_' | '-' | '~' | '*' | '?' | '[' | ']' | '{' | '}')
+        });
+        if !allowed || word.contains('@') || !word.chars().any(|c| c.is_alphanumeric() || c == '*') {
+            continue;
+        }
+        // A slash between two plain words is as often prose (`and/or`, `yes/no`) as a
+        // path: a path with one slash also starts at a root or home, ends in a slash, or
+        // names a file with an extension (checked below).
+        let slash = word.contains('/')
+            && word.chars().any(char::is_alphabetic)
+            && (word.starts_with(['/', '~', '.']) || word.ends_with('/') || word.matches('/').count() >= 2);
+        let wildcard = word.contains('*');
+        // A name and an extension: the extension of one to six letters or digits with at
+        // least one letter, the name not all digits (`3.5`), and not letters between dots
+        // alone (`e.g`, `a.m`).
+        let extension = word.rsplit_once('.').is_some_and(|(name, ext)| {
+            let name = name.trim_start_matches('.');
+            (1..=6).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic())
+                && !name.is_empty()
+                && !word.split('.').all(|part| part.chars().count() <= 1)
+                && !name.chars().all(|c| c.is_ascii_digit() || c == '.')
+        });
+        // A dotfile: `.env`, `.gitignore`, `.env.example`.
+        let dotfile = word.strip_prefix('.').is_some_and(|rest| {
+            rest.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && rest.chars().count() > 1
+        });
+        if (slash || wildcard || extension || dotfile) && !paths.iter().any(|p| p == word) {
+            paths.push(word.to_owned());
+        }
+    }
+    paths
+}
+
+/// The words a parameter's name is made of (`file_path` → `file`, `path`; `dirName` →
+/// `dir`, `name`), lower case.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && previous_lower && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        previous_lower = c.is_lowercase();
+        word.extend(c.to_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// What a parameter's name says it holds when it holds a file or directory path.
+const PATH_WORDS: &[&str] = &["path", "file", "filename", "filepath", "dir", "directory", "folder"];
+
+/// Whether the string parameter `name` (schema `schema`) takes a file path: a plain
+/// string (no enumeration, format or pattern of its own) whose name says path, file,
+/// directory or folder.
+fn is_path(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
+    is_plain_string(schema) && name_words(name).iter().any(|w| PATH_WORDS.contains(&w.as_str()))
+}
+
+/// What a parameter's name says it holds when it holds text matched literally.
+const MATCH_WORDS: &[&str] = &["pattern", "regex", "regexp", "needle"];
+
+/// Whether the string parameter `name` takes text that is matched as written (a search
+/// pattern): a plain string whose name says pattern, regex or needle. Free-text queries
+/// are not: a query may say what the user meant in other words.
+fn is_match_text(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
+    is_plain_string(schema) && name_words(name).iter().any(|w| MATCH_WORDS.contains(&w.as_str()))
+}
+
+/// A string schema with no enumeration, constant, format or pattern of its own.
+fn is_plain_string(schema: &serde_json::Map<String, Value>) -> bool {
+    let string = match schema.get("type") {
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    string && !["enum", "const", "format", "pattern"].iter().any(|k| schema.contains_key(*k))
+}
+
+/// What the user wrote that parameter `name` (schema `schema`) must copy, when it is a
+/// path (the paths) or text to match (the terms, then the paths); `None` for any other
+/// parameter.
+fn copies(name: &str, schema: &serde_json::Map<String, Value>, spans: &Spans) -> Option<Vec<String>> {
+    if is_path(name, schema) {
+        Some(spans.paths.clone())
+    } else if is_match_text(name, schema) {
+        Some(spans.terms.iter().chain(&spans.paths).cloned().collect())
+    } else {
+        None
+    }
+}
+
+/// Whether a required argument of `tool` copies something the user wrote: an address, a
+/// path, or a term to match. (A pattern may copy a path too, but a path the user wrote is
+/// no evidence that they want to search for it: files are read far more often by name.)
+pub(crate) fn fills_from_request(tool: &ToolDefinition, spans: &Spans) -> bool {
+    let parameters = tool.parameters.as_map();
+    let required = parameters.get("required").and_then(Value::as_array);
+    let properties = parameters.get("properties").and_then(Value::as_object);
+    let (Some(required), Some(properties)) = (required, properties) else { return false };
+    required.iter().filter_map(Value::as_str).any(|name| {
+        properties.get(name).and_then(Value::as_object).is_some_and(|schema| {
+            (is_address(schema) && !spans.urls.is_empty())
+                || (is_path(name, schema) && !spans.paths.is_empty())
+                || (is_match_text(name, schema) && !spans.terms.is_empty())
+        })
+    })
 }
 
 /// Whether `schema` (a string's) asks for an address.
@@ -238,11 +480,6 @@ pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
         .iter()
         .filter_map(Value::as_str)
         .any(|name| properties.get(name).and_then(Value::as_object).is_some_and(is_address))
-}
-
-/// Whether `tool` has a required argument that is an address.
-pub(crate) fn needs_address(tool: &ToolDefinition) -> bool {
-    !fillable(tool, &Spans::default())
 }
 
 /// Words that say a request is about the present (news, prices, what is open, what
@@ -380,6 +617,24 @@ fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Span
     let mut out = serde_json::Map::new();
     for (key, item) in map {
         match (key.as_str(), item) {
+            ("properties", Value::Object(properties)) => {
+                let properties = properties
+                    .iter()
+                    .map(|(name, schema)| {
+                        // A path or a pattern is one the user wrote, copied exactly, when
+                        // they wrote any.
+                        let copy =
+                            schema.as_object().and_then(|inner| Some((inner, copies(name, inner, spans)?)));
+                        match copy {
+                            Some((inner, spans_of)) if !spans_of.is_empty() => {
+                                (name.clone(), copied(inner, &spans_of))
+                            }
+                            _ => (name.clone(), embed(schema, prefix, spans)),
+                        }
+                    })
+                    .collect();
+                out.insert(key.clone(), Value::Object(properties));
+            }
             ("$defs" | "definitions", _) => {}
             ("$ref", Value::String(target)) => {
                 let name = target.strip_prefix("#/$defs/").or_else(|| target.strip_prefix("#/definitions/"));
@@ -411,6 +666,25 @@ fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Span
         out.insert("maxLength".to_owned(), json!(MAX_STRING));
     }
     Value::Object(out)
+}
+
+/// A string schema that admits only `spans` (those its own length limits admit), or the
+/// schema as it is when none of them fits.
+fn copied(schema: &serde_json::Map<String, Value>, spans: &[String]) -> Value {
+    let limit = |key: &str| schema.get(key).and_then(Value::as_u64).map(|n| n as usize);
+    let admitted: Vec<&String> = spans
+        .iter()
+        .filter(|s| {
+            let chars = s.chars().count();
+            limit("minLength").is_none_or(|min| chars >= min)
+                && limit("maxLength").is_none_or(|max| chars <= max)
+        })
+        .collect();
+    if admitted.is_empty() {
+        embed_object(schema, "", &Spans::default())
+    } else {
+        json!({"type": "string", "enum": admitted})
+    }
 }
 
 /// The JSON Schema of a call of `tool`, and its definitions for the root's `$defs`.
@@ -547,6 +821,126 @@ mod tests {
             ["https://x.example"]
         );
         assert!(urls("no address here, only example.com").is_empty());
+    }
+
+    #[test]
+    fn the_router_reads_a_routing_hint_before_the_description() {
+        let mut hinted = weather();
+        hinted.routing_hint = Some("Use when the user asks about the weather somewhere.".into());
+        let prefixes = channel_prefixes(&[Arc::new(weather()), Arc::new(hinted)]);
+        assert_eq!(
+            prefixes[0],
+            "The tool get_weather can: Get the weather for a city.\nA user request this tool answers:\n"
+        );
+        assert_eq!(
+            prefixes[1],
+            "The tool get_weather: Use when the user asks about the weather somewhere.\nA user request this tool answers:\n"
+        );
+        assert!(prefixes[2].starts_with("No tool is needed"));
+    }
+
+    #[test]
+    fn paths_are_the_words_written_like_paths() {
+        let paths = |text: &str| Spans::of(text).paths;
+        assert_eq!(paths("whats in README.md"), ["README.md"]);
+        assert_eq!(paths("show me src/main.rs, then `docs/setup.md`."), ["src/main.rs", "docs/setup.md"]);
+        assert_eq!(paths("whats inside scripts/ and ~/notes?"), ["scripts/", "~/notes"]);
+        assert_eq!(paths("make a new file .env.example with PORT=8080"), [".env.example"]);
+        assert_eq!(paths("list every test file matching test_*.rs or *.py"), ["test_*.rs", "*.py"]);
+        assert_eq!(paths("open 'package.json' and \"Cargo.toml\""), ["package.json", "Cargo.toml"]);
+        // Not paths: numbers, abbreviations, e-mail and web addresses, ratios, plain words.
+        assert!(paths("version 3.5 is out, e.g. today at 9 a.m").is_empty());
+        assert_eq!(paths("open a.txt"), ["a.txt"]);
+        assert!(paths("mail me at a@b.com or read https://x.example/a.html").is_empty());
+        assert!(paths("list the contents of the src directory / what is 3/4 and/or 5").is_empty());
+        assert_eq!(
+            paths("cat /etc/hosts and crates/tackle-local/src"),
+            ["/etc/hosts", "crates/tackle-local/src"]
+        );
+    }
+
+    #[test]
+    fn terms_are_quoted_or_shaped_like_code() {
+        let terms = |text: &str| Spans::of(text).terms;
+        assert_eq!(terms("grep for 'unwrap()' in src"), ["unwrap()"]);
+        assert_eq!(terms("search for the string \"deprecated\" across the project"), ["deprecated"]);
+        assert_eq!(terms("which files mention DATABASE_URL?"), ["DATABASE_URL"]);
+        assert_eq!(terms("where is parse_args defined, and render()"), ["parse_args", "render()"]);
+        assert_eq!(terms("look for TODO and FIXME comments"), ["TODO", "FIXME"]);
+        // Apostrophes inside words open no quote; plain words, two capitals, paths and
+        // addresses are not terms (three capitals are: a marker such as TODO cannot be
+        // told from an acronym).
+        assert!(terms("don't search what's in the US, it's fine").is_empty());
+        assert_eq!(terms("don't search what's in the USA, it's fine"), ["USA"]);
+        assert!(terms("read README.md and https://x.example/a_b").is_empty());
+        assert_eq!(terms("“smart quotes” and `code`"), ["smart quotes", "code"]);
+        // An unclosed quote is no term, and the rest is still read.
+        assert_eq!(terms("say \"hello and NOTES_V2"), ["NOTES_V2"]);
+    }
+
+    #[test]
+    fn a_pattern_copies_a_term_or_a_path_and_a_query_stays_free() {
+        let grep = ToolDefinition::new(
+            "grep",
+            "Search files.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "pattern": {"type": "string"}, "path": {"type": "string"}
+            }, "required": ["pattern"]}))
+            .unwrap(),
+        );
+        let spans = Spans::of("which files in src/ mention DATABASE_URL");
+        assert!(fills_from_request(&grep, &spans));
+        let schema = calls_schema(&[&grep], &spans);
+        let arguments = &schema["anyOf"][0]["properties"]["arguments"]["properties"];
+        assert_eq!(arguments["pattern"]["enum"], json!(["DATABASE_URL", "src/"]));
+        assert_eq!(arguments["path"]["enum"], json!(["src/"]));
+        assert!(!fills_from_request(&grep, &Spans::of("find where we import requests")));
+        // A path alone fills the pattern but is no evidence for searching.
+        assert!(!fills_from_request(&grep, &Spans::of("show me src/main.rs")));
+        let search = ToolDefinition::new(
+            "web_search",
+            "Search the web.",
+            tackle_core::JsonSchema::new(
+                json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
+            )
+            .unwrap(),
+        );
+        let spans = Spans::of("news about the RUST_LOG variable");
+        assert!(!fills_from_request(&search, &spans));
+        assert!(
+            calls_schema(&[&search], &spans)["anyOf"][0]["properties"]["arguments"]["properties"]["query"]
+                .get("enum")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_path_parameter_copies_a_path_the_user_wrote() {
+        assert_eq!(name_words("file_path"), ["file", "path"]);
+        assert_eq!(name_words("dirName"), ["dir", "name"]);
+        let read = ToolDefinition::new(
+            "read_file",
+            "Read a file.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "path": {"type": "string"}, "encoding": {"type": "string"}, "filepath_style": {"enum": ["unix", "dos"]}
+            }, "required": ["path"]}))
+            .unwrap(),
+        );
+        assert!(fills_from_request(&read, &Spans::of("open a.txt")));
+        assert!(!fills_from_request(&read, &Spans::of("open the main file")));
+        let spans = Spans::of("show me src/main.rs please");
+        let schema = calls_schema(&[&read], &spans);
+        let arguments = &schema["anyOf"][0]["properties"]["arguments"]["properties"];
+        assert_eq!(arguments["path"], json!({"type": "string", "enum": ["src/main.rs"]}));
+        // Other strings stay free; an enumeration stays as it is.
+        assert_eq!(arguments["encoding"]["type"], "string");
+        assert!(arguments["encoding"].get("enum").is_none());
+        assert_eq!(arguments["filepath_style"], json!({"enum": ["unix", "dos"]}));
+        // Without a path written, the path is free.
+        let free = calls_schema(&[&read], &Spans::of("show me the main file"));
+        assert!(free["anyOf"][0]["properties"]["arguments"]["properties"]["path"].get("enum").is_none());
+        // A city is not a path.
+        assert!(!fills_from_request(&weather(), &Spans::of("weather in ./Paris.txt")));
     }
 
     #[test]

@@ -233,7 +233,7 @@ impl LocalModel {
         tools: &[Arc<ToolDefinition>],
         request: &str,
         none_bias: f32,
-        evidence: &Evidence,
+        evidence: &Evidence<'_>,
     ) -> Result<Option<usize>, LocalError> {
         let vocabulary = &self.engine.vocabulary;
         let mut best: Option<(usize, f32)> = None;
@@ -241,7 +241,7 @@ impl LocalModel {
         let closeness = if tools.len() > ROUTER_CANDIDATES { self.closeness(tools, request) } else { None };
         let closest =
             closeness.as_deref().map_or(0.0, |c| c.iter().copied().fold(f32::NEG_INFINITY, f32::max));
-        let weighed = candidates(closeness.as_deref(), tools.len());
+        let weighed = candidates(closeness.as_deref(), tools.len(), |i| evidence.bias(tools, i));
         let prefixes = chat::channel_prefixes(tools);
         for i in weighed {
             let prefix = &prefixes[i];
@@ -479,33 +479,35 @@ impl LocalModel {
 }
 
 /// What the request says besides its likelihoods, as biases on the router's scores (log
-/// probabilities): an address the user wrote favours the tools that need one; words about
-/// the present count against answering without a tool.
+/// probabilities): what the user wrote that a tool's required argument copies (an address,
+/// a path, text to match) favours that tool; words about the present count against
+/// answering without a tool.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Evidence {
-    address: bool,
+pub(crate) struct Evidence<'a> {
+    spans: &'a chat::Spans,
     current: bool,
 }
 
-/// The bias for a tool whose required address the request fills, and the one against
-/// answering alone when the request asks about the present: chosen on the development
-/// part of `data/decisions-cli.jsonl` (right decisions 0.57 with neither, 0.74 with the
-/// first, 0.93 with both; 2 and 1.5 were too weak, 6 against answering barely better and
-/// close to a rule), checked on `tackle-bench local`'s 50 prompts (44 right before, 45).
-pub(crate) const ADDRESS_EVIDENCE: f32 = 5.0;
-/// See [`ADDRESS_EVIDENCE`].
+/// The bias for a tool whose required argument copies what the user wrote, and the one
+/// against answering alone when the request asks about the present: chosen on the
+/// development part of `data/decisions-cli.jsonl` for addresses (right decisions 0.57 with
+/// neither, 0.74 with the first, 0.93 with both; 2 and 1.5 were too weak, 6 against
+/// answering barely better and close to a rule), checked on `tackle-bench local`'s 50
+/// prompts (44 right before, 45); paths and text to match were given the same weight.
+pub(crate) const FILLED_EVIDENCE: f32 = 5.0;
+/// See [`FILLED_EVIDENCE`].
 pub(crate) const CURRENT_EVIDENCE: f32 = 3.0;
 
-impl Evidence {
-    fn of(request: &str, spans: &chat::Spans) -> Evidence {
-        Evidence { address: !spans.urls.is_empty(), current: chat::asks_for_current(request) }
+impl<'a> Evidence<'a> {
+    fn of(request: &str, spans: &'a chat::Spans) -> Evidence<'a> {
+        Evidence { spans, current: chat::asks_for_current(request) }
     }
 
     /// The bias on option `i` of `tools` (`i == tools.len()`: no tool).
     fn bias(&self, tools: &[Arc<ToolDefinition>], i: usize) -> f32 {
         match tools.get(i) {
             None if self.current => -CURRENT_EVIDENCE,
-            Some(tool) if self.address && chat::needs_address(tool) => ADDRESS_EVIDENCE,
+            Some(tool) if chat::fills_from_request(tool, self.spans) => FILLED_EVIDENCE,
             _ => 0.0,
         }
     }
@@ -513,21 +515,17 @@ impl Evidence {
 
 /// The addresses the user wrote, the latest message's first.
 fn user_spans(messages: &[Message]) -> chat::Spans {
-    let mut urls = Vec::new();
+    let mut spans = chat::Spans::default();
     for message in messages.iter().rev() {
         if let Message::User { parts } = message {
             for part in parts {
                 if let UserPart::Text(text) = part {
-                    for url in chat::Spans::of(text).urls {
-                        if !urls.contains(&url) {
-                            urls.push(url);
-                        }
-                    }
+                    spans.extend(chat::Spans::of(text));
                 }
             }
         }
     }
-    chat::Spans { urls }
+    spans
 }
 
 /// The text of the conversation's last user message.
@@ -562,13 +560,16 @@ pub const ROUTER_CANDIDATES: usize = 4;
 const MEANING_WEIGHT: f32 = 40.0;
 
 /// The options the router weighs, as indices (`n`: no tool): all of them, or with
-/// closeness the [`ROUTER_CANDIDATES`] closest tools, in catalog order, and no tool.
-fn candidates(closeness: Option<&[f32]>, n: usize) -> Vec<usize> {
+/// closeness the [`ROUTER_CANDIDATES`] tools with the best prior — closeness times
+/// [`MEANING_WEIGHT`] plus what `evidence(i)` says for tool `i` —, in catalog order, and no
+/// tool.
+fn candidates(closeness: Option<&[f32]>, n: usize, evidence: impl Fn(usize) -> f32) -> Vec<usize> {
     let Some(closeness) = closeness.filter(|c| c.len() == n && n > ROUTER_CANDIDATES) else {
         return (0..=n).collect();
     };
+    let prior: Vec<f32> = (0..n).map(|i| MEANING_WEIGHT * closeness[i] + evidence(i)).collect();
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| closeness[b].total_cmp(&closeness[a]).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| prior[b].total_cmp(&prior[a]).then(a.cmp(&b)));
     order.truncate(ROUTER_CANDIDATES);
     order.sort_unstable();
     order.push(n);
@@ -652,13 +653,17 @@ mod tests {
     #[test]
     fn the_closest_tools_are_weighed_with_no_tool() {
         // Without closeness, or with few tools, every option.
-        assert_eq!(candidates(None, 6), [0, 1, 2, 3, 4, 5, 6]);
-        assert_eq!(candidates(Some(&[0.1, 0.9, 0.3]), 3), [0, 1, 2, 3]);
+        let none = |_: usize| 0.0;
+        assert_eq!(candidates(None, 6, none), [0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(candidates(Some(&[0.1, 0.9, 0.3]), 3, none), [0, 1, 2, 3]);
         // With more tools than candidates, the closest in catalog order, then no tool.
         let closeness = [0.1, 0.5, 0.2, 0.7, 0.05, 0.6];
-        assert_eq!(candidates(Some(&closeness), 6), [1, 2, 3, 5, 6]);
+        assert_eq!(candidates(Some(&closeness), 6, none), [1, 2, 3, 5, 6]);
+        // Evidence for a tool counts as closeness does: tool 4, far in meaning, is weighed
+        // when the request fills its argument.
+        assert_eq!(candidates(Some(&closeness), 6, |i| if i == 4 { 20.0 } else { 0.0 }), [1, 3, 4, 5, 6]);
         // Closeness of another length (an embedder that lost a tool) is not trusted.
-        assert_eq!(candidates(Some(&[0.5; 4]), 6), [0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(candidates(Some(&[0.5; 4]), 6, none), [0, 1, 2, 3, 4, 5, 6]);
     }
 
     #[test]
@@ -677,9 +682,26 @@ mod tests {
             ),
         ];
         let request = "what's new on https://example.com/blog today";
-        let evidence = Evidence::of(request, &chat::Spans::of(request));
-        assert_eq!([0, 1, 2].map(|i| evidence.bias(&tools, i)), [ADDRESS_EVIDENCE, 0.0, -CURRENT_EVIDENCE]);
-        let plain = Evidence::of("write a poem", &chat::Spans::default());
+        let spans = chat::Spans::of(request);
+        let evidence = Evidence::of(request, &spans);
+        assert_eq!([0, 1, 2].map(|i| evidence.bias(&tools, i)), [FILLED_EVIDENCE, 0.0, -CURRENT_EVIDENCE]);
+        let nothing = chat::Spans::default();
+        let plain = Evidence::of("write a poem", &nothing);
         assert_eq!([0, 1, 2].map(|i| plain.bias(&tools, i)), [0.0, 0.0, 0.0]);
+        // A path the user wrote favours the tools whose required argument takes one.
+        let files = vec![
+            tool(
+                "read_file",
+                serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
+            ),
+            tool(
+                "run",
+                serde_json::json!({"type": "object", "properties": {"program": {"type": "string"}}, "required": ["program"]}),
+            ),
+        ];
+        let request = "show me src/main.rs";
+        let spans = chat::Spans::of(request);
+        let evidence = Evidence::of(request, &spans);
+        assert_eq!([0, 1, 2].map(|i| evidence.bias(&files, i)), [FILLED_EVIDENCE, 0.0, 0.0]);
     }
 }

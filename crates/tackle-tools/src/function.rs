@@ -370,6 +370,12 @@ impl ToolBuilder {
         self.edit(|d| d.keeps_conversation_state = true)
     }
 
+    /// One sentence saying when to use the tool, for small models (see
+    /// [`ToolDefinition::routing_hint`]).
+    pub fn routing_hint(self, hint: impl Into<String>) -> Self {
+        self.edit(|d| d.routing_hint = Some(hint.into()))
+    }
+
     /// The schema of a successful result.
     pub fn return_schema(self, schema: Value) -> Self {
         self.edit(|d| d.return_schema = Some(schema))

@@ -743,6 +743,7 @@ fn search_tool(state: &Arc<SearchState>) -> Result<crate::FunctionTool, crate::T
             }
         },
     )
+    .routing_hint("Use first when no offered tool fits the task: it finds tools by a few words.")
     .build()
 }
 
@@ -791,6 +792,7 @@ fn call_tool(state: &Arc<SearchState>) -> Result<crate::FunctionTool, crate::Too
         },
     )
     .returns_untrusted_content()
+    .routing_hint("Use to call a tool that search_tools found.")
     .build()
 }
 

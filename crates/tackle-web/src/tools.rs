@@ -264,6 +264,7 @@ impl WebTools {
                 .describe("Private hosts the model may read (one per line or comma-separated; *.suffix allowed), only with a high-confidence provider."),
         )
         .timeout(Duration::from_secs(60))
+        .routing_hint("Use when the user gives a web address (URL) and asks about that page: to read, summarize, quote or check it.")
         .build()
     }
 
@@ -345,7 +346,7 @@ impl WebTools {
                     "A token for an instance behind an authenticating proxy, sent as `Authorization: Bearer`.",
                 ));
         }
-        builder.build()
+        builder.routing_hint("Use for what only the web knows now: news, prices, weather, opening hours, events, recent releases, or when the user asks to search or look something up.").build()
     }
 
     async fn search(&self, ctx: ToolContext, args: SearchArgs) -> Result<ToolReturn, ToolError> {
