@@ -179,8 +179,9 @@ fn compact() -> Value {
     json!({"whitespace_flexible": false, "key_separator": ": ", "item_separator": ", "})
 }
 
-/// What the conversation offers to copy into a call: the addresses and file paths its user
-/// wrote.
+/// What the conversation offers to copy into a call: the addresses, file paths and terms
+/// its user wrote, at most [`MAX_SPANS`] of each (a long pasted text must not turn into a
+/// grammar of thousands of choices).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Spans {
     /// Web addresses, in order of appearance, each once.
@@ -193,6 +194,9 @@ pub(crate) struct Spans {
     /// `render()`), in order of appearance, each once.
     pub(crate) terms: Vec<String>,
 }
+
+/// The most addresses, paths or terms a conversation offers to copy, each.
+const MAX_SPANS: usize = 16;
 
 /// Formats whose value is an address: filled by copying one the user wrote.
 const ADDRESS_FORMATS: &[&str] = &["uri", "url", "iri", "uri-reference", "iri-reference"];
@@ -231,26 +235,24 @@ impl Spans {
         }
         let paths = paths_in(text, &urls);
         let terms = terms_in(text, &urls, &paths);
-        Spans { urls, paths, terms }
+        let mut spans = Spans::default();
+        spans.extend(Spans { urls, paths, terms });
+        spans
     }
 
-    /// `other`'s addresses and paths after these, each once.
+    /// `other`'s addresses, paths and terms after these, each once, up to [`MAX_SPANS`] of
+    /// each.
     pub(crate) fn extend(&mut self, other: Spans) {
-        for url in other.urls {
-            if !self.urls.contains(&url) {
-                self.urls.push(url);
+        fn add(to: &mut Vec<String>, from: Vec<String>) {
+            for item in from {
+                if to.len() < MAX_SPANS && !to.contains(&item) {
+                    to.push(item);
+                }
             }
         }
-        for path in other.paths {
-            if !self.paths.contains(&path) {
-                self.paths.push(path);
-            }
-        }
-        for term in other.terms {
-            if !self.terms.contains(&term) {
-                self.terms.push(term);
-            }
-        }
+        add(&mut self.urls, other.urls);
+        add(&mut self.paths, other.paths);
+        add(&mut self.terms, other.terms);
     }
 }
 
@@ -857,6 +859,17 @@ mod tests {
             paths("cat /etc/hosts and crates/tackle-local/src"),
             ["/etc/hosts", "crates/tackle-local/src"]
         );
+    }
+
+    #[test]
+    fn a_long_text_offers_a_bounded_number_of_spans() {
+        let text: String = (0..1000).map(|i| format!("f{i}.txt TERM_{i} https://x.example/{i} ")).collect();
+        let spans = Spans::of(&text);
+        assert_eq!(
+            (spans.urls.len(), spans.paths.len(), spans.terms.len()),
+            (MAX_SPANS, MAX_SPANS, MAX_SPANS)
+        );
+        assert_eq!(spans.paths[0], "f0.txt");
     }
 
     #[test]

@@ -513,7 +513,8 @@ impl<'a> Evidence<'a> {
     }
 }
 
-/// The addresses the user wrote, the latest message's first.
+/// What the user wrote that a call may copy (addresses, paths, terms), the latest
+/// message's first.
 fn user_spans(messages: &[Message]) -> chat::Spans {
     let mut spans = chat::Spans::default();
     for message in messages.iter().rev() {
