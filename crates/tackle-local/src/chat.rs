@@ -593,21 +593,7 @@ fn embed(value: &Value, prefix: &str, spans: &Spans) -> Value {
         Value::Object(map)
             if is_address(map) && !map.contains_key("enum") && !map.contains_key("pattern") =>
         {
-            let limit = |key: &str| map.get(key).and_then(Value::as_u64).map(|n| n as usize);
-            let admitted: Vec<&String> = spans
-                .urls
-                .iter()
-                .filter(|u| {
-                    let chars = u.chars().count();
-                    limit("minLength").is_none_or(|min| chars >= min)
-                        && limit("maxLength").is_none_or(|max| chars <= max)
-                })
-                .collect();
-            if admitted.is_empty() {
-                embed_object(map, prefix, spans)
-            } else {
-                json!({"type": "string", "enum": admitted})
-            }
+            copied(map, &spans.urls, prefix, spans)
         }
         Value::Object(map) => embed_object(map, prefix, spans),
         Value::Array(items) => Value::Array(items.iter().map(|v| embed(v, prefix, spans)).collect()),
@@ -629,7 +615,7 @@ fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Span
                             schema.as_object().and_then(|inner| Some((inner, copies(name, inner, spans)?)));
                         match copy {
                             Some((inner, spans_of)) if !spans_of.is_empty() => {
-                                (name.clone(), copied(inner, &spans_of))
+                                (name.clone(), copied(inner, &spans_of, prefix, spans))
                             }
                             _ => (name.clone(), embed(schema, prefix, spans)),
                         }
@@ -670,11 +656,11 @@ fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Span
     Value::Object(out)
 }
 
-/// A string schema that admits only `spans` (those its own length limits admit), or the
-/// schema as it is when none of them fits.
-fn copied(schema: &serde_json::Map<String, Value>, spans: &[String]) -> Value {
+/// A string schema that admits only the values the user wrote (`written`, those the
+/// schema's own length limits admit), or the schema embedded as usual when none fits.
+fn copied(schema: &serde_json::Map<String, Value>, written: &[String], prefix: &str, spans: &Spans) -> Value {
     let limit = |key: &str| schema.get(key).and_then(Value::as_u64).map(|n| n as usize);
-    let admitted: Vec<&String> = spans
+    let admitted: Vec<&String> = written
         .iter()
         .filter(|s| {
             let chars = s.chars().count();
@@ -683,7 +669,7 @@ fn copied(schema: &serde_json::Map<String, Value>, spans: &[String]) -> Value {
         })
         .collect();
     if admitted.is_empty() {
-        embed_object(schema, "", &Spans::default())
+        embed_object(schema, prefix, spans)
     } else {
         json!({"type": "string", "enum": admitted})
     }
