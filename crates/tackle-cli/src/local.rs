@@ -53,13 +53,15 @@ pub(crate) fn embedder() -> Option<Arc<dyn tackle_core::Embedder>> {
 fn load_embedder() -> Option<Arc<dyn tackle_core::Embedder>> {
     let dir = model_dir().ok()?;
     if EMBEDDER.iter().any(|r| tackle_local::installed(r, &dir).is_none()) {
-        tracing::debug!("tool search ranks by words: the embedder is not installed (`tackle model pull`)");
+        tracing::debug!(
+            "the embedder is not installed (`tackle model pull`): tool search ranks by words, the router weighs by the model alone"
+        );
         return None;
     }
     match MiniLm::load(&dir) {
         Ok(model) => Some(Arc::new(CachedEmbedder::new(model, dir.join("all-MiniLM-L6-v2.tool-cache")))),
         Err(error) => {
-            tracing::warn!(%error, "tool search ranks by words: the embedder does not load");
+            tracing::warn!(%error, "the embedder does not load: tool search ranks by words, the router weighs by the model alone");
             None
         }
     }

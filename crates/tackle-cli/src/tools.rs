@@ -113,9 +113,6 @@ pub(crate) struct LiveTools {
     approval: Vec<String>,
     waived: Vec<String>,
     seen: std::sync::Mutex<Vec<u64>>,
-    /// Tool search's embedder, loaded the first time the catalog needs search (`None` when
-    /// its files are not installed).
-    embedder: std::sync::OnceLock<Option<Arc<dyn tackle_core::Embedder>>>,
 }
 
 impl LiveTools {
@@ -132,8 +129,8 @@ impl LiveTools {
         if registry.len() <= options.threshold {
             return Ok(registry);
         }
-        let embedder = self.embedder.get_or_init(crate::local::embedder).clone();
-        registry.with_tool_search_by(options, embedder)
+        // The embedder is loaded the first time a catalog needs search, once per process.
+        registry.with_tool_search_by(options, crate::local::embedder())
     }
 
     fn revisions(&self) -> Vec<u64> {
@@ -200,14 +197,7 @@ pub(crate) async fn live_registry(
         }
     };
     let servers = crate::mcp::toolsets(config).await?.iter().map(|t| Arc::clone(t.server())).collect();
-    let live = LiveTools {
-        fixed,
-        servers,
-        approval,
-        waived,
-        seen: std::sync::Mutex::default(),
-        embedder: std::sync::OnceLock::new(),
-    };
+    let live = LiveTools { fixed, servers, approval, waived, seen: std::sync::Mutex::default() };
     *live.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = live.revisions();
     let registry = live.build().map_err(|e| Failure::run(format!("the tools do not fit together: {e}")))?;
     let mut known: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();

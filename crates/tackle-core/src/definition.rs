@@ -346,13 +346,10 @@ impl ToolDefinition {
         }
     }
 
-    /// What tells a small model when to use the tool: the routing hint when there is one,
-    /// else [`ToolDefinition::summary`].
-    pub fn when_to_use(&self) -> String {
-        match self.routing_hint.as_deref().map(str::trim) {
-            Some(hint) if !hint.is_empty() => hint.to_owned(),
-            _ => self.summary(),
-        }
+    /// The routing hint, trimmed, when it says anything (definitions that skipped
+    /// [`ToolDefinition::check`] may hold a blank one).
+    pub fn hint(&self) -> Option<&str> {
+        self.routing_hint.as_deref().map(str::trim).filter(|h| !h.is_empty())
     }
 
     /// Checks every rule that needs nothing but the definition itself. Compiling the

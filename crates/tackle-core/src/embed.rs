@@ -58,15 +58,13 @@ pub fn tool_meaning(definition: &crate::ToolDefinition) -> String {
         .and_then(serde_json::Value::as_object)
         .map(|p| p.keys().flat_map(|k| name_words(k)).collect())
         .unwrap_or_default();
-    let hint = match definition.routing_hint.as_deref().map(str::trim) {
-        Some(hint) if !hint.is_empty() => format!(" {hint}"),
-        _ => String::new(),
-    };
+    let hint = definition.hint().map(|h| format!(" {h}")).unwrap_or_default();
     format!("{}: {}{hint} ({})", name.join(" "), definition.summary(), params.join(", "))
 }
 
-/// `github_create_issue`, `createIssue`, `API-post-page` as lower-case words.
-fn name_words(name: &str) -> Vec<String> {
+/// `github_create_issue`, `createIssue`, `API-post-page` as lower-case words (a digit
+/// continues the word before it: `file2Path` is `file2`, `path`).
+pub fn name_words(name: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut previous_lower = false;
@@ -117,7 +115,10 @@ mod tests {
             super::tool_meaning(&hinted),
             "github get pull request: Get a pull request. Use when the user names a pull request. (pull, number, repo, name)"
         );
-        assert_eq!(hinted.when_to_use(), "Use when the user names a pull request.");
-        assert_eq!(tool.when_to_use(), "Get a pull request.");
+        assert_eq!(hinted.hint(), Some("Use when the user names a pull request."));
+        assert_eq!(tool.hint(), None);
+        hinted.routing_hint = Some("  ".into());
+        assert_eq!(hinted.hint(), None);
+        assert_eq!(super::name_words("file2Path"), ["file2", "path"]);
     }
 }

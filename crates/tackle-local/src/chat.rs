@@ -154,7 +154,7 @@ pub(crate) const NO_TOOL: &str = "none";
 pub(crate) fn channel_prefixes(tools: &[Arc<ToolDefinition>]) -> Vec<String> {
     let mut prefixes: Vec<String> = tools
         .iter()
-        .map(|tool| match tool.routing_hint.as_deref().map(str::trim).filter(|h| !h.is_empty()) {
+        .map(|tool| match tool.hint() {
             Some(hint) => format!(
                 "The tool {}: {}.\nA user request this tool answers:\n",
                 tool.name,
@@ -202,8 +202,9 @@ const MAX_SPANS: usize = 16;
 const ADDRESS_FORMATS: &[&str] = &["uri", "url", "iri", "uri-reference", "iri-reference"];
 
 impl Spans {
-    /// The addresses in `text`: `http://` or `https://` up to white space or a quote, without
-    /// the punctuation that ends a sentence (a closing bracket stays when the address opened one).
+    /// What `text` offers to copy: its addresses (`http://` or `https://` up to white space
+    /// or a quote, without the punctuation that ends a sentence; a closing bracket stays when
+    /// the address opened one), then its paths and terms (see [`paths_in`], [`terms_in`]).
     pub(crate) fn of(text: &str) -> Spans {
         let mut urls: Vec<String> = Vec::new();
         let mut rest = text;
@@ -324,8 +325,8 @@ fn terms_in(text: &str, urls: &[String], paths: &[String]) -> Vec<String> {
 
 /// The words of `text` written the way file paths are: with a slash (`src/main.rs`,
 /// `scripts/`, `~/notes`), a name and an extension (`README.md`), a leading dot
-/// (`.env.example`), or a wildcard (`*.py`, `test_*.rs`), quoted or bare, without the punctuation that ends a
-/// sentence. Web addresses (`urls`), e-mail addresses, numbers (`3.5`) and dotted
+/// (`.env.example`), or a wildcard (`*.py`, `test_*.rs`), quoted or bare, without the
+/// punctuation that ends a sentence. Web addresses (`urls`), e-mail addresses, numbers (`3.5`) and dotted
 /// abbreviations (`e.g.`) are not paths.
 fn paths_in(text: &str, urls: &[String]) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
@@ -376,32 +377,6 @@ fn paths_in(text: &str, urls: &[String]) -> Vec<String> {
     paths
 }
 
-/// The words a parameter's name is made of (`file_path` → `file`, `path`; `dirName` →
-/// `dir`, `name`), lower case.
-fn name_words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            previous_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && previous_lower && !word.is_empty() {
-            words.push(std::mem::take(&mut word));
-        }
-        previous_lower = c.is_lowercase();
-        word.extend(c.to_lowercase());
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
-}
-
 /// What a parameter's name says it holds when it holds a file or directory path.
 const PATH_WORDS: &[&str] = &["path", "file", "filename", "filepath", "dir", "directory", "folder"];
 
@@ -409,7 +384,7 @@ const PATH_WORDS: &[&str] = &["path", "file", "filename", "filepath", "dir", "di
 /// string (no enumeration, format or pattern of its own) whose name says path, file,
 /// directory or folder.
 fn is_path(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
-    is_plain_string(schema) && name_words(name).iter().any(|w| PATH_WORDS.contains(&w.as_str()))
+    is_plain_string(schema) && tackle_core::name_words(name).iter().any(|w| PATH_WORDS.contains(&w.as_str()))
 }
 
 /// What a parameter's name says it holds when it holds text matched literally.
@@ -419,17 +394,21 @@ const MATCH_WORDS: &[&str] = &["pattern", "regex", "regexp", "needle"];
 /// pattern): a plain string whose name says pattern, regex or needle. Free-text queries
 /// are not: a query may say what the user meant in other words.
 fn is_match_text(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
-    is_plain_string(schema) && name_words(name).iter().any(|w| MATCH_WORDS.contains(&w.as_str()))
+    is_plain_string(schema) && tackle_core::name_words(name).iter().any(|w| MATCH_WORDS.contains(&w.as_str()))
+}
+
+/// Whether `schema` admits strings (its `type` is `string` or a list holding it).
+fn is_string(schema: &serde_json::Map<String, Value>) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+        _ => false,
+    }
 }
 
 /// A string schema with no enumeration, constant, format or pattern of its own.
 fn is_plain_string(schema: &serde_json::Map<String, Value>) -> bool {
-    let string = match schema.get("type") {
-        Some(Value::String(t)) => t == "string",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
-        _ => false,
-    };
-    string && !["enum", "const", "format", "pattern"].iter().any(|k| schema.contains_key(*k))
+    is_string(schema) && !["enum", "const", "format", "pattern"].iter().any(|k| schema.contains_key(*k))
 }
 
 /// What the user wrote that parameter `name` (schema `schema`) must copy, when it is a
@@ -449,17 +428,25 @@ fn copies(name: &str, schema: &serde_json::Map<String, Value>, spans: &Spans) ->
 /// path, or a term to match. (A pattern may copy a path too, but a path the user wrote is
 /// no evidence that they want to search for it: files are read far more often by name.)
 pub(crate) fn fills_from_request(tool: &ToolDefinition, spans: &Spans) -> bool {
-    let parameters = tool.parameters.as_map();
-    let required = parameters.get("required").and_then(Value::as_array);
-    let properties = parameters.get("properties").and_then(Value::as_object);
-    let (Some(required), Some(properties)) = (required, properties) else { return false };
-    required.iter().filter_map(Value::as_str).any(|name| {
-        properties.get(name).and_then(Value::as_object).is_some_and(|schema| {
-            (is_address(schema) && !spans.urls.is_empty())
-                || (is_path(name, schema) && !spans.paths.is_empty())
-                || (is_match_text(name, schema) && !spans.terms.is_empty())
-        })
+    required_arguments(tool).any(|(name, schema)| {
+        (is_address(schema) && !spans.urls.is_empty())
+            || (is_path(name, schema) && !spans.paths.is_empty())
+            || (is_match_text(name, schema) && !spans.terms.is_empty())
     })
+}
+
+/// The required arguments of `tool` that its schema describes, by name.
+fn required_arguments(
+    tool: &ToolDefinition,
+) -> impl Iterator<Item = (&str, &serde_json::Map<String, Value>)> {
+    let parameters = tool.parameters.as_map();
+    let required =
+        parameters.get("required").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let properties = parameters.get("properties").and_then(Value::as_object);
+    required
+        .iter()
+        .filter_map(Value::as_str)
+        .filter_map(move |name| Some((name, properties?.get(name)?.as_object()?)))
 }
 
 /// Whether `schema` (a string's) asks for an address.
@@ -471,17 +458,7 @@ fn is_address(schema: &serde_json::Map<String, Value>) -> bool {
 /// address) can be: a tool that needs an address when none was written cannot be called
 /// faithfully.
 pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
-    if !spans.urls.is_empty() {
-        return true;
-    }
-    let parameters = tool.parameters.as_map();
-    let required = parameters.get("required").and_then(Value::as_array);
-    let properties = parameters.get("properties").and_then(Value::as_object);
-    let (Some(required), Some(properties)) = (required, properties) else { return true };
-    !required
-        .iter()
-        .filter_map(Value::as_str)
-        .any(|name| properties.get(name).and_then(Value::as_object).is_some_and(is_address))
+    !spans.urls.is_empty() || !required_arguments(tool).any(|(_, schema)| is_address(schema))
 }
 
 /// Words that say a request is about the present (news, prices, what is open, what
@@ -644,12 +621,10 @@ fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Span
         out.insert("additionalProperties".to_owned(), Value::Bool(false));
     }
     // Strings end: a bounded length, so that a call always completes.
-    let is_string = match out.get("type") {
-        Some(Value::String(t)) => t == "string",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
-        _ => false,
-    };
-    if is_string && !out.contains_key("maxLength") && !out.contains_key("enum") && !out.contains_key("const")
+    if is_string(&out)
+        && !out.contains_key("maxLength")
+        && !out.contains_key("enum")
+        && !out.contains_key("const")
     {
         out.insert("maxLength".to_owned(), json!(MAX_STRING));
     }
@@ -915,8 +890,6 @@ mod tests {
 
     #[test]
     fn a_path_parameter_copies_a_path_the_user_wrote() {
-        assert_eq!(name_words("file_path"), ["file", "path"]);
-        assert_eq!(name_words("dirName"), ["dir", "name"]);
         let read = ToolDefinition::new(
             "read_file",
             "Read a file.",

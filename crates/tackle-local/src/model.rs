@@ -241,7 +241,9 @@ impl LocalModel {
         let closeness = if tools.len() > ROUTER_CANDIDATES { self.closeness(tools, request) } else { None };
         let closest =
             closeness.as_deref().map_or(0.0, |c| c.iter().copied().fold(f32::NEG_INFINITY, f32::max));
-        let weighed = candidates(closeness.as_deref(), tools.len(), |i| evidence.bias(tools, i));
+        // What the request says for each option (the last: no tool), read once.
+        let biases: Vec<f32> = (0..=tools.len()).map(|i| evidence.bias(tools, i)).collect();
+        let weighed = candidates(closeness.as_deref(), tools.len(), |i| biases[i]);
         let prefixes = chat::channel_prefixes(tools);
         for i in weighed {
             let prefix = &prefixes[i];
@@ -259,7 +261,7 @@ impl LocalModel {
                 (Some(c), Some(_)) => MEANING_WEIGHT * (c[i] - closest),
                 _ => 0.0,
             };
-            let bias = evidence.bias(tools, i) + meant + if i == tools.len() { none_bias } else { 0.0 };
+            let bias = biases[i] + meant + if i == tools.len() { none_bias } else { 0.0 };
             let floor = best.map_or(f32::NEG_INFINITY, |(_, b)| b - bias);
             let Some(likelihood) = self.engine.likelihood(&prefix_tokens, request_tokens, floor)? else {
                 continue;
