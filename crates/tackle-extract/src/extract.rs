@@ -149,6 +149,13 @@ pub fn to_text(markdown: &str) -> String {
         if digits > 0 && line[digits..].starts_with(". ") {
             line = &line[digits + 2..];
         }
+        // A paragraph that only looked like a block mark was escaped (`\# 1 in sales`).
+        if let Some(rest) = line.strip_prefix('\\')
+            && rest
+                .starts_with(['#', '>', '+', '|', '-', '*', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
+        {
+            line = rest;
+        }
         let cells: Vec<String> = if line.starts_with('|') && line.ends_with('|') && line.len() > 1 {
             line[1..line.len() - 1].split(" | ").map(|cell| inline_text(cell.trim())).collect()
         } else {
@@ -213,7 +220,37 @@ fn inline_text(line: &str) -> String {
         out.push(c);
         rest = &rest[c.len_utf8()..];
     }
-    out.replace("**", "").replace('`', "").split_whitespace().collect::<Vec<_>>().join(" ")
+    let out = out.replace("**", "").replace('`', "");
+    drop_emphasis(&out).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` without the single `*` around emphasis: a mark followed by a non-space opens,
+/// the next one preceded by a non-space closes. A lone asterisk (`5 * 3`, a footnote's
+/// `*`) has no partner and stays.
+fn drop_emphasis(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('*') {
+        return text.into();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut drop = vec![false; chars.len()];
+    let mut open: Option<usize> = None;
+    for i in 0..chars.len() {
+        if chars[i] != '*' {
+            continue;
+        }
+        let before = i.checked_sub(1).map(|j| chars[j]);
+        let after = chars.get(i + 1).copied();
+        match open {
+            Some(start) if before.is_some_and(|c| !c.is_whitespace()) && start + 1 < i => {
+                drop[start] = true;
+                drop[i] = true;
+                open = None;
+            }
+            None if after.is_some_and(|c| !c.is_whitespace() && c != '*') => open = Some(i),
+            _ => {}
+        }
+    }
+    chars.iter().zip(drop).filter(|(_, d)| !d).map(|(c, _)| c).collect::<String>().into()
 }
 
 /// Trims lines and folds runs of blank lines into one.
@@ -340,6 +377,13 @@ mod tests {
         assert_eq!(to_text("A [![river](https://x.example/r.jpg)](https://x.example/big) here"), "A here");
         assert_eq!(to_text("1. first\n2. [second (b)](https://x.example/b)"), "first\nsecond (b)");
         assert_eq!(to_text("> quoted [unclosed and ![alt] text"), "quoted [unclosed and ![alt] text");
+        // Emphasis marks go; asterisks that mark nothing stay.
+        assert_eq!(
+            to_text("In *Lob der Melancholie* (2018), *her* book"),
+            "In Lob der Melancholie (2018), her book"
+        );
+        assert_eq!(to_text("5 * 3 = 15, footnote*"), "5 * 3 = 15, footnote*");
+        assert_eq!(to_text("\\# 1 in sales\n\n\\- not a list"), "# 1 in sales\n\n- not a list");
     }
 
     #[test]

@@ -713,6 +713,15 @@ fn tokenize(html: &str, builder: &mut Builder, stop: &crate::extract::StopFlag) 
                         builder.doc.slice(&a.name) == "type"
                             && builder.doc.slice(&a.value).trim().eq_ignore_ascii_case("application/ld+json")
                     });
+                if tag == Tag::Noscript && !self_closing && builder.dropped.is_empty() {
+                    // What a reader without scripts sees: a page that puts its story in
+                    // `<noscript>` (and a copy for scripts in a template) is read from there.
+                    // Short notices ("enable JavaScript") and tracking pixels stay dropped.
+                    if holds_prose(&bytes[pos..]) {
+                        builder.drop_attrs(mark);
+                        continue;
+                    }
+                }
                 let raw = tag.is_raw_text() && !self_closing || tag == Tag::Plaintext;
                 builder.start(tag, mark, self_closing);
                 if raw {
@@ -749,6 +758,47 @@ fn tokenize(html: &str, builder: &mut Builder, stop: &crate::extract::StopFlag) 
     }
     builder.text(&html[text_start..]);
     Some(())
+}
+
+/// Text outside tags, not counting white space, from which a `<noscript>` is read as markup.
+const NOSCRIPT_PROSE: usize = 200;
+/// How far into a `<noscript>` that text is looked for (each one is looked at once, so a
+/// page of many cannot make the parse quadratic).
+const NOSCRIPT_LOOK: usize = 16 * 1024;
+
+/// Whether the raw markup of a `<noscript>` (up to its end tag) holds paragraphs (`<p>`)
+/// with at least a paragraph's worth of text, near its start. Markup written out as text
+/// (`&lt;img …`, as pages saved from a browser hold it) is not prose.
+fn holds_prose(markup: &[u8]) -> bool {
+    let mut in_tag = false;
+    let mut in_paragraph = false;
+    let mut text = 0;
+    for (i, &b) in markup.iter().enumerate().take(NOSCRIPT_LOOK) {
+        let next = &markup[i + 1..];
+        match b {
+            b'<' if next.get(..9).is_some_and(|n| n.eq_ignore_ascii_case(b"/noscript")) => return false,
+            b'<' => {
+                in_tag = true;
+                if next.first().is_some_and(|c| c.eq_ignore_ascii_case(&b'p'))
+                    && next.get(1).is_some_and(|c| matches!(c, b'>' | b' ' | b'\t' | b'\n' | b'\r'))
+                {
+                    in_paragraph = true;
+                }
+            }
+            b'>' => in_tag = false,
+            b'&' if !in_tag && next.get(..3).is_some_and(|n| n.eq_ignore_ascii_case(b"lt;")) => return false,
+            _ if in_tag || !in_paragraph || b.is_ascii_whitespace() => {}
+            // Count characters, not bytes: continuation bytes of UTF-8 are skipped.
+            _ if b & 0xC0 == 0x80 => {}
+            _ => {
+                text += 1;
+                if text >= NOSCRIPT_PROSE {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Reads a tag name starting at `at`; returns the tag and the index after the name.
@@ -996,6 +1046,12 @@ mod tests {
     fn dropped_elements_take_their_content() {
         assert_eq!(tree("a<svg><g><text>icon</text></g></svg>b<button>OK</button>c"), "abc");
         assert_eq!(tree("<noscript><p>enable js</p></noscript>x<template><p>t</p></template>"), "x");
+        // A story kept for readers without scripts is read as markup.
+        let story = "word ".repeat(60);
+        assert_eq!(tree(&format!("<noscript><p>{story}</p></noscript>x")), format!("<p>{story}</p>x"));
+        // Markup written out as text, and text outside paragraphs, stay dropped.
+        assert_eq!(tree(&format!("<noscript><p>&lt;img src=x&gt; {story}</p></noscript>x")), "x");
+        assert_eq!(tree(&format!("<noscript><div>{story}</div></noscript>x")), "x");
         assert_eq!(tree("a<!-- <p>c</p> -->b<!--->c<![CDATA[x]]>d"), "abcd");
     }
 
