@@ -54,6 +54,20 @@ const HARD_NEGATIVE: &[&str] = &[
     "donate",
     "donation",
     "donations",
+    // What accompanies a story without being it: who wrote it, what a picture shows and
+    // who took it, how readers rated it, a challenge for bots, a seller's disclosure.
+    "author",
+    "autor",
+    "auteur",
+    "autore",
+    "caption",
+    "credit",
+    "credits",
+    "legend",
+    "rating",
+    "ratings",
+    "captcha",
+    "affiliate",
     // Lists of other stories: a story is never named after them.
     "popular",
     "trending",
@@ -76,7 +90,6 @@ const HARD_NEGATIVE: &[&str] = &[
 
 /// Words that mark boilerplate unless a content word is in the same name.
 const SOFT_NEGATIVE: &[&str] = &[
-    "author",
     "banner",
     "hidden",
     "masthead",
@@ -197,6 +210,8 @@ pub(crate) struct Analysis {
     commas: Vec<u32>,
     /// Paragraph-like blocks below the node.
     paragraphs: Vec<u32>,
+    /// Text bytes of the whole page, boilerplate included.
+    page_text: u32,
 }
 
 impl Analysis {
@@ -231,9 +246,27 @@ const MOST_PROSE: f32 = 0.5;
 /// The share of that prose one story inside it must hold.
 const ONE_STORY: f32 = 0.8;
 
+/// The words of a class or id: split at anything not a letter or digit, and where a lower
+/// case letter meets a capital (`NewsletterModule`, `teaserRss`).
 fn words(value: &str) -> impl Iterator<Item = &str> {
-    value.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty())
+    value.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).flat_map(|word| {
+        let bytes = word.as_bytes();
+        let mut start = 0;
+        let mut parts = Vec::new();
+        for i in 1..bytes.len() {
+            if bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase() {
+                parts.push(&word[start..i]);
+                start = i;
+            }
+        }
+        parts.push(&word[start..]);
+        parts
+    })
 }
+
+/// Hard negative words that also end compounds (German puts the kind of thing last:
+/// `Abowerbung`, `Textanzeige`).
+const COMPOUND_ENDINGS: &[&str] = &["werbung", "anzeige", "anzeigen", "newsletter"];
 
 /// How a class or id reads: -1 boilerplate, +1 content, 0 neither; `hard` when a hard
 /// negative word is in it.
@@ -248,7 +281,7 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
             } else {
                 word
             };
-            if HARD_NEGATIVE.contains(&word) {
+            if HARD_NEGATIVE.contains(&word) || COMPOUND_ENDINGS.iter().any(|end| word.ends_with(end)) {
                 hard = true;
             } else if SOFT_NEGATIVE.contains(&word) {
                 negative = true;
@@ -314,6 +347,7 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         inline_len: vec![0; n],
         commas: vec![0; n],
         paragraphs: vec![0; n],
+        page_text: 0,
     };
     // Raw text sizes, and where the headings are, bottom-up (children come after parents).
     let mut raw = vec![0u32; n];
@@ -343,6 +377,7 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         story[parent] = story[parent].max(story[id]);
     }
     let page_text = raw[0].max(1);
+    a.page_text = raw[0];
     let page_prose = prose[0];
     // Boilerplate, top-down.
     for id in 1..n {
@@ -359,13 +394,14 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         if !out && strictness.by_name {
             let (signal, hard) = name_signal(doc, id as u32);
             // Never take away the page's heading or most of its text by name alone, nor most
-            // of its prose when that is one story (`cb-sidebar-right` names the layout of the
-            // wrapper an `<article>` is in; `related-posts` holds several).
+            // of its prose: a soft name (`teaserTyp3` around a news item) never, a hard one
+            // only when that prose is several stories (`cb-sidebar-right` names the layout of
+            // the wrapper an `<article>` is in; `related-posts` holds several).
             let holds_page = has_h1[id]
                 || (raw[id] as f32) > 0.66 * page_text as f32
                 || (page_prose > 0
                     && (prose[id] as f32) > MOST_PROSE * page_prose as f32
-                    && (story[id] as f32) >= ONE_STORY * prose[id] as f32);
+                    && (!hard || (story[id] as f32) >= ONE_STORY * prose[id] as f32));
             out = signal < 0 && !holds_page && (hard || !matches!(tag, Tag::Main | Tag::Article));
         }
         a.removed[id] = out;
@@ -699,7 +735,7 @@ pub(crate) fn drop_inside(doc: &Document, analysis: &Analysis, id: u32, tag: Tag
     // page of some length; a small document's pointers are part of what it says.
     if tag == P {
         let text = analysis.text_len[i];
-        let page = analysis.text_len[Document::ROOT as usize];
+        let page = analysis.page_text;
         return page >= 2000 && text > 0 && text < 250 && analysis.link_density(id) > 0.6;
     }
     if !matches!(
@@ -823,6 +859,29 @@ mod tests {
         );
         let text = selected_text(&html);
         assert!(text.contains("A short line") && !text.contains("Teaser"), "{text}");
+    }
+
+    #[test]
+    fn names_are_read_word_by_word() {
+        // Words joined in camel case or German compounds; an author box inside a box styled
+        // as content; a credit under a picture.
+        let html = format!(
+            "<body><article class=post><p>{PROSE}</p><p>{PROSE}</p>\
+             <div class=NewsletterModule><p>Sign up for our newsletter and get the news first.</p></div>\
+             <div class=ndPLUS-Abowerbung><p>Lesen Sie weiter mit einem Abo, das sich lohnt.</p></div>\
+             <section class=\"bmg-content-box bmg-author-box\"><p>Hello, I am the writer of this blog.</p></section>\
+             <div class=post-image-credits>Photo: Jane Roe / Agency</div></article></body>"
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
+        for gone in ["Sign up", "Abo", "writer", "Jane Roe"] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+        // A soft name (a teaser style) never takes away most of the page's prose.
+        let html = format!(
+            "<body><div class=teaserTyp3><p>{PROSE}</p><p>{PROSE}</p></div><div><p>Partner links.</p></div></body>"
+        );
+        assert_eq!(selected_text(&html).matches("Rivers carve").count(), 2);
     }
 
     #[test]
