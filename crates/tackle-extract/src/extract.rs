@@ -224,9 +224,9 @@ fn inline_text(line: &str) -> String {
     drop_emphasis(&out).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// `text` without the single `*` around emphasis: a mark followed by a non-space opens,
-/// the next one preceded by a non-space closes. A lone asterisk (`5 * 3`, a footnote's
-/// `*`) has no partner and stays.
+/// `text` without the single `*` around emphasis: a mark at the start of a word opens, the
+/// next one at the end of a word closes. An asterisk inside a word (`Kund*innen`) or alone
+/// (`5 * 3`, a footnote's `*`) has no partner and stays.
 fn drop_emphasis(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('*') {
         return text.into();
@@ -240,13 +240,17 @@ fn drop_emphasis(text: &str) -> std::borrow::Cow<'_, str> {
         }
         let before = i.checked_sub(1).map(|j| chars[j]);
         let after = chars.get(i + 1).copied();
+        let word_before = before.is_some_and(char::is_alphanumeric);
+        let word_after = after.is_some_and(char::is_alphanumeric);
         match open {
-            Some(start) if before.is_some_and(|c| !c.is_whitespace()) && start + 1 < i => {
+            Some(start) if before.is_some_and(|c| !c.is_whitespace()) && !word_after && start + 1 < i => {
                 drop[start] = true;
                 drop[i] = true;
                 open = None;
             }
-            None if after.is_some_and(|c| !c.is_whitespace() && c != '*') => open = Some(i),
+            None if after.is_some_and(|c| !c.is_whitespace() && c != '*') && !word_before => {
+                open = Some(i);
+            }
             _ => {}
         }
     }
@@ -383,6 +387,10 @@ mod tests {
             "In Lob der Melancholie (2018), her book"
         );
         assert_eq!(to_text("5 * 3 = 15, footnote*"), "5 * 3 = 15, footnote*");
+        assert_eq!(
+            to_text("Kund*innen und Mitarbeiter*innen, *kursiv*."),
+            "Kund*innen und Mitarbeiter*innen, kursiv."
+        );
         assert_eq!(to_text("\\# 1 in sales\n\n\\- not a list"), "# 1 in sales\n\n- not a list");
     }
 
