@@ -33,7 +33,82 @@ const BYLINE: &[&str] = &[
     "文",
 ];
 
-/// `markdown` without the metadata lines at its edges.
+/// The most of the content's text the part from an end-of-story heading on may hold.
+const MAX_TAIL: f32 = 0.25;
+/// The most words an end-of-story heading has.
+const MAX_MARKER_WORDS: usize = 8;
+
+/// What a heading says when the story is over and the page goes on with other things:
+/// other stories, sharing, comments, subscriptions, tags, the author's box — in the
+/// languages pages are most often written in. Matched as whole words; a single word only as
+/// the heading's first or last ("Comments (3)", "Möchten Sie den Artikel teilen?", not "The
+/// comments of the minister").
+const END_OF_STORY: &[&str] = &[
+    "related",
+    "similar posts",
+    "similar articles",
+    "similar stories",
+    "more on this",
+    "more from",
+    "more stories",
+    "more articles",
+    "read more",
+    "read next",
+    "read also",
+    "also read",
+    "you may also like",
+    "you might also like",
+    "recommended",
+    "share",
+    "share this",
+    "comments",
+    "leave a reply",
+    "leave a comment",
+    "newsletter",
+    "subscribe",
+    "tags",
+    "about the author",
+    "ähnliche",
+    "verwandte",
+    "mehr zum thema",
+    "weitere artikel",
+    "weitere beiträge",
+    "weitere themen",
+    "mehr artikel",
+    "lesen sie auch",
+    "auch interessant",
+    "könnte sie auch interessieren",
+    "teilen",
+    "kommentare",
+    "kommentar schreiben",
+    "abonnieren",
+    "schlagwörter",
+    "schlagworte",
+    "über den autor",
+    "über die autorin",
+    "à lire aussi",
+    "lire aussi",
+    "sur le même sujet",
+    "articles similaires",
+    "partager",
+    "commentaires",
+    "lea también",
+    "lea más",
+    "te puede interesar",
+    "artículos relacionados",
+    "noticias relacionadas",
+    "compartir",
+    "comentarios",
+    "leia também",
+    "veja também",
+    "compartilhe",
+    "leggi anche",
+    "condividi",
+    "commenti",
+];
+
+/// `markdown` without the metadata lines at its edges, and without what follows a heading
+/// that ends the story (when that is a small part of it).
 pub(crate) fn trim(markdown: String) -> String {
     let blocks: Vec<&str> = markdown.split("\n\n").collect();
     let is_heading = |b: &str| b.starts_with('#');
@@ -50,10 +125,17 @@ pub(crate) fn trim(markdown: String) -> String {
         taken += 1;
         i += 1;
     }
+    // The story ends at a heading that says other things follow.
+    let mut j = blocks.len();
+    if let Some(end) = story_end(&blocks[i..]) {
+        for k in &mut keep[i + end..] {
+            *k = false;
+        }
+        j = i + end;
+    }
     // At the end, legal lines of any length go too, and then a heading left with
     // nothing under it.
     let mut taken = 0;
-    let mut j = blocks.len();
     let at_end = |block: &str| {
         let text = crate::extract::to_text(block.trim_start());
         (plain(block) && metadata_text(&text)) || legal_text(&text)
@@ -71,6 +153,44 @@ pub(crate) fn trim(markdown: String) -> String {
         return markdown;
     }
     blocks.iter().zip(keep).filter(|(_, k)| *k).map(|(b, _)| *b).collect::<Vec<_>>().join("\n\n")
+}
+
+/// Where the story ends in `blocks`: the first end-of-story heading (a `#` heading, or a
+/// short line of its own without a link) after which at most `MAX_TAIL` of the text
+/// follows. Never the first block.
+fn story_end(blocks: &[&str]) -> Option<usize> {
+    let lengths: Vec<usize> =
+        blocks.iter().map(|b| b.chars().filter(|c| !c.is_whitespace()).count()).collect();
+    let total: usize = lengths.iter().sum();
+    let mut tail = total;
+    for (k, block) in blocks.iter().enumerate() {
+        if k > 0 && (tail as f32) <= MAX_TAIL * total as f32 && ends_story(block) {
+            return Some(k);
+        }
+        tail -= lengths[k];
+    }
+    None
+}
+
+/// Whether a block is a heading that ends the story.
+fn ends_story(block: &str) -> bool {
+    let block = block.trim_start();
+    if !(block.starts_with('#') || (plain(block) && !block.contains("]("))) {
+        return false;
+    }
+    let text = crate::extract::to_text(block).to_lowercase();
+    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    if words.is_empty() || words.len() > MAX_MARKER_WORDS {
+        return false;
+    }
+    END_OF_STORY.iter().any(|phrase| {
+        let phrase: Vec<&str> = phrase.split(' ').collect();
+        if let [word] = phrase.as_slice() {
+            words.first() == Some(word) || words.last() == Some(word)
+        } else {
+            words.windows(phrase.len()).any(|w| w == phrase.as_slice())
+        }
+    })
 }
 
 /// A short plain paragraph that is a date line, a byline or a copyright line.
@@ -162,6 +282,26 @@ mod tests {
             trim(page.to_owned()),
             "# Title\n\nThe story starts here, with a sentence that is long enough to be prose for sure.\n\nIt goes on, and mentions 21.01.2019 in passing, which is fine in the middle."
         );
+    }
+
+    #[test]
+    fn the_story_ends_where_other_things_begin() {
+        let para = "The river rose all week, and the town moved its market to the hill above the old bridge.";
+        let story = format!("{para}\n\n").repeat(6);
+        // What follows "Related" / "Möchten Sie den Artikel teilen?" goes.
+        for end in ["## Related stories", "Möchten Sie den Artikel teilen?", "### Kommentare (3)"] {
+            let page = format!("{story}{end}\n\nAnother story about bridges and their long history in town.");
+            assert_eq!(trim(page), story.trim_end(), "{end}");
+        }
+        // A heading that only mentions such a word, a pointer with a link, and a marker
+        // followed by most of the text, stay.
+        for kept in [
+            format!("{para}\n\n## A flood similar to the one in 1910\n\n{story}"),
+            format!("{story}Read more: [the flood of 1910](https://x.example/1910)\n\n{para}"),
+            format!("{para}\n\n## Share of the vote\n\n{story}"),
+        ] {
+            assert_eq!(trim(kept.clone()), kept);
+        }
     }
 
     #[test]
