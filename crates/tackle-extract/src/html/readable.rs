@@ -88,10 +88,12 @@ const HARD_NEGATIVE: &[&str] = &[
     "reklama",
 ];
 
-/// Words that mark boilerplate unless a content word is in the same name.
+/// Words that mark boilerplate unless a content word is in the same name. Words about
+/// visibility (`hidden`, `print`, `sr`) are not among them: a class that hides an element
+/// is read as a whole by the hidden-text rules, and in longer names such words say how
+/// something else is shown (`field--label-hidden`, `print-full`, `hidden-xs`).
 const SOFT_NEGATIVE: &[&str] = &[
     "banner",
-    "hidden",
     "masthead",
     "menu",
     "meta",
@@ -101,7 +103,6 @@ const SOFT_NEGATIVE: &[&str] = &[
     "navigation",
     "overlay",
     "popup",
-    "print",
     "skip",
     "tags",
     "tagcloud",
@@ -116,9 +117,6 @@ const SOFT_NEGATIVE: &[&str] = &[
     "rss",
     "shoutbox",
     "skyscraper",
-    "sr",
-    "visually",
-    "screen",
     "card",
     "cards",
     "topbar",
@@ -882,6 +880,16 @@ mod tests {
             "<body><div class=teaserTyp3><p>{PROSE}</p><p>{PROSE}</p></div><div><p>Partner links.</p></div></body>"
         );
         assert_eq!(selected_text(&html).matches("Rivers carve").count(), 2);
+    }
+
+    #[test]
+    fn names_about_showing_something_else_do_not_take_the_story() {
+        // Drupal hides a field's label, not the field; a layout prints in full width.
+        let html = format!(
+            "<body><div class=x><div class=\"field field--label-hidden row\"><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div class=\"col-sm-6 print-full\"><p>{PROSE}</p></div></div></body>"
+        );
+        assert_eq!(selected_text(&html).matches("Rivers carve").count(), 3);
     }
 
     #[test]
