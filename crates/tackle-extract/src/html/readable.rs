@@ -656,7 +656,15 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
                     text.ends_with('.') || text.contains(". ")
                 })
         } else {
-            false
+            // A wrapper of plain prose before the story: its lead, its introduction (a
+            // paragraph or three; not the page's header, not a playlist of teasers).
+            let text = analysis.text_len[i];
+            roots.is_empty()
+                && doc.tag(sibling) != Some(Tag::Header)
+                && blocks[i] <= 3
+                && prose[i] >= PROSE_PARAGRAPH
+                && prose[i] as f32 >= 0.8 * text as f32
+                && analysis.link_density(sibling) < 0.1
         };
         if joins {
             roots.push(sibling);
@@ -880,6 +888,24 @@ mod tests {
             "<body><div class=teaserTyp3><p>{PROSE}</p><p>{PROSE}</p></div><div><p>Partner links.</p></div></body>"
         );
         assert_eq!(selected_text(&html).matches("Rivers carve").count(), 2);
+    }
+
+    #[test]
+    fn a_lead_before_the_story_joins_it() {
+        let lead = "A short introduction of some length, which says what the story is about, where it happened and why it matters to the people who live there.";
+        let story = format!("<p>{PROSE}</p>").repeat(8);
+        let html = format!(
+            "<body><div class=wrap><header><p>{lead} Header.</p></header><div class=leader><p>{lead}</p></div>\
+             <div class=story>{story}</div></div></body>"
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("A short introduction").count(), 1, "{text}");
+        assert!(!text.contains("Header."), "{text}");
+        // After the story, such a wrapper is not its lead.
+        let html = format!(
+            "<body><div class=wrap><div class=story>{story}</div><div class=x><p>{lead}</p></div></div></body>"
+        );
+        assert!(!selected_text(&html).contains("A short introduction"));
     }
 
     #[test]
