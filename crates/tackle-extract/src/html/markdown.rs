@@ -227,6 +227,19 @@ impl Renderer<'_> {
                 // A list inside an item stays tight; a list ends with a blank line.
                 self.last_in_list = self.in_list_item();
             }
+            // A picture's words are its caption and credit, written however the page
+            // likes (`<figcaption>`, a `<span class=description>`): only the pictures are
+            // content. A figure that holds a quotation, code, a table or a heading is read
+            // whole.
+            Figure if self.analysis.is_some() && !self.holds_text_content(id) => {
+                self.flush();
+                let mut images = Vec::new();
+                self.images_in(id, &mut images);
+                for image in images {
+                    self.image(image);
+                }
+                self.flush();
+            }
             Blockquote => self.with_prefix("> ".to_owned(), "> ".to_owned(), |r| r.children(id)),
             Table => self.table(id),
             Dt => {
@@ -241,6 +254,28 @@ impl Renderer<'_> {
                 self.flush();
                 self.children(id);
                 self.flush();
+            }
+        }
+    }
+
+    /// Whether a figure holds a quotation, code, a table or a heading (a page's header laid
+    /// out as a figure).
+    fn holds_text_content(&self, id: u32) -> bool {
+        self.doc.children(id).any(|c| match self.doc.tag(c) {
+            Some(Tag::Blockquote | Tag::Pre | Tag::Code | Tag::Table) => true,
+            Some(tag) if tag.heading_level().is_some() => true,
+            Some(_) => self.holds_text_content(c),
+            None => false,
+        })
+    }
+
+    /// The images below `id`, in document order.
+    fn images_in(&self, id: u32, out: &mut Vec<u32>) {
+        for child in self.doc.children(id) {
+            match self.doc.tag(child) {
+                Some(Tag::Img) => out.push(child),
+                Some(_) => self.images_in(child, out),
+                None => {}
             }
         }
     }

@@ -797,6 +797,8 @@ mod tests {
         let html = format!(
             "<body><article><p>{PROSE}</p>\
              <figure><img src=a.jpg alt=\"A valley\"><figcaption>The valley at dawn. Photo: Jane Roe</figcaption></figure>\
+             <figure><img src=b.jpg alt=\"A delta\"><span class=description>Delta at noon. Credit: Agency</span></figure>\
+             <figure><blockquote>A quotation kept whole.</blockquote><figcaption>Someone</figcaption></figure>\
              <p>{PROSE}</p><p><b>Read also:</b> <a href=/other>How deltas grow at the mouths of rivers</a></p>\
              <p>{PROSE} <a href=/x>A link</a> inside prose stays.</p>\
              <section class=\"c-article-most-popular\"><h2>Most popular</h2><p>{PROSE}</p></section>\
@@ -806,7 +808,8 @@ mod tests {
         let text = selected_text(&html);
         assert_eq!(text.matches("Rivers carve").count(), 23, "{text}");
         assert!(text.contains("![A valley]") && text.contains("inside prose stays"), "{text}");
-        for gone in ["The valley at dawn", "Read also", "deltas grow", "Most popular"] {
+        assert!(text.contains("![A delta]") && text.contains("A quotation kept whole"), "{text}");
+        for gone in ["The valley at dawn", "Delta at noon", "Read also", "deltas grow", "Most popular"] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
     }
