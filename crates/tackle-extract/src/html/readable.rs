@@ -49,6 +49,7 @@ const HARD_NEGATIVE: &[&str] = &[
     "paywall",
     "recirc",
     "meta",
+    "metadata",
     "byline",
     "dateline",
     "donate",
@@ -263,8 +264,8 @@ fn words(value: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Hard negative words that also end compounds (German puts the kind of thing last:
-/// `Abowerbung`, `Textanzeige`).
-const COMPOUND_ENDINGS: &[&str] = &["werbung", "anzeige", "anzeigen", "newsletter"];
+/// `Abowerbung`, `Textanzeige`; themes write `postmetadata`).
+const COMPOUND_ENDINGS: &[&str] = &["werbung", "anzeige", "anzeigen", "newsletter", "metadata"];
 
 /// How a class or id reads: -1 boilerplate, +1 content, 0 neither; `hard` when a hard
 /// negative word is in it.
@@ -879,11 +880,12 @@ mod tests {
              <div class=NewsletterModule><p>Sign up for our newsletter and get the news first.</p></div>\
              <div class=ndPLUS-Abowerbung><p>Lesen Sie weiter mit einem Abo, das sich lohnt.</p></div>\
              <section class=\"bmg-content-box bmg-author-box\"><p>Hello, I am the writer of this blog.</p></section>\
-             <div class=post-image-credits>Photo: Jane Roe / Agency</div></article></body>"
+             <div class=post-image-credits>Photo: Jane Roe / Agency</div>\
+             <p class=\"postmetadata alt\">This entry was posted on Wednesday in News.</p></article></body>"
         );
         let text = selected_text(&html);
         assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
-        for gone in ["Sign up", "Abo", "writer", "Jane Roe"] {
+        for gone in ["Sign up", "Abo", "writer", "Jane Roe", "This entry"] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
         // A soft name (a teaser style) never takes away most of the page's prose.
