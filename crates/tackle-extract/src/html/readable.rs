@@ -660,16 +660,46 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
             // A wrapper of plain prose before the story: its lead, its introduction (a
             // paragraph or three; not the page's header, not a playlist of teasers).
             let text = analysis.text_len[i];
-            roots.is_empty()
-                && doc.tag(sibling) != Some(Tag::Header)
-                && blocks[i] <= 3
+            let plain_prose = doc.tag(sibling) != Some(Tag::Header)
                 && prose[i] >= PROSE_PARAGRAPH
                 && prose[i] as f32 >= 0.8 * text as f32
-                && analysis.link_density(sibling) < 0.1
+                && analysis.link_density(sibling) < 0.1;
+            // After it, a wrapper of as much plain prose: the rest of a story laid out in
+            // columns or parts.
+            plain_prose
+                && if roots.is_empty() {
+                    blocks[i] <= 3
+                } else {
+                    prose[i] as f32 >= 0.2 * prose[top as usize] as f32
+                }
         };
         if joins {
             roots.push(sibling);
         }
+    }
+    // What sits between two parts of the story and reads like prose interrupts it (a
+    // summary, a pull quote between sections) and belongs to it.
+    if let (Some(&first), Some(&last)) = (roots.first(), roots.last()) {
+        let level = level_blocks(doc, parent, top);
+        let (Some(from), Some(to)) =
+            (level.iter().position(|&b| b == first), level.iter().position(|&b| b == last))
+        else {
+            return Some(Selection { roots, analysis });
+        };
+        // `roots` is in the order of `level`: one pass over both.
+        let mut joined = roots.iter().peekable();
+        roots = level[from..=to]
+            .iter()
+            .copied()
+            .filter(|&b| {
+                let i = b as usize;
+                joined.next_if_eq(&&b).is_some()
+                    || (!analysis.removed[i]
+                        && doc.tag(b).is_some()
+                        && prose[i] > 0
+                        && analysis.link_density(b) < 0.25)
+            })
+            .collect();
     }
     Some(Selection { roots, analysis })
 }
@@ -911,6 +941,24 @@ mod tests {
             "<body><div class=wrap><div class=story>{story}</div><div class=x><p>{lead}</p></div></div></body>"
         );
         assert!(!selected_text(&html).contains("A short introduction"));
+    }
+
+    #[test]
+    fn a_story_in_parts_keeps_what_lies_between_them() {
+        // A story, a summary after it, and a second column of plain prose (sentences
+        // without commas score little) after that.
+        let plain = "The river ran past the mill and the church and the school and on to the sea beyond the hills in the west.";
+        let html = format!(
+            "<body><div class=wrap><div class=a>{}</div>\
+             <div class=mid><p>In short: the valley is old and the river is young.</p></div>\
+             <col-b>{}</col-b><div class=links><a href=/a>A</a> <a href=/b>B</a></div></div></body>",
+            format!("<p>{PROSE}</p>").repeat(10),
+            format!("<p>{plain}</p>").repeat(3)
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 10, "{text}");
+        assert_eq!(text.matches("The river ran").count(), 3, "{text}");
+        assert!(text.contains("In short") && !text.contains("[A]"), "{text}");
     }
 
     #[test]
