@@ -401,7 +401,11 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
                 || (page_prose > 0
                     && (prose[id] as f32) > MOST_PROSE * page_prose as f32
                     && (!hard || (story[id] as f32) >= ONE_STORY * prose[id] as f32));
-            out = signal < 0 && !holds_page && (hard || !matches!(tag, Tag::Main | Tag::Article));
+            // A soft name does not take away a heading either: ids made from a heading's
+            // words (`nav_nur_die_folie`) say nothing of what it is.
+            out = signal < 0
+                && !holds_page
+                && (hard || !(matches!(tag, Tag::Main | Tag::Article) || tag.heading_level().is_some()));
         }
         a.removed[id] = out;
     }
@@ -918,6 +922,11 @@ mod tests {
         for gone in ["Sign up", "Abo", "writer", "Jane Roe", "This entry"] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
+        // Nor a heading: heise makes ids of a heading's words.
+        let html = format!(
+            "<body><article><p>{PROSE}</p><h3 id=nav_the_film_stays>The film stays</h3><p>{PROSE}</p></article></body>"
+        );
+        assert!(selected_text(&html).contains("### The film stays"));
         // A soft name (a teaser style) never takes away most of the page's prose.
         let html = format!(
             "<body><div class=teaserTyp3><p>{PROSE}</p><p>{PROSE}</p></div><div><p>Partner links.</p></div></body>"
