@@ -321,35 +321,76 @@ pub fn kind_of(content_type: Option<&str>) -> Result<ContentKind, String> {
 /// Decodes a body: the charset from the header, else a byte-order mark, else UTF-8 when the
 /// body is valid UTF-8 beyond ASCII (a page saved or served again as UTF-8 often keeps the
 /// `<meta>` of its first encoding, and text in a legacy encoding is almost never valid
-/// UTF-8 by chance), else (for HTML) a `<meta>` declaration in the first 1024 bytes, else
-/// UTF-8.
+/// UTF-8 by chance), else (for HTML) a `<meta>` declaration near the start (browsers honour
+/// one found late in the head too: archived pages carry a long preamble), else UTF-8 when
+/// the body is valid UTF-8, else the encoding Firefox's detector (chardetng) guesses from
+/// the bytes.
 pub fn decode(body: &[u8], content_type: Option<&str>, kind: ContentKind) -> String {
     let from_header = content_type.and_then(|ct| {
         ct.split(';').skip(1).find_map(|param| {
             let (key, value) = param.split_once('=')?;
-            (key.trim().eq_ignore_ascii_case("charset")).then(|| value.trim().trim_matches('"').to_owned())
+            if !key.trim().eq_ignore_ascii_case("charset") {
+                return None;
+            }
+            encoding_rs::Encoding::for_label(value.trim().trim_matches('"').as_bytes())
         })
     });
-    let utf8_beyond_ascii = || !body.is_ascii() && std::str::from_utf8(body).is_ok();
-    let label = from_header.or_else(|| {
-        (kind == ContentKind::Html && !utf8_beyond_ascii()).then(|| meta_charset(body)).flatten()
-    });
-    let encoding =
-        label.and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes())).unwrap_or(encoding_rs::UTF_8);
+    let utf8 = || std::str::from_utf8(body).is_ok();
+    // A body that is UTF-8 beyond ASCII is read as UTF-8 whatever its `<meta>` says.
+    let declaration_counts = kind == ContentKind::Html && (body.is_ascii() || !utf8());
+    let encoding = from_header
+        .or_else(|| declaration_counts.then(|| meta_charset(body)).flatten())
+        .unwrap_or_else(|| if utf8() { encoding_rs::UTF_8 } else { guess_encoding(body) });
     let (text, _, _) = encoding.decode(body);
     text.into_owned()
 }
 
-fn meta_charset(body: &[u8]) -> Option<String> {
-    let head = String::from_utf8_lossy(&body[..body.len().min(1024)]).to_ascii_lowercase();
-    let at = head.find("charset")?;
-    let rest = head[at + "charset".len()..].trim_start().strip_prefix('=')?.trim_start();
-    let value: String = rest
-        .trim_start_matches(['"', '\''])
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect();
-    (!value.is_empty()).then_some(value)
+/// How far into a page a `<meta>` charset is looked for.
+const META_CHARSET_WITHIN: usize = 64 * 1024;
+/// How much of an undeclared body the detector reads.
+const DETECT_WITHIN: usize = 256 * 1024;
+
+/// The first `<meta>` near the start of a page whose `charset=` names an encoding (only a
+/// `<meta>` declares the page's encoding: a script's `charset` is about the script). A page
+/// cannot declare UTF-16 in its own ASCII markup: such a declaration means UTF-8, as in
+/// browsers.
+fn meta_charset(body: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &body[..body.len().min(META_CHARSET_WITHIN)];
+    let mut from = 0;
+    while let Some(at) = find_ascii_case_insensitive(&head[from..], b"<meta") {
+        let start = from + at + b"<meta".len();
+        let end = head[start..].iter().position(|&c| c == b'>').map_or(head.len(), |i| start + i);
+        from = end.max(start);
+        let tag = &head[start..end];
+        let Some(at) = find_ascii_case_insensitive(tag, b"charset") else { continue };
+        let rest = tag[at + b"charset".len()..].trim_ascii_start();
+        let Some(rest) = rest.strip_prefix(b"=") else { continue };
+        let rest = rest.trim_ascii_start();
+        let rest = rest.strip_prefix(b"\"").or_else(|| rest.strip_prefix(b"'")).unwrap_or(rest);
+        let end = rest
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b':' | b'.')))
+            .unwrap_or(rest.len());
+        if let Some(encoding) = encoding_rs::Encoding::for_label(&rest[..end]) {
+            return Some(if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
+                encoding_rs::UTF_8
+            } else {
+                encoding
+            });
+        }
+    }
+    None
+}
+
+fn find_ascii_case_insensitive(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// The legacy encoding an undeclared body that is not UTF-8 is most likely in.
+fn guess_encoding(body: &[u8]) -> &'static encoding_rs::Encoding {
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(&body[..body.len().min(DETECT_WITHIN)], true);
+    detector.guess(None, chardetng::Utf8Detection::Deny)
 }
 
 #[cfg(test)]
@@ -382,5 +423,30 @@ mod tests {
         // The same text in GB2312 is read as its declaration says.
         let (gbk, _, _) = encoding_rs::GBK.encode("<meta charset=\"gb2312\"><p>谷歌在2014年收购</p>");
         assert!(decode(&gbk, None, ContentKind::Html).contains("谷歌在2014年收购"));
+        // A declaration after a long preamble (an archive's toolbar), after an empty one.
+        let preamble = format!(
+            "<script src=/a.js charset=\"utf-8\"></script><meta charset=><script>{}</script>",
+            "x".repeat(3000)
+        );
+        let page = format!(
+            "{preamble}<meta http-equiv=Content-Type content=\"text/html; charset=gb2312\"><p>一个约定，信守15年，感人至深</p>"
+        );
+        let (late, _, _) = encoding_rs::GBK.encode(&page);
+        assert!(decode(&late, Some("text/html"), ContentKind::Html).contains("信守15年"));
+        // No declaration at all: the detector reads the bytes.
+        let (german, _, _) = encoding_rs::WINDOWS_1252.encode(
+            "<p>Der Streit zwischen dem Vorstand und mehreren Aufsichtsräten verschärft sich weiter, hieß es.</p>",
+        );
+        assert!(
+            decode(&german, None, ContentKind::Html).contains("Aufsichtsräten verschärft sich weiter, hieß")
+        );
+        let (chinese, _, _) = encoding_rs::GBK
+            .encode("<p>如今，向河北农大果树班毕业生群体学习的热潮正在全省各地深入开展。</p>");
+        assert!(decode(&chinese, None, ContentKind::Html).contains("河北农大果树班毕业生"));
+        // A page cannot declare UTF-16 in its own markup.
+        assert_eq!(
+            decode("<meta charset=utf-16><p>ü</p>".as_bytes(), None, ContentKind::Html),
+            "<meta charset=utf-16><p>ü</p>"
+        );
     }
 }
