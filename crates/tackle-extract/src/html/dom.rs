@@ -652,6 +652,7 @@ fn tokenize(html: &str, builder: &mut Builder, stop: &crate::extract::StopFlag) 
     let mut pos = 0;
     let mut text_start = 0;
     let mut since_check = 0u32;
+    let mut noscripts_read = 0u32;
     while let Some(offset) = memchr(b'<', &bytes[pos..]) {
         since_check += 1;
         if since_check == STOP_CHECK_EVERY {
@@ -713,11 +714,16 @@ fn tokenize(html: &str, builder: &mut Builder, stop: &crate::extract::StopFlag) 
                         builder.doc.slice(&a.name) == "type"
                             && builder.doc.slice(&a.value).trim().eq_ignore_ascii_case("application/ld+json")
                     });
-                if tag == Tag::Noscript && !self_closing && builder.dropped.is_empty() {
+                if tag == Tag::Noscript
+                    && !self_closing
+                    && builder.dropped.is_empty()
+                    && noscripts_read < MAX_NOSCRIPTS_READ
+                {
                     // What a reader without scripts sees: a page that puts its story in
                     // `<noscript>` (and a copy for scripts in a template) is read from there.
                     // Short notices ("enable JavaScript") and tracking pixels stay dropped.
                     if holds_prose(&bytes[pos..]) {
+                        noscripts_read += 1;
                         builder.drop_attrs(mark);
                         continue;
                     }
@@ -762,9 +768,12 @@ fn tokenize(html: &str, builder: &mut Builder, stop: &crate::extract::StopFlag) 
 
 /// Text outside tags, not counting white space, from which a `<noscript>` is read as markup.
 const NOSCRIPT_PROSE: usize = 200;
-/// How far into a `<noscript>` that text is looked for (each one is looked at once, so a
-/// page of many cannot make the parse quadratic).
+/// How far into a `<noscript>` that text is looked for. A `<noscript>` left as raw text
+/// is consumed up to its end tag, at least as far as it was looked into; one read as markup
+/// is not, so at most [`MAX_NOSCRIPTS_READ`] are: the parse stays linear.
 const NOSCRIPT_LOOK: usize = 16 * 1024;
+/// How many `<noscript>` elements of one document are read as markup.
+const MAX_NOSCRIPTS_READ: u32 = 32;
 
 /// Whether the raw markup of a `<noscript>` (up to its end tag) holds paragraphs (`<p>`)
 /// with at least a paragraph's worth of text, near its start. Markup written out as text
@@ -1052,6 +1061,9 @@ mod tests {
         // Markup written out as text, and text outside paragraphs, stay dropped.
         assert_eq!(tree(&format!("<noscript><p>&lt;img src=x&gt; {story}</p></noscript>x")), "x");
         assert_eq!(tree(&format!("<noscript><div>{story}</div></noscript>x")), "x");
+        // Only so many are read as markup, so that their looks ahead stay bounded.
+        let many = format!("<noscript><p>{story}</p></noscript>").repeat(40);
+        assert_eq!(tree(&many).matches("<p>").count(), MAX_NOSCRIPTS_READ as usize);
         assert_eq!(tree("a<!-- <p>c</p> -->b<!--->c<![CDATA[x]]>d"), "abcd");
     }
 

@@ -545,7 +545,6 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
         }
     }
     let (mut top, mut top_score) = best?;
-    if std::env::var_os("XDBG").is_some() { eprintln!("best {} {:?} class={:?} score {top_score}", top, doc.tag(top), doc.attr(top,"class")); }
     // Widen to the parent while it holds comparable prose: content split into sections,
     // or a story whose paragraphs sit in several wrappers.
     let mut last = top_score;
@@ -633,7 +632,6 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
         }
         top = parent;
     }
-    if std::env::var_os("XDBG").is_some() { eprintln!("top {} {:?} class={:?} score {top_score} built_alike {built_alike}", top, doc.tag(top), doc.attr(top,"class")); }
     // Join siblings that read like more of the same story.
     let parent = block_parent(doc, top);
     let threshold = (top_score * 0.2).max(10.0);
@@ -679,7 +677,6 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
                     prose[i] as f32 >= 0.2 * prose[top as usize] as f32
                 }
         };
-        if std::env::var_os("XDBG").is_some() { eprintln!("  sibling {} {:?} class={:?} s={s} joins={joins} prose={} removed={} ld={}", sibling, doc.tag(sibling), doc.attr(sibling,"class"), prose[i], analysis.removed[i], analysis.link_density(sibling)); }
         if joins {
             roots.push(sibling);
         }
