@@ -353,7 +353,8 @@ fn paths_in(text: &str, urls: &[String]) -> Vec<String> {
         let slash = word.contains('/')
             && word.chars().any(char::is_alphabetic)
             && (word.starts_with(['/', '~', '.']) || word.ends_with('/') || word.matches('/').count() >= 2);
-        let wildcard = word.contains('*');
+        // A star alone is multiplication or emphasis, not a pattern.
+        let wildcard = word.contains('*') && word.chars().any(|c| c != '*');
         // A name and an extension: the extension of one to six letters or digits with at
         // least one letter, the name not all digits (`3.5`), and not letters between dots
         // alone (`e.g`, `a.m`).
@@ -433,6 +434,14 @@ pub(crate) fn fills_from_request(tool: &ToolDefinition, spans: &Spans) -> bool {
             || (is_path(name, schema) && !spans.paths.is_empty())
             || (is_match_text(name, schema) && !spans.terms.is_empty())
     })
+}
+
+/// Whether a required argument of `tool` must copy a path and the user wrote none: the
+/// call would have to invent it (`read_file {"path": "*"}` for "what is 17 * 23"). Text to
+/// match is not counted: a pattern is often made from what the user described ("the
+/// markdown files" is `*.md`).
+pub(crate) fn lacks_path(tool: &ToolDefinition, spans: &Spans) -> bool {
+    spans.paths.is_empty() && required_arguments(tool).any(|(name, schema)| is_path(name, schema))
 }
 
 /// The required arguments of `tool` that its schema describes, by name.
@@ -816,6 +825,7 @@ mod tests {
         assert_eq!(paths("open a.txt"), ["a.txt"]);
         assert!(paths("mail me at a@b.com or read https://x.example/a.html").is_empty());
         assert!(paths("list the contents of the src directory / what is 3/4 and/or 5").is_empty());
+        assert!(paths("what is 17 * 23, and ** is power").is_empty());
         assert_eq!(
             paths("cat /etc/hosts and crates/tackle-local/src"),
             ["/etc/hosts", "crates/tackle-local/src"]
