@@ -149,12 +149,17 @@ pub fn to_text(markdown: &str) -> String {
         if digits > 0 && line[digits..].starts_with(". ") {
             line = &line[digits + 2..];
         }
-        // A paragraph that only looked like a block mark was escaped (`\# 1 in sales`).
-        if let Some(rest) = line.strip_prefix('\\')
-            && rest
-                .starts_with(['#', '>', '+', '|', '-', '*', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
-        {
-            line = rest;
+        // A paragraph that only looked like a block mark was escaped (`\# 1 in sales`), as
+        // the renderer escapes them: nothing else loses its backslash.
+        if let Some(rest) = line.strip_prefix('\\') {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if rest.starts_with(['#', '>', '+', '|'])
+                || rest.starts_with("- ")
+                || rest.starts_with("* ")
+                || (digits > 0 && rest[digits..].starts_with(". "))
+            {
+                line = rest;
+            }
         }
         let cells: Vec<String> = if line.starts_with('|') && line.ends_with('|') && line.len() > 1 {
             line[1..line.len() - 1].split(" | ").map(|cell| inline_text(cell.trim())).collect()
@@ -392,6 +397,7 @@ mod tests {
             "Kund*innen und Mitarbeiter*innen, kursiv."
         );
         assert_eq!(to_text("\\# 1 in sales\n\n\\- not a list"), "# 1 in sales\n\n- not a list");
+        assert_eq!(to_text("\\1 is a backreference"), "\\1 is a backreference");
     }
 
     #[test]
