@@ -335,12 +335,12 @@ pub fn decode(body: &[u8], content_type: Option<&str>, kind: ContentKind) -> Str
             encoding_rs::Encoding::for_label(value.trim().trim_matches('"').as_bytes())
         })
     });
-    let utf8 = || std::str::from_utf8(body).is_ok();
+    let utf8 = std::str::from_utf8(body).is_ok();
     // A body that is UTF-8 beyond ASCII is read as UTF-8 whatever its `<meta>` says.
-    let declaration_counts = kind == ContentKind::Html && (body.is_ascii() || !utf8());
+    let declaration_counts = kind == ContentKind::Html && (body.is_ascii() || !utf8);
     let encoding = from_header
         .or_else(|| declaration_counts.then(|| meta_charset(body)).flatten())
-        .unwrap_or_else(|| if utf8() { encoding_rs::UTF_8 } else { guess_encoding(body) });
+        .unwrap_or_else(|| if utf8 { encoding_rs::UTF_8 } else { guess_encoding(body) });
     let (text, _, _) = encoding.decode(body);
     text.into_owned()
 }
@@ -389,7 +389,8 @@ fn find_ascii_case_insensitive(haystack: &[u8], needle: &[u8]) -> Option<usize> 
 /// The legacy encoding an undeclared body that is not UTF-8 is most likely in.
 fn guess_encoding(body: &[u8]) -> &'static encoding_rs::Encoding {
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    detector.feed(&body[..body.len().min(DETECT_WITHIN)], true);
+    // Only the whole body is fed as the last chunk: a prefix may end inside a character.
+    detector.feed(&body[..body.len().min(DETECT_WITHIN)], body.len() <= DETECT_WITHIN);
     detector.guess(None, chardetng::Utf8Detection::Deny)
 }
 
