@@ -151,15 +151,10 @@ pub fn to_text(markdown: &str) -> String {
         }
         // A paragraph that only looked like a block mark was escaped (`\# 1 in sales`), as
         // the renderer escapes them: nothing else loses its backslash.
-        if let Some(rest) = line.strip_prefix('\\') {
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            if rest.starts_with(['#', '>', '+', '|'])
-                || rest.starts_with("- ")
-                || rest.starts_with("* ")
-                || (digits > 0 && rest[digits..].starts_with(". "))
-            {
-                line = rest;
-            }
+        if let Some(rest) = line.strip_prefix('\\')
+            && crate::html::markdown::starts_like_block_mark(rest)
+        {
+            line = rest;
         }
         let cells: Vec<String> = if line.starts_with('|') && line.ends_with('|') && line.len() > 1 {
             line[1..line.len() - 1].split(" | ").map(|cell| inline_text(cell.trim())).collect()

@@ -523,13 +523,16 @@ fn code_language(doc: &Document, pre: u32) -> String {
 
 /// Keeps a paragraph that starts like a Markdown block marker from becoming one.
 fn escape_line_start(line: &str) -> std::borrow::Cow<'_, str> {
-    let marker = line.starts_with(['#', '>', '+', '|'])
+    if starts_like_block_mark(line) { format!("\\{line}").into() } else { line.into() }
+}
+
+/// Whether a line of text starts the way a Markdown heading, quote, list item or table
+/// row does: what `escape_line_start` escapes and `to_text` unescapes.
+pub(crate) fn starts_like_block_mark(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    line.starts_with(['#', '>', '+', '|'])
         || ((line.starts_with("- ") || line.starts_with("* ")) && line.len() > 2)
-        || {
-            let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-            digits > 0 && line[digits..].starts_with(". ")
-        };
-    if marker { format!("\\{line}").into() } else { line.into() }
+        || (digits > 0 && line[digits..].starts_with(". "))
 }
 
 /// A link's text for `[text](href)`: brackets that would end it early are dropped, but an
