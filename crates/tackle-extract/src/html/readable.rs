@@ -390,7 +390,11 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
             continue;
         }
         let mut out = boilerplate_by_kind(doc, id as u32, tag);
-        if !out && strictness.by_name {
+        // Words inside a sentence are read with it, whatever their element is called
+        // (`<p><span class=dateline>KOBE –</span> A total of …`).
+        let in_sentence =
+            is_inline(tag) && doc.tag(node.parent) == Some(Tag::P) && raw[node.parent as usize] > raw[id];
+        if !out && strictness.by_name && !in_sentence {
             let (signal, hard) = name_signal(doc, id as u32);
             // Never take away the page's heading or most of its text by name alone, nor most
             // of its prose: a soft name (`teaserTyp3` around a news item) never, a hard one
@@ -922,6 +926,12 @@ mod tests {
         for gone in ["Sign up", "Abo", "writer", "Jane Roe", "This entry"] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
+        // Nor words inside a sentence; an element that is the whole paragraph still goes.
+        let html = format!(
+            "<body><article><p><span class=dateline>KOBE –</span> {PROSE}</p><p><span class=byline>By Jane Roe</span></p><p>{PROSE}</p></article></body>"
+        );
+        let text = selected_text(&html);
+        assert!(text.contains("KOBE – Rivers carve") && !text.contains("Jane Roe"), "{text}");
         // Nor a heading: heise makes ids of a heading's words.
         let html = format!(
             "<body><article><p>{PROSE}</p><h3 id=nav_the_film_stays>The film stays</h3><p>{PROSE}</p></article></body>"
