@@ -40,7 +40,8 @@
 //! `tackle-bench extract --dir DIR` measures the `*.html` files of any directory instead
 //! (quality too for those with a `.txt` beside them), two thirds of them (every third page
 //! is held out; `TACKLE_SHOW_HELD_OUT=1` adds its figure), scoring the main text as
-//! `Page::text` gives it; `--compare PYTHON` then runs `compare/extract_real.py` with that
+//! `Page::text` gives it, and lists the weak development pages (every one with
+//! `TACKLE_SHOW_ALL=1`, to compare two versions page by page); `--compare PYTHON` then runs `compare/extract_real.py` with that
 //! interpreter (one with trafilatura and readability-lxml installed), on the same pages.
 //! `tackle-bench extract --snippets DIR [--part dev|held-out|all]` scores trafilatura's own
 //! evaluation (its repository's `tests/`: passages that must and must not be in the main
