@@ -690,13 +690,17 @@ mod tests {
                 serde_json::json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
             ),
         ];
-        let request = "what's new on https://example.com/blog today";
-        let spans = chat::Spans::of(request);
-        let evidence = Evidence::of(request, &spans);
-        assert_eq!([0, 1, 2].map(|i| evidence.bias(&tools, i)), [FILLED_EVIDENCE, 0.0, -CURRENT_EVIDENCE]);
-        let nothing = chat::Spans::default();
-        let plain = Evidence::of("write a poem", &nothing);
-        assert_eq!([0, 1, 2].map(|i| plain.bias(&tools, i)), [0.0, 0.0, 0.0]);
+        // The biases the request gives each option (the last: no tool).
+        let biases = |tools: &[Arc<ToolDefinition>], request: &str| {
+            let spans = chat::Spans::of(request);
+            let evidence = Evidence::of(request, &spans);
+            [0, 1, 2].map(|i| evidence.bias(tools, i))
+        };
+        assert_eq!(
+            biases(&tools, "what's new on https://example.com/blog today"),
+            [FILLED_EVIDENCE, 0.0, -CURRENT_EVIDENCE]
+        );
+        assert_eq!(biases(&tools, "write a poem"), [0.0, 0.0, 0.0]);
         // A path the user wrote favours the tools whose required argument takes one.
         let files = vec![
             tool(
@@ -708,14 +712,8 @@ mod tests {
                 serde_json::json!({"type": "object", "properties": {"program": {"type": "string"}}, "required": ["program"]}),
             ),
         ];
-        let request = "show me src/main.rs";
-        let spans = chat::Spans::of(request);
-        let evidence = Evidence::of(request, &spans);
-        assert_eq!([0, 1, 2].map(|i| evidence.bias(&files, i)), [FILLED_EVIDENCE, 0.0, 0.0]);
+        assert_eq!(biases(&files, "show me src/main.rs"), [FILLED_EVIDENCE, 0.0, 0.0]);
         // With no path written, a tool that must copy one would invent it.
-        let request = "what is 17 * 23";
-        let spans = chat::Spans::of(request);
-        let evidence = Evidence::of(request, &spans);
-        assert_eq!([0, 1, 2].map(|i| evidence.bias(&files, i)), [-UNFILLED_EVIDENCE, 0.0, 0.0]);
+        assert_eq!(biases(&files, "what is 17 * 23"), [-UNFILLED_EVIDENCE, 0.0, 0.0]);
     }
 }

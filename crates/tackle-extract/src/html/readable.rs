@@ -375,8 +375,8 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         prose[parent] += prose[id];
         story[parent] = story[parent].max(story[id]);
     }
-    let page_text = raw[0].max(1);
     a.page_text = raw[0];
+    let page_text = a.page_text.max(1);
     let page_prose = prose[0];
     // Boilerplate, top-down.
     for id in 1..n {
