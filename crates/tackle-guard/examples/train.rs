@@ -5,7 +5,8 @@
 //! the crate on the held-out part and those sets without training; `--requests-file FILE`
 //! and `--word-vectors FILE` for the real requests and static word vectors of
 //! `data/real-requests.sh` and `data/word-vectors.sh`; `--missed-in SET` prints what a set
-//! misses; `--show`,
+//! misses; `--dev-fold K` sets a third of the training part aside as a development set (its
+//! figures instead of the held-out part's; `--missed-in dev` lists its misses); `--show`,
 //! `--missed` and `--feature NAME` print what the training part teaches).
 //!
 //! Data: `data/benign.jsonl` (documents the way tools return them, trigger words included)
@@ -18,7 +19,7 @@
 //! model (logistic regression over hashed word n-grams, trained also on the composed requests
 //! of `data/requests_*.jsonl` and on real requests to assistants from `--requests-file`),
 //! calibrated so that the default strictness marks 1.5 % of the training documents, the
-//! lexical model's out-of-fold scores spending 0.5 % of it.
+//! lexical model's out-of-fold scores spending 0.75 % of it.
 #![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::collections::BTreeMap;
@@ -484,7 +485,7 @@ const REAL_REQUEST_HOSTS: usize = 12;
 const RELAXED_RATE: f64 = 0.005;
 const DEFAULT_RATE: f64 = 0.015;
 /// The part of `DEFAULT_RATE` the lexical model may spend alone.
-const LEXICAL_RATE: f64 = 0.005;
+const LEXICAL_RATE: f64 = 0.0075;
 const STRICT_RATE: f64 = 0.05;
 const STRICT_CEILING: f64 = 0.25;
 const DEPTH: usize = 4;
@@ -640,8 +641,17 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
     let missed_in = std::env::args().skip_while(|a| a != "--missed-in").nth(1);
     let mut by_family: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let (mut tp, mut fp, mut fneg, mut tn) = (0, 0, 0, 0);
+    // Every text's score, for the recall at a fixed false-alarm rate (a comparison that the
+    // calibration's steps do not move).
+    let (mut injected_scores, mut benign_scores) = (Vec::new(), Vec::new());
     for sample in samples {
-        let flagged = guard.score(&sample.text) >= threshold;
+        let score = guard.score(&sample.text);
+        if sample.payload.is_some() {
+            injected_scores.push(score);
+        } else {
+            benign_scores.push(score);
+        }
+        let flagged = score >= threshold;
         let family = match (&sample.payload, sample.family.strip_prefix("benign:real:")) {
             (Some(_), _) => sample.family.clone(),
             (None, _) if sample.family == "benign:composed" => "benign composed".to_owned(),
@@ -678,11 +688,17 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
             (false, false) => tn += 1,
         }
     }
+    benign_scores.sort_by(|a, b| b.total_cmp(a));
+    // The lowest threshold that marks at most 2 % of the benign texts (ties count whole).
+    let allowed = benign_scores.len() / 50;
+    let at_2 = benign_scores.get(allowed).map_or(0.0, |s| s.next_up());
+    let recall_at_2 =
+        injected_scores.iter().filter(|s| **s >= at_2).count() as f64 / injected_scores.len().max(1) as f64;
     let precision = tp as f64 / (tp + fp).max(1) as f64;
     let recall = tp as f64 / (tp + fneg).max(1) as f64;
     let far = fp as f64 / (fp + tn).max(1) as f64;
     println!(
-        "{{\"set\": \"{name}\", \"precision\": {precision:.3}, \"recall\": {recall:.3}, \"false_alarm_rate\": {far:.3}, \"injected\": {}, \"benign\": {}}}",
+        "{{\"set\": \"{name}\", \"precision\": {precision:.3}, \"recall\": {recall:.3}, \"false_alarm_rate\": {far:.3}, \"recall_at_2pct\": {recall_at_2:.3}, \"injected\": {}, \"benign\": {}}}",
         tp + fneg,
         fp + tn
     );
@@ -733,11 +749,24 @@ fn main() {
         Some(i) => split(load(args.get(i + 1).expect("--requests-file FILE"), "group")),
         None => (Vec::new(), Vec::new()),
     };
-    let train_samples = samples(&benign_train, &payload_train);
+    let mut train_samples = samples(&benign_train, &payload_train);
     let mut word_samples = train_samples.clone();
     word_samples.extend(injected(&benign_train, &request_train, REQUEST_HOSTS));
     word_samples.extend(injected(&benign_train, &real_train, REAL_REQUEST_HOSTS));
     word_samples.extend(clean(&composed_train));
+    // `--dev-fold K`: a third of the training part (payloads and documents it alone holds)
+    // set aside as a development set, so that what the model misses on text it has not
+    // learnt can be read without touching the held-out part.
+    let dev_fold: Option<usize> = args
+        .iter()
+        .position(|a| a == "--dev-fold")
+        .map(|i| args.get(i + 1).and_then(|k| k.parse().ok()).expect("--dev-fold 0|1|2"));
+    let mut dev_samples = Vec::new();
+    if let Some(k) = dev_fold {
+        dev_samples = train_samples.iter().filter(|s| s.fold == k).cloned().collect();
+        train_samples.retain(|s| s.fold != k);
+        word_samples.retain(|s| s.fold != k);
+    }
     let mut held_samples = samples(&benign_held, &payload_held);
     held_samples.extend(
         injected(&benign_held, &request_held, REQUEST_HOSTS)
@@ -908,7 +937,11 @@ fn main() {
         println!("  splits on {name}: {splits}");
     }
     evaluate("train", &scorer, &lexical, &train_samples);
-    evaluate("held_out", &scorer, &lexical, &held_samples);
+    if dev_fold.is_some() {
+        evaluate("dev", &scorer, &lexical, &dev_samples);
+    } else {
+        evaluate("held_out", &scorer, &lexical, &held_samples);
+    }
     if args.iter().any(|a| a == "--fresh") {
         fresh(root, &scorer, &lexical);
     }
