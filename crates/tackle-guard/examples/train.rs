@@ -754,13 +754,18 @@ fn main() {
     word_samples.extend(injected(&benign_train, &request_train, REQUEST_HOSTS));
     word_samples.extend(injected(&benign_train, &real_train, REAL_REQUEST_HOSTS));
     word_samples.extend(clean(&composed_train));
-    // `--dev-fold K`: a third of the training part (payloads and documents it alone holds)
-    // set aside as a development set, so that what the model misses on text it has not
-    // learnt can be read without touching the held-out part.
+    // `--dev-fold K`: a third of the training part set aside as a development set, so that
+    // what the model misses on text it has not learnt can be read without touching the
+    // held-out part. The fold's payloads are unseen; the documents hosting them may be
+    // learnt as clean text of another fold.
     let dev_fold: Option<usize> = args
         .iter()
         .position(|a| a == "--dev-fold")
-        .map(|i| args.get(i + 1).and_then(|k| k.parse().ok()).expect("--dev-fold 0|1|2"));
+        .map(|i| args.get(i + 1).and_then(|k| k.parse().ok()).filter(|k| *k < 3).expect("--dev-fold 0|1|2"));
+    assert!(
+        dev_fold.is_none() || !args.iter().any(|a| a == "--write"),
+        "--dev-fold trains on two thirds of the training part: its model is not written"
+    );
     let mut dev_samples = Vec::new();
     if let Some(k) = dev_fold {
         dev_samples = train_samples.iter().filter(|s| s.fold == k).cloned().collect();
