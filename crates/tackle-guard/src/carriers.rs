@@ -416,7 +416,7 @@ fn quoted_printable_bytes(line: &str) -> Vec<u8> {
 /// RFC 2047 encoded words: `=?charset?B|Q?payload?=` (UTF-8 and Latin-1 payloads).
 fn encoded_words(text: &str, found: &mut Vec<Decoded>) {
     let mut from = 0;
-    while let Some(at) = text[from..].find("=?") {
+    while let Some(at) = memchr::memmem::find(&text.as_bytes()[from..], b"=?") {
         let start = from + at;
         from = start + 2;
         // An encoded word is at most 75 characters (RFC 2047); 1,024 leaves room and keeps
@@ -425,7 +425,7 @@ fn encoded_words(text: &str, found: &mut Vec<Decoded>) {
         while !text.is_char_boundary(limit) {
             limit -= 1;
         }
-        let Some(len) = text[start + 2..limit].find("?=") else { continue };
+        let Some(len) = memchr::memmem::find(&text.as_bytes()[start + 2..limit], b"?=") else { continue };
         let end = start + 2 + len + 2;
         let inner = &text[start + 2..end - 2];
         let mut parts = inner.splitn(3, '?');
