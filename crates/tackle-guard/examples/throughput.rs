@@ -1,4 +1,4 @@
-//! Throughput of normalisation, carrier decoding and detection on a text file:
+//! Throughput of normalisation, carrier decoding, detection and the whole guard on a text file:
 //! `cargo run --release -p tackle-guard --example throughput -- FILE`.
 #![allow(clippy::print_stdout, clippy::unwrap_used, missing_docs)]
 
@@ -9,6 +9,16 @@ fn main() {
         ("normalize", (|t: &str| tackle_guard::normalize(t).text.len()) as fn(&str) -> usize),
         ("carriers", |t: &str| tackle_guard::find_carriers(t).len()),
         ("detect", |t: &str| tackle_guard::detect(t).len()),
+        ("guard", |t: &str| {
+            let guard = tackle_guard::Guard::new(
+                tackle_guard::Trees::trained(),
+                tackle_guard::Strictness::Default,
+                tackle_guard::Thresholds::default(),
+            );
+            let input =
+                tackle_guard::Input { source: "file".into(), field: "content".into(), text: t.to_owned() };
+            guard.check(vec![input]).0.len()
+        }),
     ] {
         let start = std::time::Instant::now();
         let mut rounds = 0;

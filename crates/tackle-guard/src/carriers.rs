@@ -71,8 +71,9 @@ const MIN_ESCAPES: usize = 3;
 pub fn find_carriers(text: &str) -> Vec<Decoded> {
     let mut found = Vec::new();
     encoded_words(text, &mut found);
-    base64_runs(text, &mut found);
-    hex_runs(text, &mut found);
+    let (base64, hex) = class_masks(text.as_bytes());
+    base64_runs(text, &base64, &mut found);
+    hex_runs(text, &hex, &mut found);
     escape_runs(text, &mut found);
     found.sort_by_key(|d| (d.range.start, std::cmp::Reverse(d.range.end)));
     // A carrier inside another (a base64 run inside an encoded word) is the same finding.
@@ -116,26 +117,110 @@ static CLASS: [u8; 256] = {
     table
 };
 
-/// Calls `each` with every maximal stretch of `bytes` at least `min` long whose bytes all
-/// belong to `class`, in order. The count runs without a branch per byte: prose, where
-/// stretches end at every word, costs no mispredictions.
-fn class_runs(bytes: &[u8], class: u8, min: usize, mut each: impl FnMut(usize, usize)) {
-    let outside = |b: &u8| CLASS[usize::from(*b)] & class == 0;
-    let (mut run, mut i) = (0usize, 0usize);
-    while i < bytes.len() {
-        run = (run + 1) * usize::from(!outside(&bytes[i]));
-        i += 1;
-        if run >= min {
-            let end = i + bytes[i..].iter().position(outside).unwrap_or(bytes.len() - i);
-            each(i - run, end);
-            (run, i) = (0, end);
+/// For each block of 64 bytes, a bit mask of its bytes in the base64 class and one of those
+/// a hex walk may cover (bit `j` for byte `j`), read in one pass: each half block is read
+/// into one word, the base64 bits low and the hex bits high ([`SPREAD`]).
+fn class_masks(bytes: &[u8]) -> (Vec<u64>, Vec<u64>) {
+    let blocks = bytes.len().div_ceil(64);
+    let (mut base64, mut hex) = (Vec::with_capacity(blocks), Vec::with_capacity(blocks));
+    let half = |bytes: &[u8]| {
+        bytes.iter().enumerate().fold(0u64, |word, (j, byte)| word | SPREAD[usize::from(*byte)] << j)
+    };
+    for chunk in bytes.chunks(64) {
+        let (low, high) = chunk.split_at(chunk.len().min(32));
+        let (low, high) = (half(low), half(high));
+        base64.push((low & 0xFFFF_FFFF) | (high << 32));
+        hex.push((low >> 32) | (high & 0xFFFF_FFFF_0000_0000));
+    }
+    (base64, hex)
+}
+
+/// [`CLASS`] spread over a word: bit 0 for the base64 class, bit 32 for the hex walk.
+static SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (CLASS[b] & BASE64) as u64 | (((CLASS[b] & HEX_WALK) as u64) << 31);
+        b += 1;
+    }
+    table
+};
+
+/// Calls `each` with every maximal stretch of `bytes` at least `min` long (2 to 64) whose
+/// bytes all belong to `class`, in order (see [`runs_in`]).
+#[cfg(test)]
+fn class_runs(bytes: &[u8], class: u8, min: usize, each: impl FnMut(usize, usize)) {
+    let (base64, hex) = class_masks(bytes);
+    runs_in(bytes.len(), if class == BASE64 { &base64 } else { &hex }, min, each);
+}
+
+/// Calls `each` with every maximal stretch of set bits at least `min` long (2 to 64) in the
+/// block masks of a text `len` bytes long, in order. The stretches are found in the masks
+/// a stretch at a time rather than a byte at a time; most blocks of prose hold no stretch
+/// that long and cost one test.
+fn runs_in(len: usize, masks: &[u64], min: usize, mut each: impl FnMut(usize, usize)) {
+    debug_assert!((2..=64).contains(&min));
+    // Where the stretch reaching the end of the block before began, if one did.
+    let mut open: Option<usize> = None;
+    for (index, &mask) in masks.iter().enumerate() {
+        let block = index * 64;
+        let n = (len - block).min(64);
+        // The stretch carried in from the block before ends here, or goes on.
+        let mut from = 0;
+        if let Some(start) = open {
+            let ones = (mask.trailing_ones() as usize).min(n);
+            if ones == n {
+                continue;
+            }
+            if block + ones - start >= min {
+                each(start, block + ones);
+            }
+            open = None;
+            from = ones;
         }
+        // The stretch reaching this block's end is carried into the next.
+        let top = if n == 64 { mask.leading_ones() as usize } else { 0 };
+        if top > 0 && 64 - top >= from {
+            open = Some(block + 64 - top);
+        }
+        let inner = mask & !low_bits(from) & low_bits(64 - top);
+        let mut starts = stretches_from(inner, min);
+        while starts != 0 {
+            let at = starts.trailing_zeros() as usize;
+            let len = (inner >> at).trailing_ones() as usize;
+            each(block + at, block + at + len);
+            starts &= !(low_bits(len) << at);
+        }
+    }
+    if let Some(start) = open
+        && len - start >= min
+    {
+        each(start, len);
     }
 }
 
-fn base64_runs(text: &str, found: &mut Vec<Decoded>) {
+/// The `n` lowest bits set (all of them for 64 and more).
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// Bit `j` set when bits `j .. j + min` of `mask` are all set (1 ≤ `min` ≤ 64): each step
+/// halves the stretches left, doubling how long a stretch a set bit stands for.
+fn stretches_from(mask: u64, min: usize) -> u64 {
+    let (mut mask, mut covered) = (mask, 1);
+    while covered * 2 <= min {
+        mask &= mask >> covered;
+        covered *= 2;
+    }
+    if covered < min {
+        mask &= mask >> (min - covered);
+    }
+    mask
+}
+
+fn base64_runs(text: &str, masks: &[u64], found: &mut Vec<Decoded>) {
     let bytes = text.as_bytes();
-    class_runs(bytes, BASE64, MIN_BASE64, |start, body_end| {
+    runs_in(bytes.len(), masks, MIN_BASE64, |start, body_end| {
         let mut at = body_end;
         while at < bytes.len() && bytes[at] == b'=' && at - body_end < 2 {
             at += 1;
@@ -201,11 +286,11 @@ fn hex_walk(bytes: &[u8], at: usize, mut byte: impl FnMut(u8)) -> usize {
 
 /// Hex runs, read from their start and, failing that, one digit later (a run may begin
 /// with a stray digit); either way the scan goes on after the run, so it stays linear.
-fn hex_runs(text: &str, found: &mut Vec<Decoded>) {
+fn hex_runs(text: &str, masks: &[u64], found: &mut Vec<Decoded>) {
     let bytes = text.as_bytes();
     // A walk covers only hex digits, `\\`, `x` and spaces: it stays inside a stretch of
     // those, and only stretches as long as a carrier can hold one (most are words: "added").
-    class_runs(bytes, HEX_WALK, MIN_HEX, |start, end| {
+    runs_in(bytes.len(), masks, MIN_HEX, |start, end| {
         let mut at = start;
         while at + 1 < end {
             if !(bytes[at].is_ascii_hexdigit() || bytes[at] == b'\\') {
@@ -520,7 +605,46 @@ mod tests {
         assert_eq!(&text[found[0].range.clone()], b64);
     }
 
+    /// Every maximal stretch of the class at least `min` long, byte by byte.
+    fn runs_by_bytes(bytes: &[u8], class: u8, min: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < bytes.len() {
+            let run = bytes[at..]
+                .iter()
+                .position(|b| CLASS[usize::from(*b)] & class == 0)
+                .unwrap_or(bytes.len() - at);
+            if run >= min {
+                out.push((at, at + run));
+            }
+            at += run + 1;
+        }
+        out
+    }
+
+    #[test]
+    fn stretches_across_blocks_are_found_whole() {
+        for (len, at) in [(16, 0), (16, 48), (16, 56), (64, 0), (64, 30), (130, 10), (15, 57), (17, 120)] {
+            let mut bytes = vec![b' '; 200];
+            bytes[at..at + len].fill(b'A');
+            let mut found = Vec::new();
+            class_runs(&bytes, BASE64, MIN_BASE64, |s, e| found.push((s, e)));
+            assert_eq!(found, runs_by_bytes(&bytes, BASE64, MIN_BASE64), "{len} at {at}");
+        }
+    }
+
     proptest! {
+        /// The block scan finds exactly the stretches a walk byte by byte finds.
+        #[test]
+        fn block_scan_is_exact(text in "([A-Za-z0-9+/=]{1,40}[ .,\n]{0,3}){0,30}", min in 2usize..=64) {
+            let bytes = text.as_bytes();
+            for class in [BASE64, HEX_WALK] {
+                let mut found = Vec::new();
+                class_runs(bytes, class, min, |s, e| found.push((s, e)));
+                prop_assert_eq!(found, runs_by_bytes(bytes, class, min));
+            }
+        }
+
         /// Any text is scanned without a panic, and ranges lie on character boundaries.
         #[test]
         fn any_text(text in "\\PC{0,200}") {

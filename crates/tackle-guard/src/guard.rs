@@ -262,17 +262,23 @@ impl<S: Scorer> Guard<S> {
         self
     }
 
-    /// The candidates of `text` with their scores: the scorer's, or the classifier's where
-    /// it is asked.
-    fn scored(&self, text: &str) -> Vec<(Candidate, f32)> {
-        let mut scored: Vec<(Candidate, f32)> = candidates_with(text, &|words| self.lexical.logit(words))
-            .into_iter()
-            .map(|c| {
+    /// Each candidate of `text` with its score, the scorer's or the classifier's where it is
+    /// asked, in order. Without a classifier nothing is collected: each candidate is scored
+    /// and handed on as it is read.
+    fn scored(&self, text: &str, each: &mut dyn FnMut(Candidate, f32)) {
+        let lexical = |words: &str| self.lexical.logit(words);
+        let Some((classifier, band)) = &self.classifier else {
+            for_each_candidate(text, &lexical, &mut |c| {
                 let score = self.scorer.score(&c.features);
-                (c, score)
-            })
-            .collect();
-        let Some((classifier, band)) = &self.classifier else { return scored };
+                each(c, score);
+            });
+            return;
+        };
+        let mut scored: Vec<(Candidate, f32)> = Vec::new();
+        for_each_candidate(text, &lexical, &mut |c| {
+            let score = self.scorer.score(&c.features);
+            scored.push((c, score));
+        });
         let asked: Vec<(usize, String)> = scored
             .iter()
             .enumerate()
@@ -285,24 +291,27 @@ impl<S: Scorer> Guard<S> {
                 Some((i, read))
             })
             .collect();
-        if asked.is_empty() {
-            return scored;
-        }
-        let units: Vec<Borderline<'_>> =
-            asked.iter().map(|(i, unit)| Borderline { text: unit, score: scored[*i].1 }).collect();
-        let answers = classifier.classify(&units);
-        for ((i, _), answer) in asked.iter().zip(answers) {
-            if let Some(p) = answer.filter(|p| p.is_finite()) {
-                scored[*i].1 = p.clamp(0.0, 1.0);
+        if !asked.is_empty() {
+            let units: Vec<Borderline<'_>> =
+                asked.iter().map(|(i, unit)| Borderline { text: unit, score: scored[*i].1 }).collect();
+            let answers = classifier.classify(&units);
+            for ((i, _), answer) in asked.iter().zip(answers) {
+                if let Some(p) = answer.filter(|p| p.is_finite()) {
+                    scored[*i].1 = p.clamp(0.0, 1.0);
+                }
             }
         }
-        scored
+        for (candidate, score) in scored {
+            each(candidate, score);
+        }
     }
 
     /// The highest unit score of `text` (0 for empty text): the injection score of a
     /// whole text, for batch evaluation.
     pub fn score(&self, text: &str) -> f32 {
-        self.scored(text).iter().map(|(_, score)| *score).fold(0.0, f32::max)
+        let mut highest = 0.0f32;
+        self.scored(text, &mut |_, score| highest = highest.max(score));
+        highest
     }
 
     /// Checks a batch: the texts in the same order, suspicious spans replaced by markers,
@@ -340,7 +349,7 @@ impl<S: Scorer> Guard<S> {
     /// higher score and all reasons kept), in order.
     fn spans(&self, text: &str, threshold: f32, any_evidence: bool) -> Vec<Finding> {
         let mut spans: Vec<Finding> = Vec::new();
-        for (candidate, score) in self.scored(text) {
+        self.scored(text, &mut |candidate, score| {
             if score >= threshold || (any_evidence && candidate.features.has_evidence()) {
                 spans.push(Finding {
                     field: String::new(),
@@ -356,7 +365,7 @@ impl<S: Scorer> Guard<S> {
                     carrier: candidate.features.carrier,
                 });
             }
-        }
+        });
         merge(spans)
     }
 }
@@ -385,19 +394,26 @@ pub fn candidates(text: &str) -> Vec<Candidate> {
 
 /// [`candidates`], with `lexical` giving the log-odds of each unit's words (normalised text).
 pub fn candidates_with(text: &str, lexical: &dyn Fn(&str) -> f32) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for_each_candidate(text, lexical, &mut |c| out.push(c));
+    out
+}
+
+/// [`candidates_with`], handing each candidate to `each` as it is read instead of
+/// collecting them.
+pub(crate) fn for_each_candidate(text: &str, lexical: &dyn Fn(&str) -> f32, each: &mut dyn FnMut(Candidate)) {
     let normalized = normalize(text);
     // Per unit, and only counted when the text holds any.
     let hidden_in = |range: &Range<usize>| {
         if normalized.hidden_chars == 0 { 0 } else { crate::normalize::hidden_in(&text[range.clone()]) }
     };
-    let mut out = Vec::new();
     for unit in detect(&normalized.text) {
         let range = normalized.original_range(unit.range.clone());
         let hidden = hidden_in(&range);
         if let Some(respelled) = crate::normalize::respell(&normalized.text[unit.range.clone()]) {
             for inner in detect(&respelled) {
                 let words = lexical(&respelled[inner.range.clone()]);
-                out.push(Candidate {
+                each(Candidate {
                     range: range.clone(),
                     features: features(&inner, Some(Carrier::Respelled), hidden, words),
                     decoded: Some(respelled[inner.range.clone()].to_owned()),
@@ -405,21 +421,20 @@ pub fn candidates_with(text: &str, lexical: &dyn Fn(&str) -> f32) -> Vec<Candida
             }
         }
         let words = lexical(&normalized.text[unit.range.clone()]);
-        out.push(Candidate { range, features: features(&unit, None, hidden, words), decoded: None });
+        each(Candidate { range, features: features(&unit, None, hidden, words), decoded: None });
     }
     for decoded in find_carriers(text) {
         let inner = normalize(&decoded.text);
         let hidden = inner.hidden_chars + hidden_in(&decoded.range);
         for unit in detect(&inner.text) {
             let words = lexical(&inner.text[unit.range.clone()]);
-            out.push(Candidate {
+            each(Candidate {
                 range: decoded.range.clone(),
                 features: features(&unit, Some(decoded.carrier), hidden, words),
                 decoded: Some(inner.text[unit.range.clone()].to_owned()),
             });
         }
     }
-    out
 }
 
 fn features(unit: &Unit, carrier: Option<Carrier>, hidden_chars: usize, lexical: f32) -> Features {

@@ -315,8 +315,65 @@ pub fn respell(text: &str) -> Option<String> {
 }
 
 /// Whether `text` has a run of four single-character tokens or a word that may be a
-/// shuffled attack word (same length, first and last letter as one).
+/// shuffled attack word (same length, first and last letter as one). Tokens are found a
+/// block of 64 bytes at a time: a bit mask of the splitting bytes gives where tokens start
+/// and end, so the bytes inside a token are not looked at one by one.
 fn needs_respelling(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    // Where the token reaching past the block before began; whether that block ended in a
+    // splitting byte (the text's start counts as one).
+    let (mut open, mut split_before): (Option<usize>, bool) = (None, true);
+    for (index, chunk) in bytes.chunks(64).enumerate() {
+        let block = index * 64;
+        let n = chunk.len();
+        let splits = chunk
+            .iter()
+            .enumerate()
+            .fold(0u64, |mask, (j, b)| mask | u64::from(SPLITS[usize::from(*b)]) << j);
+        let inside = !splits & if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        // The byte after the block splits (the text's end counts as one).
+        let split_after = bytes.get(block + 64).is_none_or(|b| SPLITS[usize::from(*b)]);
+        let mut starts = inside & (splits << 1 | u64::from(split_before));
+        let mut ends = inside & (splits >> 1 | u64::from(split_after) << (n - 1));
+        split_before = n == 64 && splits >> 63 != 0;
+        loop {
+            let start = match open {
+                Some(start) => start,
+                None if starts != 0 => {
+                    let start = block + starts.trailing_zeros() as usize;
+                    starts &= starts - 1;
+                    start
+                }
+                None => break,
+            };
+            if ends == 0 {
+                open = Some(start);
+                break;
+            }
+            let end = block + ends.trailing_zeros() as usize + 1;
+            ends &= ends - 1;
+            open = None;
+            let token = &bytes[start..end];
+            // One character is at most four bytes: longer tokens are words.
+            let single = token.len() <= 4 && {
+                let mut chars = text[start..end].chars();
+                chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+            };
+            run = if single { run + 1 } else { 0 };
+            if run >= 4 || (may_be_shuffled(token) && unshuffle(&text[start..end]).is_some()) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// [`needs_respelling`] a byte at a time, as it was first written: the reference the block
+/// scan is tested against. Whether `text` has a run of four single-character tokens or a word that may be a
+/// shuffled attack word (same length, first and last letter as one).
+#[cfg(test)]
+fn needs_respelling_by_bytes(text: &str) -> bool {
     let bytes = text.as_bytes();
     let (mut run, mut start) = (0, 0);
     // Tokens are what lies between splitting bytes; each is looked at once, at its end.
@@ -496,7 +553,26 @@ mod tests {
         assert_eq!(n.original_range(100..200), original.len()..original.len());
     }
 
+    #[test]
+    fn block_scan_of_tokens_matches_the_byte_scan_across_blocks() {
+        // Spaced letters and shuffled words astride the 64-byte block edges.
+        for pad in 0..70 {
+            for tail in ["i g n o r e it", "please igonre this", "a.b-c_d|e/f", "x y z", "ü ö ä ß done"] {
+                let text = format!("{}{tail}", "w".repeat(pad));
+                assert_eq!(needs_respelling(&text), needs_respelling_by_bytes(&text), "{text:?}");
+                let text = format!("{} {tail}", "wordy ".repeat(pad / 6));
+                assert_eq!(needs_respelling(&text), needs_respelling_by_bytes(&text), "{text:?}");
+            }
+        }
+    }
+
     proptest! {
+        /// The block scan of tokens decides as the byte scan does.
+        #[test]
+        fn token_scan_is_exact(text in "([a-zé]{1,3}[ .\\-_|/\n]{1,2}|igonre |sytsem |\\PC{0,8}){0,40}") {
+            prop_assert_eq!(needs_respelling(&text), needs_respelling_by_bytes(&text));
+        }
+
         /// Any text normalises without a panic; every normalised range maps to a range of
         /// the original on character boundaries, in order.
         #[test]
