@@ -119,7 +119,14 @@ pub fn normalize(original: &str) -> Normalized {
         let Some(c) = original[at..].chars().next() else { break };
         let from = at as u32..(at + c.len_utf8()) as u32;
         at += c.len_utf8();
-        if is_invisible(c) {
+        if let Some((lower, remember)) = plain_lower(c) {
+            // Most characters of most scripts: their own NFKC form with one lower-case form.
+            if remember {
+                written.push((text.len(), c));
+            }
+            text.push(lower);
+            origins.extend(std::iter::repeat_n(from, lower.len_utf8()));
+        } else if is_invisible(c) {
             hidden_chars += 1;
         } else if let Some(carried) = tag_payload(c) {
             hidden_chars += 1;
@@ -174,6 +181,39 @@ pub fn normalize(original: &str) -> Normalized {
         origins = folded_origins;
     }
     Normalized { text, origins: Some(origins), hidden_chars }
+}
+
+/// For a character of the Basic Multilingual Plane that is visible, its own NFKC form and
+/// has exactly one lower-case form: that form, and whether pass 2 must remember it (see
+/// [`push_lower`]). Worked out once per character, on first use, into a table of the plane;
+/// `None` for every other character, which takes the long way.
+fn plain_lower(c: char) -> Option<(char, bool)> {
+    const REMEMBER: u32 = 1 << 31;
+    static TABLE: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..=0xFFFFu32)
+            .map(|code| {
+                let Some(c) = char::from_u32(code) else { return 0 };
+                if c.is_ascii()
+                    || is_invisible(c)
+                    || unicode_normalization::is_nfkc_quick(std::iter::once(c)) != IsNormalized::Yes
+                {
+                    return 0;
+                }
+                let mut lower = c.to_lowercase();
+                match (lower.next(), lower.next()) {
+                    (Some(l), None) => {
+                        let remember = !l.is_ascii() && may_look_like_ascii(c);
+                        u32::from(l) | if remember { REMEMBER } else { 0 }
+                    }
+                    _ => 0,
+                }
+            })
+            .collect()
+    });
+    let entry = *table.get(usize::try_from(u32::from(c)).ok()?)?;
+    let lower = char::from_u32(entry & !REMEMBER).filter(|_| entry != 0)?;
+    Some((lower, entry & REMEMBER != 0))
 }
 
 /// Appends `c` in lower case, remembering a non-ASCII result that could be a look-alike of
@@ -486,6 +526,22 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn the_table_of_plain_characters_agrees_with_the_long_way() {
+        // Every character of the plane: the table's answer is what the per-character
+        // checks give.
+        for code in 0x80..=0xFFFFu32 {
+            let Some(c) = char::from_u32(code) else { continue };
+            let Some((lower, remember)) = plain_lower(c) else { continue };
+            assert!(!is_invisible(c), "{c:?}");
+            assert_eq!(unicode_normalization::is_nfkc_quick(std::iter::once(c)), IsNormalized::Yes, "{c:?}");
+            let (mut text, mut origins, mut written) = (String::new(), Vec::new(), Vec::new());
+            push_lower(&mut text, &mut origins, &mut written, c, &(0..1));
+            assert_eq!(text, lower.to_string(), "{c:?}");
+            assert_eq!(!written.is_empty(), remember, "{c:?}");
+        }
+    }
 
     #[test]
     fn ascii_is_only_lower_cased() {
