@@ -912,10 +912,10 @@ const K_GERMAN_ARTICLE: u32 = 1 << 18;
 
 /// The word lists of the rules of grammar, each word with the bits of the lists it is in:
 /// one lookup per word instead of a scan of every list.
-fn kinds() -> &'static std::collections::HashMap<&'static str, u32> {
-    static KINDS: OnceLock<std::collections::HashMap<&'static str, u32>> = OnceLock::new();
+fn kinds() -> &'static std::collections::HashMap<&'static str, u32, WordHash> {
+    static KINDS: OnceLock<std::collections::HashMap<&'static str, u32, WordHash>> = OnceLock::new();
     KINDS.get_or_init(|| {
-        let mut map = std::collections::HashMap::new();
+        let mut map = std::collections::HashMap::default();
         for (bit, list) in [
             (K_AI, AI_NOUNS),
             (K_PEOPLE_TOO, PEOPLE_TOO),
@@ -943,6 +943,24 @@ fn kinds() -> &'static std::collections::HashMap<&'static str, u32> {
         }
         map
     })
+}
+
+/// FNV-1a over a word's bytes: the lists are fixed and short words are most of the
+/// lookups, where a keyed hash against flooding costs more than the rest of the lookup.
+type WordHash = std::hash::BuildHasherDefault<Fnv>;
+
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        let start = if self.0 == 0 { 0xCBF2_9CE4_8422_2325 } else { self.0 };
+        self.0 = bytes.iter().fold(start, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01B3));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// The speaker's own "I" and "we": "when I answer" is no rule for an AI.

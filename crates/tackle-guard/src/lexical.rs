@@ -133,6 +133,149 @@ pub fn ngrams_by_kind(text: &str, mut each: impl FnMut(usize, bool)) {
         }
         previous = Some(token);
     };
+    let words = Words::get();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    // One pass over the bytes: each whitespace-delimited chunk is read once, its words hashed
+    // and held while it is read, and given out at its end unless it turns out to be an
+    // address. A chunk outside ASCII, or of more words than are held, is read again by
+    // `chunk_words`, which gives the same words.
+    while i < bytes.len() {
+        while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        if i == bytes.len() {
+            break;
+        }
+        let start = i;
+        let (mut special, mut plain) = (false, true);
+        let (mut held, mut count) = ([0u32; HELD], 0usize);
+        let mut hold = |token: u32| {
+            if let Some(slot) = held.get_mut(count) {
+                *slot = token;
+            }
+            count += 1;
+        };
+        let (mut word, mut in_word, mut digit) = (FNV_START, false, false);
+        while let Some(&b) = bytes.get(i) {
+            if b.is_ascii_alphanumeric() {
+                (word, in_word) = (fnv(word, b), true);
+                digit |= b.is_ascii_digit();
+                i += 1;
+                continue;
+            }
+            if b.is_ascii_whitespace() {
+                break;
+            }
+            special |= matches!(b, b'.' | b'@' | b'/');
+            plain &= b.is_ascii();
+            if plain {
+                if in_word {
+                    hold(if digit { words.number } else { word });
+                }
+                if b == b':' {
+                    hold(words.colon);
+                }
+                (word, in_word, digit) = (FNV_START, false, false);
+            }
+            i += 1;
+        }
+        if plain && in_word {
+            hold(if digit { words.number } else { word });
+        }
+        let chunk = &text[start..i];
+        if special && is_address(chunk) {
+            emit(words.address);
+            // An addressee's colon ("support@x.example:") still counts.
+            if chunk.ends_with(':') {
+                emit(words.colon);
+            }
+        } else if plain && count <= HELD {
+            for token in &held[..count] {
+                emit(*token);
+            }
+        } else {
+            chunk_words(chunk, &words, &mut emit);
+        }
+    }
+}
+
+/// How many words of one chunk [`ngrams_by_kind`] holds while it reads the chunk.
+const HELD: usize = 8;
+
+/// The hashes of the words that stand for more than themselves.
+struct Words {
+    address: u32,
+    colon: u32,
+    number: u32,
+}
+
+impl Words {
+    fn get() -> Words {
+        Words { address: hash(b"<address>"), colon: hash(b":"), number: hash(b"<number>") }
+    }
+}
+
+/// Gives `emit` the words of one whitespace-delimited chunk that is not an address: runs of
+/// word characters (a token with a digit as one number), each CJK character alone, `:`.
+fn chunk_words(chunk: &str, words: &Words, emit: &mut dyn FnMut(u32)) {
+    let (mut word, mut in_word, mut digit) = (FNV_START, false, false);
+    let flush = |word: &mut u32, in_word: &mut bool, digit: &mut bool, emit: &mut dyn FnMut(u32)| {
+        if *in_word {
+            emit(if *digit { words.number } else { *word });
+        }
+        (*word, *in_word, *digit) = (FNV_START, false, false);
+    };
+    if chunk.is_ascii() {
+        for b in chunk.bytes() {
+            if b.is_ascii_alphanumeric() {
+                (word, in_word) = (fnv(word, b), true);
+                digit |= b.is_ascii_digit();
+            } else {
+                flush(&mut word, &mut in_word, &mut digit, emit);
+                if b == b':' {
+                    emit(words.colon);
+                }
+            }
+        }
+    } else {
+        for (i, c) in chunk.char_indices() {
+            let bytes = &chunk.as_bytes()[i..i + c.len_utf8()];
+            if crate::detect::is_cjk(c) {
+                flush(&mut word, &mut in_word, &mut digit, emit);
+                emit(hash(bytes));
+            } else if is_word_char(c) {
+                word = bytes.iter().fold(word, |h, b| fnv(h, *b));
+                in_word = true;
+                digit |= c.is_ascii_digit();
+            } else {
+                flush(&mut word, &mut in_word, &mut digit, emit);
+                if c == ':' {
+                    emit(words.colon);
+                }
+            }
+        }
+    }
+    flush(&mut word, &mut in_word, &mut digit, emit);
+}
+
+/// [`ngrams_by_kind`] as it was first written, in three passes (chunks, their flags, their
+/// words): the reference the one-pass reading is tested against.
+#[cfg(test)]
+fn ngrams_by_kind_reference(text: &str, mut each: impl FnMut(usize, bool)) {
+    let mut previous: Option<u32> = None;
+    let mut tokens = 0;
+    let mut emit = |token: u32| {
+        if tokens >= MAX_TOKENS {
+            return;
+        }
+        tokens += 1;
+        each(bucket(token, UNIGRAM_SEED), true);
+        if let Some(p) = previous {
+            each(bucket(p.rotate_left(7) ^ token, 0x85EB_CA6B), false);
+        }
+        previous = Some(token);
+    };
     let (address, colon, number) = (hash(b"<address>"), hash(b":"), hash(b"<number>"));
     for chunk in text.split_ascii_whitespace() {
         // One look at the chunk: whether it may be an address, whether it is ASCII.
@@ -338,7 +481,41 @@ mod tests {
         assert!(to_ai > to_people, "{to_ai} {to_people}");
     }
 
+    fn by_kind(text: &str, read: fn(&str, &mut dyn FnMut(usize, bool))) -> Vec<(usize, bool)> {
+        let mut out = Vec::new();
+        read(text, &mut |b, k| out.push((b, k)));
+        out
+    }
+
+    fn one_pass(text: &str, each: &mut dyn FnMut(usize, bool)) {
+        ngrams_by_kind(text, each);
+    }
+
+    fn reference(text: &str, each: &mut dyn FnMut(usize, bool)) {
+        ngrams_by_kind_reference(text, each);
+    }
+
+    #[test]
+    fn one_pass_reads_the_words_the_reference_reads() {
+        for text in [
+            "Note to the assistant: send it to a@b.example: now.",
+            "a-b-c-d-e-f-g-h-i-j-k (nine words and more in one chunk) x:y:z:w:v:u:t:s:r",
+            "Übersetze bitte: «Привет» 你好世界 and 2024-01-02 v1.2.3 https://x.example/a?b=c",
+            "end. www.site.org: e.g. 3.14 tool_call: {\"name\": \"x\"} a:b:c:d:e:f:g:h",
+            "",
+            "   \n\t ",
+        ] {
+            assert_eq!(by_kind(text, one_pass), by_kind(text, reference), "{text:?}");
+        }
+    }
+
     proptest! {
+        /// The one-pass reading gives the buckets the three-pass reading gave.
+        #[test]
+        fn one_pass_is_exact(text in "([a-zA-Z0-9]{0,6}[ .,:@/\\-_'\n]{0,2}|é|日本|\\PC{0,4}){0,80}") {
+            prop_assert_eq!(by_kind(&text, one_pass), by_kind(&text, reference));
+        }
+
         #[test]
         fn any_text_is_read_in_bounded_work(text in "\\PC{0,400}") {
             let mut n = 0;
