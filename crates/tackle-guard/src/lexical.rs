@@ -96,8 +96,11 @@ impl Lexical {
     /// The log-odds that normalised unit `text` is a request to an AI.
     pub fn logit(&self, text: &str) -> f32 {
         let (mut sum, mut n) = (0i32, 0u32);
+        // The slice once, not through the `Cow` at every n-gram; every bucket is below
+        // `BUCKETS`, the weights' length, so `get` never misses.
+        let weights: &[u8] = &self.weights;
         ngrams(text, |bucket| {
-            sum += i32::from(self.weights[bucket] as i8);
+            sum += i32::from(weights.get(bucket).copied().unwrap_or(0) as i8);
             n += 1;
         });
         self.bias + self.scale * sum as f32 / (n.max(MIN_NGRAMS as u32) as f32).sqrt()

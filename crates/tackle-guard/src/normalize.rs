@@ -395,10 +395,17 @@ fn needs_respelling(text: &str) -> bool {
             ends &= ends - 1;
             open = None;
             let token = &bytes[start..end];
-            // One character is at most four bytes: longer tokens are words.
-            let single = token.len() <= 4 && {
-                let mut chars = text[start..end].chars();
-                chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+            // One character is at most four bytes: longer tokens are words. A token that
+            // starts in ASCII is one character only when it is one byte.
+            let single = match token {
+                [b] => b.is_ascii_alphanumeric(),
+                [first, ..] if first.is_ascii() => false,
+                _ => {
+                    token.len() <= 4 && {
+                        let mut chars = text[start..end].chars();
+                        chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+                    }
+                }
             };
             run = if single { run + 1 } else { 0 };
             if run >= 4 || (may_be_shuffled(token) && unshuffle(&text[start..end]).is_some()) {
