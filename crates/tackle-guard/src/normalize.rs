@@ -395,20 +395,24 @@ fn needs_respelling(text: &str) -> bool {
             ends &= ends - 1;
             open = None;
             let token = &bytes[start..end];
+            let (first, last, len) = (token[0], token[token.len() - 1], token.len());
             // One character is at most four bytes: longer tokens are words. A token that
-            // starts in ASCII is one character only when it is one byte.
-            let single = match token {
-                [b] => b.is_ascii_alphanumeric(),
-                [first, ..] if first.is_ascii() => false,
-                _ => {
-                    token.len() <= 4 && {
-                        let mut chars = text[start..end].chars();
-                        chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
-                    }
+            // starts in ASCII is one character only when it is one byte. (Without branches
+            // on the token's length, which follows no pattern in prose.)
+            let single = if first.is_ascii() {
+                (len == 1) & first.is_ascii_alphanumeric()
+            } else {
+                len <= 4 && {
+                    let mut chars = text[start..end].chars();
+                    chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
                 }
             };
-            run = if single { run + 1 } else { 0 };
-            if run >= 4 || (may_be_shuffled(token) && unshuffle(&text[start..end]).is_some()) {
+            run = (run + 1) * usize::from(single);
+            // Some attack word starts with its first byte, some ends with its last, and some
+            // has its length: only then is the word looked at closely.
+            let maybe =
+                SHUFFLE_FIRST[usize::from(first)] & SHUFFLE_LAST[usize::from(last)] & (1 << len.min(15)) != 0;
+            if run >= 4 || (maybe && may_be_shuffled(token) && unshuffle(&text[start..end]).is_some()) {
                 return true;
             }
         }
@@ -459,6 +463,25 @@ static SPLITS: [bool; 256] = {
     }
     table
 };
+
+/// For each byte, the lengths (a bit per length) of the attack words of
+/// [`SHUFFLE_TARGETS`] that start with it; [`SHUFFLE_LAST`]: that end with it.
+static SHUFFLE_FIRST: [u16; 256] = shuffle_ends(true);
+static SHUFFLE_LAST: [u16; 256] = shuffle_ends(false);
+
+const fn shuffle_ends(first: bool) -> [u16; 256] {
+    let mut table = [0u16; 256];
+    let mut i = 0;
+    while i < SHUFFLE_TARGETS.len() {
+        let target = SHUFFLE_TARGETS[i].as_bytes();
+        let byte = if first { target[0] } else { target[target.len() - 1] };
+        if target.len() < 16 {
+            table[byte as usize] |= 1 << target.len();
+        }
+        i += 1;
+    }
+    table
+}
 
 /// Whether some attack word has `word`'s length and first and last byte: one lookup in
 /// a table of length masks by first and last letter.
