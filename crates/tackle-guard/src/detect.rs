@@ -15,6 +15,8 @@ use aho_corasick::automaton::Automaton as _;
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
 
+use crate::normalize::is_alphanumeric;
+
 /// One kind of evidence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -457,7 +459,7 @@ fn matcher() -> Option<&'static Matcher> {
                 for phrase in *phrases {
                     patterns.push(*phrase);
                     roles.push(*role);
-                    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c));
+                    let word = |c: Option<char>| c.is_some_and(|c| is_alphanumeric(c) && !is_cjk(c));
                     bounded.push((word(phrase.chars().next()), word(phrase.chars().last())));
                 }
             }
@@ -642,7 +644,7 @@ pub fn detect(text: &str) -> Vec<Unit> {
         let before = text[..start].chars().next_back();
         let after = text[end..].chars().next();
         // Identifiers are words too: `tool_call` holds no verb.
-        let word = |c: Option<char>| c.is_some_and(|c| (c.is_alphanumeric() || c == '_') && !is_cjk(c));
+        let word = |c: Option<char>| c.is_some_and(|c| (is_alphanumeric(c) || c == '_') && !is_cjk(c));
         // Start boundaries always hold; end boundaries for verbs (the imperative, not
         // "emailed" or "ignores") and short words, so that "instruction" also finds
         // "instructions" but "ai" does not find "said".
@@ -660,7 +662,7 @@ pub fn detect(text: &str) -> Vec<Unit> {
         // a clitic is still the verb.
         let clitic = verb && {
             let rest = &text[end..];
-            let tail = &rest[..rest.find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len())];
+            let tail = &rest[..rest.find(|c: char| !is_alphanumeric(c)).unwrap_or(rest.len())];
             CLITICS.contains(&tail)
         };
         let whole = role == Role::Anchor;
@@ -766,12 +768,12 @@ pub fn detect(text: &str) -> Vec<Unit> {
                     add(if cited(range.start + at) { Signal::Quoted } else { Signal::Directive });
                 }
             }
-            let unit = text[range.clone()].trim_start_matches(|c: char| !c.is_alphanumeric());
+            let unit = text[range.clone()].trim_start_matches(|c: char| !is_alphanumeric(c));
             let first = unit.as_bytes().first().copied();
             if IMPERATIVE_OPENERS.iter().any(|v| {
                 v.as_bytes().first().copied() == first
                     && unit.starts_with(v)
-                    && unit[v.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+                    && unit[v.len()..].chars().next().is_none_or(|c| !is_alphanumeric(c))
             }) {
                 add(Signal::Imperative);
             }
@@ -976,7 +978,7 @@ fn words_of(unit: &str) -> Vec<Word<'_>> {
     let mut words = Vec::new();
     let mut start = None;
     for (i, c) in unit.char_indices().chain(std::iter::once((unit.len(), ' '))) {
-        if c.is_alphanumeric() && !is_cjk(c) {
+        if is_alphanumeric(c) && !is_cjk(c) {
             start.get_or_insert(i);
         } else if let Some(s) = start.take() {
             let text = &unit[s..i];

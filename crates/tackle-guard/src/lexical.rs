@@ -339,7 +339,7 @@ fn ngrams_by_kind_reference(text: &str, mut each: impl FnMut(usize, bool)) {
 
 /// Whether a whitespace-delimited chunk is a URL, an e-mail address or a domain name.
 fn is_address(chunk: &str) -> bool {
-    let core = chunk.trim_matches(|c: char| !c.is_alphanumeric() && c != '/');
+    let core = chunk.trim_matches(|c: char| !crate::normalize::is_alphanumeric(c) && c != '/');
     if core.contains("://") || core.starts_with("www.") {
         return true;
     }

@@ -183,6 +183,31 @@ pub fn normalize(original: &str) -> Normalized {
     Normalized { text, origins: Some(origins), hidden_chars }
 }
 
+/// [`char::is_alphanumeric`], read for the Basic Multilingual Plane from a bit set built
+/// once (8 KB) instead of Unicode's tables at every call: the detectors and the word
+/// boundaries ask it of every character of text outside ASCII.
+pub(crate) fn is_alphanumeric(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
+    static BITS: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    let bits = BITS.get_or_init(|| {
+        (0..0x10000u32 / 64)
+            .map(|word| {
+                (0..64u32).fold(0u64, |bits, bit| {
+                    let alnum = char::from_u32(word * 64 + bit).is_some_and(char::is_alphanumeric);
+                    bits | u64::from(alnum) << bit
+                })
+            })
+            .collect()
+    });
+    let code = u32::from(c) as usize;
+    match bits.get(code / 64) {
+        Some(word) => word >> (code % 64) & 1 != 0,
+        None => c.is_alphanumeric(),
+    }
+}
+
 /// For a character of the Basic Multilingual Plane that is visible, its own NFKC form and
 /// has exactly one lower-case form: that form, and whether pass 2 must remember it (see
 /// [`push_lower`]). Worked out once per character, on first use, into a table of the plane;
@@ -246,11 +271,11 @@ fn word_around(text: &str, at: usize) -> Range<usize> {
     let start = text[..at]
         .char_indices()
         .rev()
-        .take_while(|(_, c)| c.is_alphanumeric())
+        .take_while(|(_, c)| is_alphanumeric(*c))
         .last()
         .map_or(at, |(i, _)| i);
     let end =
-        text[at..].char_indices().find(|(_, c)| !c.is_alphanumeric()).map_or(text.len(), |(i, _)| at + i);
+        text[at..].char_indices().find(|(_, c)| !is_alphanumeric(*c)).map_or(text.len(), |(i, _)| at + i);
     start..end
 }
 
@@ -306,7 +331,7 @@ pub fn respell(text: &str) -> Option<String> {
     let split = |c: char| c.is_whitespace() || matches!(c, '.' | '-' | '_' | '|' | '/');
     let single = |t: &str| {
         let mut chars = t.chars();
-        chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+        chars.next().is_some_and(is_alphanumeric) && chars.next().is_none()
     };
     // A first look, byte by byte and without allocating: most units have nothing to undo.
     // (Every splitting character but Unicode spaces is ASCII; normalised text has those
@@ -404,7 +429,7 @@ fn needs_respelling(text: &str) -> bool {
             } else {
                 len <= 4 && {
                     let mut chars = text[start..end].chars();
-                    chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+                    chars.next().is_some_and(is_alphanumeric) && chars.next().is_none()
                 }
             };
             run = (run + 1) * usize::from(single);
@@ -443,7 +468,7 @@ fn needs_respelling_by_bytes(text: &str) -> bool {
         let single = token.len() <= 4 && {
             let token = &text[end - token.len()..end];
             let mut chars = token.chars();
-            chars.next().is_some_and(char::is_alphanumeric) && chars.next().is_none()
+            chars.next().is_some_and(is_alphanumeric) && chars.next().is_none()
         };
         run = if single { run + 1 } else { 0 };
         if run >= 4 || (may_be_shuffled(token) && unshuffle(&text[end - token.len()..end]).is_some()) {
@@ -556,6 +581,15 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn the_bit_set_of_letters_and_digits_is_unicodes() {
+        for code in 0..=0x10FFFFu32 {
+            if let Some(c) = char::from_u32(code) {
+                assert_eq!(is_alphanumeric(c), c.is_alphanumeric(), "{c:?}");
+            }
+        }
+    }
 
     #[test]
     fn the_table_of_plain_characters_agrees_with_the_long_way() {
