@@ -288,6 +288,28 @@ fn skeleton(c: char) -> String {
 /// one with the same UTS #39 skeleton, of the same case where there is one (Greek `Ι` is an
 /// `I`, not the `l` the skeleton writes for both).
 fn look_alike(c: char) -> Option<char> {
+    // Pass 2 asks only about characters of the blocks that have look-alikes, all in the
+    // Basic Multilingual Plane: their answers are worked out once, into a table (0: none).
+    static TABLE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    if may_look_like_ascii(c) {
+        let table = TABLE.get_or_init(|| {
+            (0..=0xFFFFu32)
+                .map(|code| {
+                    char::from_u32(code)
+                        .filter(|c| may_look_like_ascii(*c))
+                        .and_then(look_alike_by_skeleton)
+                        .map_or(0, |a| a as u8)
+                })
+                .collect()
+        });
+        let entry = table.get(u32::from(c) as usize).copied().unwrap_or(0);
+        return (entry != 0).then_some(char::from(entry));
+    }
+    look_alike_by_skeleton(c)
+}
+
+/// [`look_alike`] worked out from the skeletons.
+fn look_alike_by_skeleton(c: char) -> Option<char> {
     static ASCII: std::sync::OnceLock<Vec<(String, char)>> = std::sync::OnceLock::new();
     let ascii = ASCII
         .get_or_init(|| ('a'..='z').chain('A'..='Z').chain('0'..='9').map(|a| (skeleton(a), a)).collect());
@@ -581,6 +603,15 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn the_table_of_look_alikes_is_the_skeletons() {
+        for code in 0x80..=0xFFFFu32 {
+            if let Some(c) = char::from_u32(code) {
+                assert_eq!(look_alike(c), look_alike_by_skeleton(c), "{c:?}");
+            }
+        }
+    }
 
     #[test]
     fn the_bit_set_of_letters_and_digits_is_unicodes() {
