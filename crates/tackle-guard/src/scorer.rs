@@ -203,20 +203,23 @@ impl Trees {
         if !quiet {
             return None;
         }
+        // `feature_vector`'s value of each of `QUIET`'s features; a feature this does not
+        // know (were `QUIET` ever to change without it) sends the unit the long way.
         let value = |feature: usize| match feature {
-            8 => f.count(Signal::Urgency).min(3),
-            9 => f.count(Signal::Imperative).min(3),
-            10 => f.count(Signal::Discussion).min(3),
-            12 => f.count(Signal::SecondPerson).min(3),
-            21 => u16::from(f.len < 40),
-            22 => u16::from(f.code_like),
-            25 => f.count(Signal::MentionsAi).min(3),
-            _ => f.count(Signal::Quoted).min(3),
+            8 => Some(f.count(Signal::Urgency).min(3)),
+            9 => Some(f.count(Signal::Imperative).min(3)),
+            10 => Some(f.count(Signal::Discussion).min(3)),
+            12 => Some(f.count(Signal::SecondPerson).min(3)),
+            21 => Some(u16::from(f.len < 40)),
+            22 => Some(u16::from(f.code_like)),
+            25 => Some(f.count(Signal::MentionsAi).min(3)),
+            27 => Some(f.count(Signal::Quoted).min(3)),
+            _ => None,
         };
         let code = QUIET
             .iter()
             .rev()
-            .fold(0, |code, (feature, values)| code * values + usize::from(value(*feature)));
+            .try_fold(0, |code, (feature, values)| Some(code * values + usize::from(value(*feature)?)))?;
         self.quiet.get(code)
     }
 
