@@ -369,7 +369,6 @@ impl Config {
         Ok(costs)
     }
 
-    /// The tools whose calls wait for approval.
     /// The tools whose calls the settings let run without approval (`approval = false`),
     /// where their definitions would ask for it.
     pub(crate) fn approval_waived(&self) -> Vec<String> {
@@ -381,6 +380,7 @@ impl Config {
             .collect()
     }
 
+    /// The tools whose calls wait for approval (`approval = true`).
     pub(crate) fn approval_required(&self) -> Result<Vec<String>, Failure> {
         let mut tools = Vec::new();
         for (tool, table) in &self.file.tools {

@@ -184,10 +184,9 @@ pub(crate) async fn live_registry(
         .priced(move |definition| costs.get(&definition.name).copied());
     let approval = config.approval_required()?;
     let waived = config.approval_waived();
-    let mut fixed = {
-        let approval = approval.clone();
-        set.approval_required_if(move |definition| approval.contains(&definition.name)).entries()
-    };
+    // The web tools under the same per-tool settings as every other set (neither asks for
+    // approval by itself today, so only `approval = true` changes them).
+    let mut fixed = per_tool_approval(set, &approval, &waived).entries();
     let skills = match &config.env_root {
         None => None,
         Some(root) => {
