@@ -349,7 +349,8 @@ fn show_pending(run_id: &str, pending: &[PendingCall], hint: bool, root: Option<
             }
         }
     }
-    if hint {
+    // Questions have their own hints above; this one is for calls to approve.
+    if hint && approvals > 0 {
         crate::eprint_line(&format!(
             "  hint: `tackle approve {run_id}` runs them; `--deny REASON` refuses; `--edit JSON` runs one with other arguments"
         ));
@@ -371,8 +372,10 @@ pub(crate) async fn run(args: RunArgs, config: &Config, verbose: bool) -> Result
         Some(id) => {
             let session = store.load(id)?;
             if session.state.is_suspended() {
-                return Err(Failure::usage(format!("session {id} waits for approval"))
-                    .hint(format!("decide first: `tackle approve {id}` (or `--deny REASON`)")));
+                return Err(Failure::usage(format!("session {id} waits for a decision"))
+                    .hint(format!(
+                        "decide first: `tackle approve {id}` (`--answer` for a question, `--deny REASON` to refuse)"
+                    )));
             }
             let runner = Runner::new(&args.provider, config, args.json, Some(&session)).await?;
             (runner, session.state, session.title)

@@ -57,6 +57,7 @@ async fn a_suspended_run_is_approved_from_a_second_process() {
         command.args(["run", "--continue", &id, "more"]);
         let (code, _, stderr) = output(command).await;
         assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains("waits for a decision"), "{stderr}");
         assert!(stderr.contains(&format!("tackle approve {id}")), "{stderr}");
 
         // A new process approves, and the run goes on where it stopped.
@@ -497,6 +498,9 @@ async fn a_question_is_answered_from_a_second_process() {
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("    1. [Database] Which database? (pick one)\n       - PostgreSQL: the server\n       - SQLite: one file\n"), "{stderr}");
     assert!(stderr.contains(" waits for answers to 1 question(s):"), "{stderr}");
+    // The hint is how to answer; there is no call to approve.
+    assert!(stderr.contains("--answer '[[\"label\"], \"own words\"]'"), "{stderr}");
+    assert!(!stderr.contains("runs them"), "{stderr}");
     let id = waiting_id(&stderr);
     // `--json` carries the questions in its `suspended` event.
     let mut command = tackle(&config);
