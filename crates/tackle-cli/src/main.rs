@@ -37,11 +37,29 @@ use crate::cli::{
 use crate::config::Config;
 use crate::failure::Failure;
 
-/// Writes `text` to stdout; a closed pipe ends the process quietly.
+/// Set once stdout is gone (a closed pipe, as after `| head`): nothing more is written, and
+/// a run in progress is cancelled the way Ctrl-C cancels it — its session saved, its tools'
+/// processes stopped — rather than the process ending on the spot.
+static STDOUT_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static STDOUT_GONE_NOTICE: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+/// Writes `text` to stdout; after a closed pipe, nothing (see [`stdout_gone`]).
 pub(crate) fn print_raw(text: &str) {
+    if STDOUT_GONE.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() {
-        std::process::exit(0);
+        STDOUT_GONE.store(true, std::sync::atomic::Ordering::Relaxed);
+        // A permit is kept when no run is waiting for it yet.
+        STDOUT_GONE_NOTICE.notify_one();
+    }
+}
+
+/// Returns once stdout is gone.
+pub(crate) async fn stdout_gone() {
+    if !STDOUT_GONE.load(std::sync::atomic::Ordering::Relaxed) {
+        STDOUT_GONE_NOTICE.notified().await;
     }
 }
 

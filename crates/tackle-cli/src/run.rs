@@ -199,8 +199,8 @@ impl Runner {
         self.harness.start(new_id(), messages)
     }
 
-    /// Runs one step: the answer and tool activity rendered, Ctrl-C cancelling the run, the
-    /// session saved however it ends.
+    /// Runs one step: the answer and tool activity rendered, Ctrl-C (or a closed stdout)
+    /// cancelling the run, the session saved however it ends.
     pub(crate) async fn step(
         &self,
         state: &mut RunState,
@@ -213,9 +213,15 @@ impl Runner {
         ctx.model_supports_tools = self.model.profile().supports_tools;
         let ctx = Arc::new(ctx);
         let cancel = ctx.cancel.clone();
+        // Ctrl-C, or nowhere left to write the answer, cancels the run.
         let watcher = tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                cancel.cancel();
+            tokio::select! {
+                pressed = tokio::signal::ctrl_c() => {
+                    if pressed.is_ok() {
+                        cancel.cancel();
+                    }
+                }
+                () = crate::stdout_gone() => cancel.cancel(),
             }
         });
         let mut terminal = Terminal::new();

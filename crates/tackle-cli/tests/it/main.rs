@@ -200,22 +200,39 @@ pub fn tackle(config: &Path) -> Command {
     isolated(Command::cargo_bin("tackle").unwrap(), config)
 }
 
-/// `command` with the environment `tackle` gets: the settings file, its data dir beside it,
-/// the shared model cache, loopback only, and none of the machine's keys.
+/// `tackle` as a plain process, for a test that holds its pipes itself.
+pub fn tackle_process(config: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("tackle"));
+    let (set, removed) = environment(config);
+    command.envs(set);
+    for name in removed {
+        command.env_remove(name);
+    }
+    command
+}
+
+/// `command` with the environment `tackle` gets (see [`environment`]).
 pub fn isolated(mut command: Command, config: &Path) -> Command {
+    let (set, removed) = environment(config);
+    command.envs(set);
+    for name in removed {
+        command.env_remove(name);
+    }
+    command
+}
+
+/// The environment `tackle` gets in the tests: the settings file, its data dir beside it,
+/// the shared model cache, loopback only, and none of the machine's keys.
+fn environment(config: &Path) -> (Vec<(&'static str, std::ffi::OsString)>, [&'static str; 5]) {
     let data = config.parent().unwrap().join("data");
-    command
-        .env("TACKLE_CONFIG", config)
-        .env("TACKLE_DATA_DIR", data)
-        .env("TACKLE_MODEL_DIR", model_dir())
-        .env("TACKLE_LOOPBACK_ONLY", "1")
-        .env("NO_COLOR", "1")
-        .env_remove("TACKLE_PROVIDER")
-        .env_remove("TACKLE_SECRETS")
-        .env_remove("TACKLE_MODEL")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY");
-    command
+    let set = vec![
+        ("TACKLE_CONFIG", config.as_os_str().to_owned()),
+        ("TACKLE_DATA_DIR", data.into_os_string()),
+        ("TACKLE_MODEL_DIR", model_dir().into_os_string()),
+        ("TACKLE_LOOPBACK_ONLY", "1".into()),
+        ("NO_COLOR", "1".into()),
+    ];
+    (set, ["TACKLE_PROVIDER", "TACKLE_SECRETS", "TACKLE_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"])
 }
 
 /// The shared model cache (`TACKLE_MODEL_DIR`, else `~/.cache/tackle/models`), so that

@@ -3,7 +3,7 @@
 use serde_json::json;
 use wiremock::MockServer;
 
-use super::{Wire, isolated, output, requests, searxng, settings, tackle};
+use super::{Wire, isolated, output, requests, searxng, settings, tackle, tackle_process};
 
 /// The run id from a "run ID waits for …" line.
 fn waiting_id(stderr: &str) -> String {
@@ -653,4 +653,39 @@ async fn chat_loads_skills_and_finds_new_ones() {
     let fourth = sent[3].to_string();
     assert!(fourth.contains("- notes: Keep meeting notes."), "{fourth}");
     assert!(stdout.contains("notes  Keep meeting notes.\nrelease  Cut a release.\n"), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_closed_stdout_cancels_the_run_and_keeps_its_session() {
+    // `tackle run … | head -1`: the reader is gone before the answer is written. The run
+    // ends as Ctrl-C ends it — cancelled, its session saved — not with the process cut short.
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    searxng(&server, json!([])).await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("Let me look that up first.", &[("call_1", "web_search", json!({"query": "rivers"}))]),
+            wire.turn("Done.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"", server.uri());
+    let config = settings(dir.path(), wire, &server, &extra);
+    let mut command = tackle_process(&config);
+    command.args(["run", "Tell me about rivers."]);
+    command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    drop(child.stdout.take());
+    let ended = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap()).await.unwrap();
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    assert_eq!(ended.status.code(), Some(130), "{stderr}");
+    let mut list = tackle(&config);
+    list.args(["sessions", "list", "--json"]);
+    let (code, listed, err) = output(list).await;
+    assert_eq!(code, 0, "{err}");
+    let session: serde_json::Value = serde_json::from_str(listed.lines().next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {listed}"));
+    assert_eq!(session["status"], "cancelled", "{session}");
 }
