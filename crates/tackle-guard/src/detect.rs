@@ -618,7 +618,7 @@ static SCAN_CLASS: [u8; 256] = {
 pub fn detect(text: &str) -> Vec<Unit> {
     let Some(matcher) = matcher() else { return Vec::new() };
     let units = scanned_units(text);
-    // Every phrase occurrence, once, in order. No phrase runs past the end of a unit (see
+    // Every phrase occurrence, once (put in order below). No phrase runs past the end of a unit (see
     // `no_phrase_crosses_a_unit_end`), so each unit is read on its own, by the automaton of
     // ASCII phrases when it is in ASCII, else by the one of all phrases.
     let mut found: Vec<(usize, usize, usize)> = Vec::new();

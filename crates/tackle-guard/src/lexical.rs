@@ -122,21 +122,8 @@ pub fn unigram_bucket(word: &str) -> usize {
 const UNIGRAM_SEED: u32 = 0x9E37_79B9;
 
 /// [`ngrams`], telling each bucket's kind: `true` for a unigram, `false` for a bigram.
-pub fn ngrams_by_kind(text: &str, mut each: impl FnMut(usize, bool)) {
-    let mut previous: Option<u32> = None;
-    let mut tokens = 0;
-    let mut emit = |token: u32| {
-        if tokens >= MAX_TOKENS {
-            return;
-        }
-        tokens += 1;
-        each(bucket(token, UNIGRAM_SEED), true);
-        if let Some(p) = previous {
-            each(bucket(p.rotate_left(7) ^ token, 0x85EB_CA6B), false);
-        }
-        previous = Some(token);
-    };
-    let words = Words::get();
+pub fn ngrams_by_kind(text: &str, each: impl FnMut(usize, bool)) {
+    let mut emit = grams(each);
     let bytes = text.as_bytes();
     let mut i = 0;
     // One pass over the bytes: each whitespace-delimited chunk is read once, its words hashed
@@ -174,58 +161,67 @@ pub fn ngrams_by_kind(text: &str, mut each: impl FnMut(usize, bool)) {
             plain &= b.is_ascii();
             if plain {
                 if in_word {
-                    hold(if digit { words.number } else { word });
+                    hold(if digit { NUMBER } else { word });
                 }
                 if b == b':' {
-                    hold(words.colon);
+                    hold(COLON);
                 }
                 (word, in_word, digit) = (FNV_START, false, false);
             }
             i += 1;
         }
         if plain && in_word {
-            hold(if digit { words.number } else { word });
+            hold(if digit { NUMBER } else { word });
         }
         let chunk = &text[start..i];
         if special && is_address(chunk) {
-            emit(words.address);
+            emit(ADDRESS);
             // An addressee's colon ("support@x.example:") still counts.
             if chunk.ends_with(':') {
-                emit(words.colon);
+                emit(COLON);
             }
         } else if plain && count <= HELD {
             for token in &held[..count] {
                 emit(*token);
             }
         } else {
-            chunk_words(chunk, &words, &mut emit);
+            chunk_words(chunk, &mut emit);
         }
+    }
+}
+
+/// Gives `each` the buckets of a stream of tokens: each token's unigram, and its bigram with
+/// the token before, at most [`MAX_TOKENS`] tokens' worth.
+fn grams(mut each: impl FnMut(usize, bool)) -> impl FnMut(u32) {
+    let (mut previous, mut tokens): (Option<u32>, usize) = (None, 0);
+    move |token| {
+        if tokens >= MAX_TOKENS {
+            return;
+        }
+        tokens += 1;
+        each(bucket(token, UNIGRAM_SEED), true);
+        if let Some(p) = previous {
+            each(bucket(p.rotate_left(7) ^ token, 0x85EB_CA6B), false);
+        }
+        previous = Some(token);
     }
 }
 
 /// How many words of one chunk [`ngrams_by_kind`] holds while it reads the chunk.
 const HELD: usize = 8;
 
-/// The hashes of the words that stand for more than themselves.
-struct Words {
-    address: u32,
-    colon: u32,
-    number: u32,
-}
-
-impl Words {
-    fn get() -> Words {
-        Words { address: hash(b"<address>"), colon: hash(b":"), number: hash(b"<number>") }
-    }
-}
+/// The tokens that stand for more than themselves: any address, `:`, any number.
+const ADDRESS: u32 = hash(b"<address>");
+const COLON: u32 = hash(b":");
+const NUMBER: u32 = hash(b"<number>");
 
 /// Gives `emit` the words of one whitespace-delimited chunk that is not an address: runs of
 /// word characters (a token with a digit as one number), each CJK character alone, `:`.
-fn chunk_words(chunk: &str, words: &Words, emit: &mut dyn FnMut(u32)) {
+fn chunk_words(chunk: &str, emit: &mut dyn FnMut(u32)) {
     let (mut word, mut in_word, mut digit) = (FNV_START, false, false);
     let flush = |word: &mut u32, in_word: &mut bool, digit: &mut bool, emit: &mut dyn FnMut(u32)| {
         if *in_word {
-            emit(if *digit { words.number } else { *word });
+            emit(if *digit { NUMBER } else { *word });
         }
         (*word, *in_word, *digit) = (FNV_START, false, false);
     };
@@ -237,7 +233,7 @@ fn chunk_words(chunk: &str, words: &Words, emit: &mut dyn FnMut(u32)) {
             } else {
                 flush(&mut word, &mut in_word, &mut digit, emit);
                 if b == b':' {
-                    emit(words.colon);
+                    emit(COLON);
                 }
             }
         }
@@ -254,7 +250,7 @@ fn chunk_words(chunk: &str, words: &Words, emit: &mut dyn FnMut(u32)) {
             } else {
                 flush(&mut word, &mut in_word, &mut digit, emit);
                 if c == ':' {
-                    emit(words.colon);
+                    emit(COLON);
                 }
             }
         }
@@ -265,21 +261,9 @@ fn chunk_words(chunk: &str, words: &Words, emit: &mut dyn FnMut(u32)) {
 /// [`ngrams_by_kind`] as it was first written, in three passes (chunks, their flags, their
 /// words): the reference the one-pass reading is tested against.
 #[cfg(test)]
-fn ngrams_by_kind_reference(text: &str, mut each: impl FnMut(usize, bool)) {
-    let mut previous: Option<u32> = None;
-    let mut tokens = 0;
-    let mut emit = |token: u32| {
-        if tokens >= MAX_TOKENS {
-            return;
-        }
-        tokens += 1;
-        each(bucket(token, UNIGRAM_SEED), true);
-        if let Some(p) = previous {
-            each(bucket(p.rotate_left(7) ^ token, 0x85EB_CA6B), false);
-        }
-        previous = Some(token);
-    };
-    let (address, colon, number) = (hash(b"<address>"), hash(b":"), hash(b"<number>"));
+fn ngrams_by_kind_reference(text: &str, each: impl FnMut(usize, bool)) {
+    let mut emit = grams(each);
+    let (address, colon, number) = (ADDRESS, COLON, NUMBER);
     for chunk in text.split_ascii_whitespace() {
         // One look at the chunk: whether it may be an address, whether it is ASCII.
         let (mut special, mut ascii) = (false, true);
@@ -384,13 +368,18 @@ fn is_word_char(c: char) -> bool {
 
 const FNV_START: u32 = 0x811C_9DC5;
 
-fn fnv(h: u32, b: u8) -> u32 {
-    (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+const fn fnv(h: u32, b: u8) -> u32 {
+    (h ^ b as u32).wrapping_mul(0x0100_0193)
 }
 
 /// FNV-1a, 32 bits: stable across platforms and releases, so trained buckets stay put.
-fn hash(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(FNV_START, |h, b| fnv(h, *b))
+const fn hash(bytes: &[u8]) -> u32 {
+    let (mut h, mut i) = (FNV_START, 0);
+    while i < bytes.len() {
+        h = fnv(h, bytes[i]);
+        i += 1;
+    }
+    h
 }
 
 /// The bucket of a token hash, mixed with `seed` (unigrams and bigrams use different seeds).
