@@ -37,7 +37,7 @@ pub use registry::{
     RegistryProblem, RegistrySource, ToolRegistry,
 };
 pub use schema::{check_input, schema_for, with_defaults};
-pub use search::SearchOptions;
+pub use search::{Features, RANKING_FEATURES, SearchOptions, ToolIndex};
 pub use settings::{MemorySecretStore, SecretStore, SettingOrigin, Settings};
 pub use tackle_core::Secret;
 pub use tool::{DynTool, Json, Prepared, Tool, ToolOutput};

@@ -1,8 +1,10 @@
 //! Tool search for large catalogs. With more tools than a prompt (or a small model) takes,
 //! the model is first offered `search_tools`: its query is ranked by BM25 against every
-//! tool's name, description, parameter names and tags, and the tools it finds are offered
-//! from the next round on (up to a cap per run, the oldest found giving way), or called at
-//! once through `call_tool`, which validates and gates like any call.
+//! tool's name, description, parameter names and tags (and, with an embedder, by meaning,
+//! the best candidates of both then ordered by weights learnt over what each ranking and
+//! the request's shape say), and the tools it finds are offered from the next round on (up
+//! to a cap per run, the oldest found giving way), or called at once through `call_tool`,
+//! which validates and gates like any call.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -174,6 +176,234 @@ struct Chunked {
     text: String,
     meaning: String,
     extra: Vec<(String, f64)>,
+    /// The kinds of value the query names ([`Kinds`]).
+    kinds: Kinds,
+}
+
+/// Kinds of value a request can name and a tool's parameters can take, as bits: a file or
+/// a path, a web address, a chat channel, a commit, a place's coordinates, an e-mail
+/// address. A tool that takes what the request names is likelier the one meant, whatever
+/// its words say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Kinds(u8);
+
+impl Kinds {
+    const FILE: u8 = 1;
+    const URL: u8 = 2;
+    const CHANNEL: u8 = 4;
+    const COMMIT: u8 = 8;
+    const PLACE: u8 = 16;
+    const EMAIL: u8 = 32;
+
+    fn add(&mut self, kind: u8) {
+        self.0 |= kind;
+    }
+
+    /// The share of `self`'s kinds that `taken` holds (0 when `self` holds none).
+    fn share_taken_by(self, taken: Kinds) -> f64 {
+        let named = self.0.count_ones();
+        if named == 0 { 0.0 } else { f64::from((self.0 & taken.0).count_ones()) / f64::from(named) }
+    }
+
+    /// The kinds a tool takes, read from its parameters' names and formats (and from its
+    /// own name for files: `move_file` takes a `source` and a `destination`).
+    fn taken_by(definition: &ToolDefinition) -> Kinds {
+        let mut kinds = Kinds::default();
+        let of_words = |words: &[String]| {
+            let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+            let mut kinds = Kinds::default();
+            if has(&["path", "paths", "file", "files", "filename", "filepath", "directory", "dir", "folder"])
+            {
+                kinds.add(Kinds::FILE);
+            }
+            if has(&["url", "urls", "uri", "href", "link"]) {
+                kinds.add(Kinds::URL);
+            }
+            if has(&["channel"]) {
+                kinds.add(Kinds::CHANNEL);
+            }
+            if has(&["sha", "commit", "revision"]) {
+                kinds.add(Kinds::COMMIT);
+            }
+            if has(&["latitude", "longitude", "lat", "lng", "coordinates"]) {
+                kinds.add(Kinds::PLACE);
+            }
+            if has(&["email"]) {
+                kinds.add(Kinds::EMAIL);
+            }
+            kinds
+        };
+        let name_words = tackle_core::name_words(&definition.name);
+        let properties = definition.parameters.as_map().get("properties").and_then(Value::as_object);
+        if properties.is_some_and(|p| !p.is_empty()) && of_words(&name_words).0 & Kinds::FILE != 0 {
+            kinds.add(Kinds::FILE);
+        }
+        for (name, property) in properties.into_iter().flatten() {
+            kinds.add(of_words(&tackle_core::name_words(name)).0);
+            match property.get("format").and_then(Value::as_str) {
+                Some("uri" | "url" | "iri") => kinds.add(Kinds::URL),
+                Some("email") => kinds.add(Kinds::EMAIL),
+                _ => {}
+            }
+        }
+        kinds
+    }
+}
+
+/// Whether a tool changes something (`Some(true)`) or only reads (`Some(false)`), as the
+/// verbs of its name say (`get_issue`, `kubectl_apply`); `None` when they say neither or
+/// both.
+fn tool_changes(definition: &ToolDefinition) -> Option<bool> {
+    const READS: &[&str] = &[
+        "get", "list", "read", "search", "find", "query", "describe", "show", "view", "fetch", "retrieve",
+        "explain", "diff", "log", "logs", "status", "info", "lookup", "inspect", "check", "whoami",
+    ];
+    const CHANGES: &[&str] = &[
+        "create",
+        "add",
+        "update",
+        "delete",
+        "remove",
+        "write",
+        "edit",
+        "move",
+        "push",
+        "merge",
+        "post",
+        "send",
+        "set",
+        "patch",
+        "apply",
+        "scale",
+        "install",
+        "uninstall",
+        "upgrade",
+        "fork",
+        "commit",
+        "reset",
+        "checkout",
+        "close",
+        "reply",
+        "rename",
+        "append",
+        "insert",
+        "drop",
+        "upload",
+        "assign",
+        "invite",
+    ];
+    let words = tackle_core::name_words(&definition.name);
+    let reads = words.iter().any(|w| READS.contains(&w.as_str()));
+    let changes = words.iter().any(|w| CHANGES.contains(&w.as_str()));
+    match (reads, changes) {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether a request asks to change something (`Some(true)`) or only to be told or shown
+/// (`Some(false)`), as a question or its first word after the politeness says; `None` when
+/// it does not say (`add` may ask for a sum, a sentence may start with its object).
+fn request_changes(query: &str) -> Option<bool> {
+    const POLITE: &[&str] = &[
+        "hey", "hi", "please", "pls", "can", "could", "would", "you", "i", "we", "need", "want", "to", "ok",
+        "so", "now", "just", "quickly",
+    ];
+    const ASKS: &[&str] = &[
+        "what", "whats", "where", "wheres", "which", "who", "whos", "how", "hows", "when", "why", "is",
+        "are", "does", "do", "did", "was", "were", "has", "have", "any", "show", "list", "find", "search",
+        "look", "display", "print", "tell", "count", "check", "see", "view", "read", "give", "pull",
+    ];
+    const CHANGES: &[&str] = &[
+        "create",
+        "make",
+        "delete",
+        "remove",
+        "rename",
+        "move",
+        "swap",
+        "replace",
+        "update",
+        "edit",
+        "write",
+        "put",
+        "save",
+        "set",
+        "change",
+        "drop",
+        "post",
+        "send",
+        "commit",
+        "push",
+        "merge",
+        "start",
+        "close",
+        "reply",
+        "let",
+        "record",
+        "note",
+        "jot",
+        "store",
+        "remember",
+        "forget",
+        "erase",
+        "wipe",
+        "kill",
+        "fix",
+        "flip",
+        "bump",
+        "install",
+        "uninstall",
+        "upgrade",
+        "deploy",
+        "scale",
+        "restart",
+        "fork",
+        "copy",
+        "assign",
+        "invite",
+        "label",
+        "tag",
+        "mark",
+        "tick",
+        "link",
+        "connect",
+        "prepare",
+        "draft",
+        "file",
+        "report",
+        "upload",
+        "publish",
+        "approve",
+        "land",
+        "switch",
+        "point",
+    ];
+    // Apostrophes join, as for the terms ("what's" is `whats`).
+    let first: String = query
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .map(|w| w.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>())
+        .find(|w| !w.is_empty() && !POLITE.contains(&w.as_str()))?;
+    if query.trim_end().ends_with('?') || ASKS.contains(&first.as_str()) {
+        Some(false)
+    } else if CHANGES.contains(&first.as_str()) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// Whether `lower` (a chunk, lower case, trimmed) reads as a host name: three or more
+/// labels (`docs.stripe.com`), or two whose last is a common top-level domain.
+fn host_like(lower: &str) -> bool {
+    let labels: Vec<&str> = lower.split('.').collect();
+    let label_ok = |l: &&str| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let Some(last) = labels.last() else { return false };
+    labels.iter().all(label_ok)
+        && last.len() >= 2
+        && last.chars().all(|c| c.is_ascii_alphabetic())
+        && (labels.len() >= 3 || ["com", "org", "net", "io", "edu", "gov"].contains(last))
 }
 
 /// What a query's chunks stand for beyond their words: an address asks for a tool that
@@ -183,45 +413,67 @@ struct Chunked {
 fn chunk_terms(query: &str) -> Chunked {
     let (mut text, mut extra) = (String::with_capacity(query.len()), Vec::new());
     let mut meaning = String::with_capacity(query.len() + 16);
+    let mut kinds = Kinds::default();
     let mut previous_number = false;
     for chunk in query.split_whitespace() {
         let bare = chunk.trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!'));
         let lower = bare.to_ascii_lowercase();
-        if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www.") {
+        let host = host_like(lower.trim_end_matches('.'));
+        if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www.") || host
+        {
             extra.push(("url".to_owned(), 1.0));
+            kinds.add(Kinds::URL);
             meaning.push_str("a web address ");
             continue;
+        }
+        let email =
+            lower.split_once('@').is_some_and(|(user, domain)| !user.is_empty() && domain.contains('.'));
+        if email {
+            kinds.add(Kinds::EMAIL);
+        }
+        // A commit: 7 to 40 hexadecimal digits, with letters and digits both.
+        if (7..=40).contains(&lower.len())
+            && lower.chars().all(|c| c.is_ascii_hexdigit())
+            && lower.chars().any(|c| c.is_ascii_digit())
+            && lower.chars().any(|c| c.is_ascii_alphabetic())
+        {
+            kinds.add(Kinds::COMMIT);
         }
         // Two decimal numbers in a row (`-33.8568, 151.2153`) are a place's coordinates.
         let decimal =
             bare.trim_end_matches('.').parse::<f64>().is_ok_and(f64::is_finite) && bare.contains('.');
         if decimal && previous_number {
             meaning.push_str("(latitude and longitude coordinates) ");
+            kinds.add(Kinds::PLACE);
         }
         previous_number = decimal;
-        if lower.starts_with('/') || lower.starts_with("~/") || lower.starts_with("./") {
-            meaning.push_str("the file ");
-        }
-        meaning.push_str(chunk);
-        meaning.push(' ');
         let extension = lower.rsplit_once('.');
         let file_like = extension.is_some_and(|(name, ext)| {
             !name.is_empty() && (1..=4).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric())
         });
-        if file_like || lower.contains('/') {
+        let rooted = ["/", "~/", "./", "../"].iter().any(|start| lower.starts_with(start));
+        let file = !decimal && !email && (file_like || rooted || (lower.len() > 1 && lower.ends_with('/')));
+        if file {
+            meaning.push_str("the file ");
+        }
+        meaning.push_str(chunk);
+        meaning.push(' ');
+        if file {
             extra.push(("file".to_owned(), ALSO_WEIGHT));
             extra.push(("path".to_owned(), ALSO_WEIGHT));
+            kinds.add(Kinds::FILE);
         }
         if let Some(name) = lower.strip_prefix('#')
-            && !name.is_empty()
+            && name.chars().any(char::is_alphabetic)
             && name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
         {
             extra.push(("channel".to_owned(), ALSO_WEIGHT));
+            kinds.add(Kinds::CHANNEL);
         }
         text.push_str(chunk);
         text.push(' ');
     }
-    Chunked { text, meaning, extra }
+    Chunked { text, meaning, extra, kinds }
 }
 
 /// The weight of a word a query gains from [`ALSO`], and of `list` for a plural noun.
@@ -370,18 +622,31 @@ impl Collection {
 pub(crate) struct Index {
     names: Vec<String>,
     tools: Collection,
+    /// The kinds of value each tool takes.
+    kinds: Vec<Kinds>,
+    /// Whether each tool changes something ([`tool_changes`]).
+    changes: Vec<Option<bool>>,
+    /// The words of each tool's name, as BM25 reads them.
+    name_terms: Vec<Vec<String>>,
+    /// Each tool's tags, joined: the tools of one MCP server (or one toolset) share them.
+    groups: Vec<String>,
     /// Each tool's meaning as a vector, and the embedder that reads queries the same way.
     dense: Option<Dense>,
 }
 
-/// The embedder and each tool's vector, in the order of the tools.
-type Dense = (Arc<dyn Embedder>, Vec<Vec<f32>>);
+/// The embedder, and each tool's vectors in the order of the tools: of its meaning
+/// ([`tackle_core::tool_meaning`]) and of its name's words.
+struct Dense {
+    embedder: Arc<dyn Embedder>,
+    meanings: Vec<Vec<f32>>,
+    names: Vec<Vec<f32>>,
+}
 
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Index")
             .field("tools", &self.names.len())
-            .field("embedder", &self.dense.as_ref().map(|(e, _)| e.name()))
+            .field("embedder", &self.dense.as_ref().map(|d| d.embedder.name()))
             .finish()
     }
 }
@@ -391,9 +656,14 @@ impl Index {
         definitions: impl IntoIterator<Item = &'a ToolDefinition>,
         embedder: Option<Arc<dyn Embedder>>,
     ) -> Index {
-        let (mut names, mut docs, mut meanings) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut names, mut docs, mut meanings, mut kinds) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut changes, mut name_terms, mut groups) = (Vec::new(), Vec::new(), Vec::new());
         for definition in definitions {
             meanings.push(tackle_core::tool_meaning(definition));
+            kinds.push(Kinds::taken_by(definition));
+            changes.push(tool_changes(definition));
+            name_terms.push(words(&definition.name));
+            groups.push(definition.tags.join(","));
             let mut tf: HashMap<String, f64> = HashMap::new();
             let mut add = |text: &str, weight: f64| {
                 for word in words(text) {
@@ -425,9 +695,14 @@ impl Index {
         // Without vectors for every tool, words alone rank (an embedder that fails is
         // reported, not fatal).
         let dense = embedder.and_then(|embedder| {
-            let texts: Vec<&str> = meanings.iter().map(String::as_str).collect();
+            // Each tool's meaning, then its name alone as words (`github create issue`).
+            let phrases: Vec<String> = names.iter().map(|n| tackle_core::name_words(n).join(" ")).collect();
+            let texts: Vec<&str> = meanings.iter().chain(&phrases).map(String::as_str).collect();
             match embedder.embed(&texts) {
-                Ok(vectors) if vectors.len() == texts.len() => Some((embedder, vectors)),
+                Ok(mut vectors) if vectors.len() == texts.len() => {
+                    let names = vectors.split_off(meanings.len());
+                    Some(Dense { embedder, meanings: vectors, names })
+                }
                 Ok(vectors) => {
                     tracing::warn!(
                         embedder = embedder.name(),
@@ -443,15 +718,12 @@ impl Index {
                 }
             }
         });
-        Index { names, tools: Collection::new(docs), dense }
+        Index { names, tools: Collection::new(docs), kinds, changes, name_terms, groups, dense }
     }
 
-    /// The names of the tools that best match `query`, best first, at most `limit`.
-    pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(String, f64)> {
-        // Each query word at weight 1, and the words of the operations it asks for at a
-        // lower one; many of something (a plural noun) asks for a list.
-        let Chunked { text, meaning: meaning_text, extra } = chunk_terms(query);
-        let query = text.as_str();
+    /// The query's terms for BM25: each word at weight 1, and the words of the operations
+    /// it asks for at a lower one; many of something (a plural noun) asks for a list.
+    fn terms(query: &str, extra: Vec<(String, f64)>) -> Vec<(String, f64)> {
         let mut terms: Vec<(String, f64)> = words(query).into_iter().map(|w| (w, 1.0)).collect();
         terms.extend(
             extra.into_iter().flat_map(|(w, weight)| words(&w).into_iter().map(move |w| (w, weight))),
@@ -481,45 +753,161 @@ impl Index {
         }
         terms.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         terms.dedup_by(|a, b| a.0 == b.0);
+        terms
+    }
+
+    /// The tools worth ranking for `query` with what the ranking reads of each
+    /// ([`RANKING_FEATURES`]); when there is no meaning to read (no embedder, or it failed
+    /// on this query), the BM25 scores instead.
+    fn candidates(&self, query: &str) -> Result<Vec<(usize, Features)>, Vec<f64>> {
+        let Chunked { text, meaning: meaning_text, extra, kinds } = chunk_terms(query);
+        let terms = Index::terms(&text, extra);
         let words: Vec<f64> = (0..self.names.len()).map(|i| self.tools.score(i, &terms)).collect();
-        let meaning =
-            self.dense.as_ref().and_then(|(embedder, vectors)| match embedder.embed_query(&meaning_text) {
-                Ok(q) => Some(
-                    vectors.iter().map(|v| f64::from(tackle_core::similarity(&q, v))).collect::<Vec<f64>>(),
-                ),
-                Err(error) => {
-                    tracing::warn!(%error, "tool search ranks this query by words only");
-                    None
-                }
-            });
-        let Some(meaning) = meaning else {
-            return best(&words, &self.names, limit)
-                .into_iter()
-                .map(|i| (self.names[i].clone(), words[i]))
-                .collect();
-        };
-        // The first places go to the fused ranking; the rest alternate between the best by
-        // meaning and the best by words not yet taken, so that a tool one ranking puts first
-        // is not lost to a middling score in the other.
-        let combined = fuse(&words, &meaning);
-        let mut picked = best(&combined, &self.names, FUSED_PLACES.min(limit));
-        let (by_meaning, by_words) = (best(&meaning, &self.names, limit), best(&words, &self.names, limit));
-        // Then the fused ranking again, for places the turns leave empty.
-        let turns = by_meaning.into_iter().zip(by_words).flat_map(|(m, w)| [m, w]);
-        for i in turns.chain(best(&combined, &self.names, limit)) {
-            if picked.len() == limit {
-                break;
+        let Some(dense) = &self.dense else { return Err(words) };
+        let query_vector = match dense.embedder.embed_query(&meaning_text) {
+            Ok(q) => q,
+            Err(error) => {
+                tracing::warn!(%error, "tool search ranks this query by words only");
+                return Err(words);
             }
-            if !picked.contains(&i) {
-                picked.push(i);
+        };
+        let cosine = |v: &Vec<f32>| f64::from(tackle_core::similarity(&query_vector, v));
+        let meaning: Vec<f64> = dense.meanings.iter().map(cosine).collect();
+        let fused = fuse(&words, &meaning);
+        let mut pool = best(&fused, &self.names, POOL_FUSED);
+        for i in
+            best(&words, &self.names, POOL_EACH).into_iter().chain(best(&meaning, &self.names, POOL_EACH))
+        {
+            if !pool.contains(&i) {
+                pool.push(i);
             }
         }
-        picked.into_iter().map(|i| (self.names[i].clone(), combined[i])).collect()
+        let places = |scores: &[f64]| {
+            let mut place = vec![0.0; scores.len()];
+            for (rank, i) in best(scores, &self.names, scores.len()).into_iter().enumerate() {
+                place[i] = 1.0 / (1.0 + rank as f64);
+            }
+            place
+        };
+        let (words_place, meaning_place) = (places(&words), places(&meaning));
+        let top_words = words.iter().copied().fold(0.0, f64::max);
+        // How many of the ten best by the fused ranking come from each tool's server.
+        let leaders = best(&fused, &self.names, 10);
+        let server_share = |i: usize| {
+            let group = &self.groups[i];
+            if group.is_empty() {
+                return 0.0;
+            }
+            leaders.iter().filter(|&&j| self.groups[j] == *group).count() as f64 / 10.0
+        };
+        let asks_change = request_changes(&text);
+        let weight_of: HashMap<&str, f64> = terms.iter().map(|(t, w)| (t.as_str(), *w)).collect();
+        Ok(pool
+            .into_iter()
+            .map(|i| {
+                let effect = match (asks_change, self.changes[i]) {
+                    (Some(asked), Some(does)) if asked == does => 1.0,
+                    (Some(_), Some(_)) => -1.0,
+                    _ => 0.0,
+                };
+                let name = &self.name_terms[i];
+                let named = name.iter().filter_map(|t| weight_of.get(t.as_str())).sum::<f64>()
+                    / name.len().max(1) as f64;
+                let features = [
+                    if top_words > 0.0 { words[i] / top_words } else { 0.0 },
+                    meaning[i],
+                    cosine(&dense.names[i]),
+                    words_place[i],
+                    meaning_place[i],
+                    kinds.share_taken_by(self.kinds[i]),
+                    effect,
+                    named,
+                    server_share(i),
+                ];
+                (i, features)
+            })
+            .collect())
+    }
+
+    /// The names of the tools that best match `query`, best first, at most `limit`: by the
+    /// learnt weights over [`RANKING_FEATURES`] when the meaning is known, else by words.
+    pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(String, f64)> {
+        let candidates = match self.candidates(query) {
+            Ok(candidates) => candidates,
+            Err(words) => {
+                return best(&words, &self.names, limit)
+                    .into_iter()
+                    .map(|i| (self.names[i].clone(), words[i]))
+                    .collect();
+            }
+        };
+        let mut scored: Vec<(usize, f64)> = candidates
+            .into_iter()
+            .map(|(i, features)| (i, features.iter().zip(RANKING_WEIGHTS).map(|(f, w)| f * w).sum()))
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| self.names[a.0].cmp(&self.names[b.0])));
+        scored.truncate(limit);
+        scored.into_iter().map(|(i, score)| (self.names[i].clone(), score)).collect()
     }
 }
 
-/// How many of a search's places go to the fused ranking before the two rankings take turns.
-const FUSED_PLACES: usize = 2;
+/// What the ranking reads of one tool for one query, in this order: its BM25 score over the
+/// best one's; the cosine of its meaning and the query's; that cosine less the best one;
+/// its place by words and by meaning (1 first, ½ second, …); the share of the values the
+/// request names (a file, an address, a channel, …) that it takes; whether it changes
+/// things as the request asks (1), not as it asks (−1), or either is not known (0); and
+/// how much of its name the request's words (and the operations they ask for) cover.
+pub const RANKING_FEATURES: [&str; 9] =
+    ["words", "meaning", "name_meaning", "words_place", "meaning_place", "kinds", "effect", "name", "server"];
+
+/// One tool's [`RANKING_FEATURES`] for one query.
+pub type Features = [f64; 9];
+
+/// The weights of [`RANKING_FEATURES`], learnt by tackle-local's `tool_search_weights`
+/// example (softmax over each request's candidates) on the development requests of
+/// `data/tool-requests*.jsonl`.
+const RANKING_WEIGHTS: Features = [2.733, 5.545, 4.554, 1.121, 1.379, 3.028, 1.317, 1.504, 0.909];
+
+/// How many tools the fused ranking gives the learnt ranking to order, and how many more
+/// each of words and meaning adds.
+const POOL_FUSED: usize = 30;
+const POOL_EACH: usize = 10;
+
+/// A tool-search index over tool definitions, as `search_tools` ranks them: BM25 over
+/// names, descriptions, parameters and tags; with an embedder, the meaning of each tool as
+/// well, and a learnt ordering of the best candidates.
+pub struct ToolIndex(Index);
+
+impl std::fmt::Debug for ToolIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl ToolIndex {
+    /// Indexes `definitions`; each is embedded once, here, when an `embedder` is given.
+    pub fn new<'a>(
+        definitions: impl IntoIterator<Item = &'a ToolDefinition>,
+        embedder: Option<Arc<dyn Embedder>>,
+    ) -> ToolIndex {
+        ToolIndex(Index::new(definitions, embedder))
+    }
+
+    /// The names of the tools that best match `query` with their scores, best first, at
+    /// most `limit`.
+    pub fn search(&self, query: &str, limit: usize) -> Vec<(String, f64)> {
+        self.0.search(query, limit)
+    }
+
+    /// The candidates the learnt ordering ranks for `query`, each with its
+    /// [`RANKING_FEATURES`], for learning their weights; empty without an embedder.
+    pub fn candidates(&self, query: &str) -> Vec<(String, Features)> {
+        self.0
+            .candidates(query)
+            .map(|c| c.into_iter().map(|(i, f)| (self.0.names[i].clone(), f)).collect())
+            .unwrap_or_default()
+    }
+}
 
 /// The indices of the `limit` highest positive scores, highest first (ties by name).
 fn best(scores: &[f64], names: &[String], limit: usize) -> Vec<usize> {
@@ -532,13 +920,12 @@ fn best(scores: &[f64], names: &[String], limit: usize) -> Vec<usize> {
 /// How much of a tool's fused score its meaning gives (the rest its words).
 const MEANING_WEIGHT: f64 = 0.7;
 
-/// One score per tool from the words' BM25 scores and the meanings' cosines: the BM25
-/// scores scaled to the best one (so that 1 is the best match by words, whatever the
-/// query's length), the cosines as they are (negative ones as 0), weighed 0.7 for meaning
-/// and 0.3 for words — chosen on four request sets: the first two scored the same from 0.3
-/// to 0.7, the two written to phrase requests unlike them scored best at 0.7.
-/// Every tool keeps a positive score, so a query no word of which matches still finds the
-/// tools closest in meaning.
+/// One score per tool from the words' BM25 scores and the meanings' cosines, which picks
+/// most of the candidates the learnt ordering ranks: the BM25 scores scaled to the best one
+/// (so that 1 is the best match by words, whatever the query's length), the cosines as they
+/// are (negative ones as 0), weighed 0.7 for meaning and 0.3 for words (chosen on four
+/// request sets when it was the ranking itself). Every tool keeps a positive score, so a
+/// query no word of which matches still finds the tools closest in meaning.
 fn fuse(words: &[f64], meaning: &[f64]) -> Vec<f64> {
     let top = words.iter().copied().fold(0.0, f64::max);
     words
@@ -637,8 +1024,9 @@ impl ToolRegistry {
     }
 
     /// [`ToolRegistry::with_tool_search`], ranking by meaning as well as by words when an
-    /// `embedder` is given: each tool's name, summary and parameters are embedded once, here,
-    /// and each query when it is searched; the two rankings are fused.
+    /// `embedder` is given: each tool's name, summary and parameters, and its name alone, are
+    /// embedded once, here, and each query when it is searched; the best candidates by
+    /// either are ordered by learnt weights (see [`ToolIndex`]).
     pub fn with_tool_search_by(
         self,
         options: SearchOptions,
@@ -803,7 +1191,7 @@ mod tests {
     use serde_json::json;
     use tackle_core::{Embedder, ToolDefinition};
 
-    use super::{Index, chunk_terms, inflected, is_plural, words};
+    use super::{Index, Kinds, chunk_terms, inflected, is_plural, request_changes, tool_changes, words};
 
     #[test]
     fn words_split_case_expand_and_stem() {
@@ -880,6 +1268,33 @@ mod tests {
         assert_eq!(both.search("headlines in Berlin", 3)[0].0, "news");
     }
 
+    #[test]
+    fn the_public_index_gives_candidates_with_their_features() {
+        let tools = [
+            tool("now", "Get the current time in a timezone", json!({"type": "object", "properties": {}})),
+            tool(
+                "read_file",
+                "Read a file",
+                json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+            ),
+            tool(
+                "delete_file",
+                "Delete a file",
+                json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+            ),
+        ];
+        assert!(super::ToolIndex::new(tools.iter(), None).candidates("what time is it").is_empty());
+        let index = super::ToolIndex::new(tools.iter(), Some(Arc::new(Topics)));
+        let candidates = index.candidates("what's in notes.md");
+        let read = candidates.iter().find(|(name, _)| name == "read_file").map(|(_, f)| f).unwrap();
+        let delete = candidates.iter().find(|(name, _)| name == "delete_file").map(|(_, f)| f).unwrap();
+        let feature = |name: &str| super::RANKING_FEATURES.iter().position(|f| *f == name).unwrap();
+        // Both take the file the request names; only reading is what a question asks for.
+        assert_eq!((read[feature("kinds")], delete[feature("kinds")]), (1.0, 1.0));
+        assert_eq!((read[feature("effect")], delete[feature("effect")]), (1.0, -1.0));
+        assert_eq!(index.search("what's in notes.md", 1)[0].0, "read_file");
+    }
+
     /// An embedder that fails: ranking falls back to words.
     struct Broken;
 
@@ -910,21 +1325,89 @@ mod tests {
 
     #[test]
     fn addresses_files_and_channels_say_what_kind_of_tool() {
-        let super::Chunked { text, meaning, extra } =
+        let super::Chunked { text, meaning, extra, kinds } =
             chunk_terms("grab https://example.org/a?b=c, read notes.md and post in #general");
-        assert_eq!(meaning, "grab a web address read notes.md and post in #general ");
+        assert_eq!(meaning, "grab a web address read the file notes.md and post in #general ");
         assert!(!text.contains("example") && text.contains("notes.md"), "{text}");
         let extra: Vec<&str> = extra.iter().map(|(w, _)| w.as_str()).collect();
         assert_eq!(extra, ["url", "file", "path", "channel"]);
-        // A property access is not a file name; a sentence's end is not an extension.
-        let extra = chunk_terms("run document.title in the page. thanks").extra;
-        assert!(extra.is_empty(), "{extra:?}");
+        assert_eq!(kinds, Kinds(Kinds::URL | Kinds::FILE | Kinds::CHANNEL));
+        // A property access is not a file name; a sentence's end is not an extension; a
+        // version is not a file.
+        let read = chunk_terms("run document.title in the page. thanks, version 3.5");
+        assert!(read.extra.is_empty() && read.kinds == Kinds::default(), "{:?}", read.extra);
+        // A host name is an address, not a file; `owner/repo` is no path; `#12` is no
+        // channel; a commit and an e-mail address are told apart.
+        for (query, kind) in [
+            ("map every page on docs.stripe.com", Kinds::URL),
+            ("what is github.com", Kinds::URL),
+            ("open a PR in acme/web", 0),
+            ("reply on issue #12", 0),
+            ("what changed in commit a1b2c3d", Kinds::COMMIT),
+            ("invite ana@example.org", Kinds::EMAIL),
+            ("list ~/receipts/", Kinds::FILE),
+        ] {
+            assert_eq!(chunk_terms(query).kinds, Kinds(kind), "{query}");
+        }
         // An embedder is told what coordinates and a path are.
         let meaning = chunk_terms("which street is at -33.8568, 151.2153 and what is in /etc/hosts").meaning;
         assert_eq!(
             meaning,
             "which street is at -33.8568, (latitude and longitude coordinates) 151.2153 and what is in the file /etc/hosts "
         );
+    }
+
+    #[test]
+    fn a_tool_takes_the_kinds_its_parameters_name() {
+        let takes = |name: &str, properties: serde_json::Value| {
+            Kinds::taken_by(&tool(name, "A tool.", json!({"type": "object", "properties": properties})))
+        };
+        let string = json!({"type": "string"});
+        assert_eq!(takes("read_text_file", json!({"path": string})), Kinds(Kinds::FILE));
+        // The tool's own name says files when its parameters do not (`source`, `destination`).
+        assert_eq!(takes("move_file", json!({"source": string, "destination": string})), Kinds(Kinds::FILE));
+        assert_eq!(takes("move_file", json!({})), Kinds::default());
+        assert_eq!(takes("scrape", json!({"targetUrl": string})), Kinds(Kinds::URL));
+        assert_eq!(takes("fetch", json!({"target": {"type": "string", "format": "uri"}})), Kinds(Kinds::URL));
+        assert_eq!(takes("post_message", json!({"channel_id": string})), Kinds(Kinds::CHANNEL));
+        assert_eq!(
+            takes("git_show", json!({"revision": string, "repo_path": string})),
+            Kinds(Kinds::COMMIT | Kinds::FILE)
+        );
+        assert_eq!(
+            takes("reverse_geocode", json!({"latitude": string, "longitude": string})),
+            Kinds(Kinds::PLACE)
+        );
+        assert_eq!(takes("invite", json!({"email": string})), Kinds(Kinds::EMAIL));
+    }
+
+    #[test]
+    fn requests_and_tools_say_whether_they_change_things() {
+        for query in [
+            "whats in config/app.yaml",
+            "is PR 140 green",
+            "could you show me /etc/hosts",
+            "the rollout, did it finish?",
+        ] {
+            assert_eq!(request_changes(query), Some(false), "{query}");
+        }
+        for query in [
+            "hey, could you delete the branch",
+            "rename old.docx",
+            "jot this down",
+            "please swap print for log",
+        ] {
+            assert_eq!(request_changes(query), Some(true), "{query}");
+        }
+        // Neither a question nor a verb that changes: not known ("add" may be a sum).
+        for query in ["add up 12 and 30", "old_report.docx should be called report.docx", ""] {
+            assert_eq!(request_changes(query), None, "{query}");
+        }
+        let changes = |name: &str| tool_changes(&tool(name, "A tool.", json!({"type": "object"})));
+        assert_eq!(changes("github_get_issue"), Some(false));
+        assert_eq!(changes("kubectl_apply"), Some(true));
+        assert_eq!(changes("get_or_create_thing"), None);
+        assert_eq!(changes("sequentialthinking"), None);
     }
 
     #[test]

@@ -136,15 +136,16 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
     let none: fn(usize) -> bool = |_| false;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the ranking was fixed
-        // (held out: set 1 0.959, set 2 0.958, set 6 0.774; sets 3 to 5, development data
-        // since the fusion was chosen on them, 0.802, 0.797 and 0.863).
-        ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.92),
+        // (held out: set 1 0.980, set 2 0.938, set 7 0.846; development: sets 3 to 6,
+        // 0.868, 0.851, 0.912 and 0.847, on which the ranking's weights were learnt).
+        ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.95),
         ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.93, 0.9),
-        // Sets 3 to 5 were held out until the fusion was chosen on them.
-        ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), none, 0.78, 0.0),
-        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), none, 0.75, 0.0),
-        ("5", include_str!("../../../tackle-tools/data/tool-requests-5.jsonl"), none, 0.82, 0.0),
-        ("6", include_str!("../../../tackle-tools/data/tool-requests-6.jsonl"), all, 0.0, 0.74),
+        ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), none, 0.84, 0.0),
+        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), none, 0.82, 0.0),
+        ("5", include_str!("../../../tackle-tools/data/tool-requests-5.jsonl"), none, 0.88, 0.0),
+        ("6", include_str!("../../../tackle-tools/data/tool-requests-6.jsonl"), none, 0.82, 0.0),
+        // Written before this ranking was built, scored once after it.
+        ("7", include_str!("../../../tackle-tools/data/tool-requests-7.jsonl"), all, 0.0, 0.82),
     ] {
         let (dev, held_out, misses) = catalog::evaluate(&registry, requests, held_out_lines).await;
         // The development misses, on request (only development lines are ever listed).

@@ -18,19 +18,28 @@ pub(crate) fn name(server: &str, tool: &str) -> String {
     format!("{server}_{clean}")
 }
 
-pub(crate) fn catalog() -> ToolRegistry {
+/// The catalog's tools as tackle-mcp defines them: named and tagged by their server.
+pub(crate) fn definitions() -> Vec<ToolDefinition> {
     let text = include_str!("../../data/mcp-catalog.jsonl");
+    text.lines()
+        .map(|line| {
+            let tool: Value = serde_json::from_str(line).unwrap();
+            let server = tool["server"].as_str().unwrap();
+            let mut definition: ToolDefinition = serde_json::from_value(json!({
+                "name": name(server, tool["name"].as_str().unwrap()),
+                "description": tool["description"],
+                "parameters": tool["inputSchema"],
+            }))
+            .unwrap();
+            definition.tags = vec!["mcp".into(), format!("mcp:{server}")];
+            definition
+        })
+        .collect()
+}
+
+pub(crate) fn catalog() -> ToolRegistry {
     let mut builder = ToolRegistry::builder();
-    for line in text.lines() {
-        let tool: Value = serde_json::from_str(line).unwrap();
-        let server = tool["server"].as_str().unwrap();
-        let mut definition: ToolDefinition = serde_json::from_value(json!({
-            "name": name(server, tool["name"].as_str().unwrap()),
-            "description": tool["description"],
-            "parameters": tool["inputSchema"],
-        }))
-        .unwrap();
-        definition.tags = vec!["mcp".into(), format!("mcp:{server}")];
+    for definition in definitions() {
         let built = ToolBuilder::from_definition(definition, |_ctx: ToolContext, _args| async move {
             Ok::<_, ToolError>("done")
         })
