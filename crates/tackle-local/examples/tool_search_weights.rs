@@ -36,6 +36,7 @@ const SETS: &[(&str, &str, Development)] = &[
     ("4", include_str!("../../tackle-tools/data/tool-requests-4.jsonl"), |_| true),
     ("5", include_str!("../../tackle-tools/data/tool-requests-5.jsonl"), |_| true),
     ("6", include_str!("../../tackle-tools/data/tool-requests-6.jsonl"), |_| true),
+    ("7", include_str!("../../tackle-tools/data/tool-requests-7.jsonl"), |_| true),
 ];
 
 /// One request: its candidates' features, which of them serve it, and whether the
@@ -119,7 +120,7 @@ fn main() {
     for (feature, weight) in RANKING_FEATURES.iter().zip(weights) {
         println!("  {feature:>14}: {weight:.3}");
     }
-    let line: Vec<String> = weights.iter().map(|w| format!("{w:.3}")).collect();
+    let line: Vec<String> = weights.iter().map(|w| format!("{w:.4}")).collect();
     println!("const RANKING_WEIGHTS: Features = [{}];", line.join(", "));
 }
 
