@@ -37,6 +37,7 @@ const SETS: &[(&str, &str, Development)] = &[
     ("5", include_str!("../../tackle-tools/data/tool-requests-5.jsonl"), |_| true),
     ("6", include_str!("../../tackle-tools/data/tool-requests-6.jsonl"), |_| true),
     ("7", include_str!("../../tackle-tools/data/tool-requests-7.jsonl"), |_| true),
+    ("8", include_str!("../../tackle-tools/data/tool-requests-8.jsonl"), |_| true),
 ];
 
 /// One request: its candidates' features, which of them serve it, and whether the
@@ -63,7 +64,9 @@ fn main() {
     let dir = dir.expect("MODEL_DIR or TACKLE_MODEL_DIR");
     let model = MiniLm::load(std::path::Path::new(&dir)).expect("MiniLM in MODEL_DIR");
     let definitions = catalog::definitions();
+    let started = std::time::Instant::now();
     let index = ToolIndex::new(definitions.iter(), Some(Arc::new(model)));
+    println!("index of {} tools built in {:.2} s", definitions.len(), started.elapsed().as_secs_f64());
     let mut requests = Vec::new();
     for (set, (_, text, development)) in SETS.iter().enumerate() {
         for (_, line) in text.lines().enumerate().filter(|(i, _)| development(*i)) {
