@@ -88,9 +88,162 @@ pub fn name_words(name: &str) -> Vec<String> {
     words
 }
 
+/// Whether a tool changes something (`Some(true)`) or only reads (`Some(false)`), as the
+/// verbs of its name say (`get_issue`, `kubectl_apply`); `None` when they say neither or
+/// both. Tool search and the local model's router weigh it against [`asks_to_change`].
+pub fn changes_things(definition: &crate::ToolDefinition) -> Option<bool> {
+    const READS: &[&str] = &[
+        "get", "list", "read", "search", "find", "query", "describe", "show", "view", "fetch", "retrieve",
+        "explain", "diff", "log", "logs", "status", "info", "lookup", "inspect", "check", "whoami",
+    ];
+    const CHANGES: &[&str] = &[
+        "create",
+        "add",
+        "update",
+        "delete",
+        "remove",
+        "write",
+        "edit",
+        "move",
+        "push",
+        "merge",
+        "post",
+        "send",
+        "set",
+        "patch",
+        "apply",
+        "scale",
+        "install",
+        "uninstall",
+        "upgrade",
+        "fork",
+        "commit",
+        "reset",
+        "checkout",
+        "close",
+        "reply",
+        "rename",
+        "append",
+        "insert",
+        "drop",
+        "upload",
+        "assign",
+        "invite",
+    ];
+    let words = name_words(&definition.name);
+    let reads = words.iter().any(|w| READS.contains(&w.as_str()));
+    let changes = words.iter().any(|w| CHANGES.contains(&w.as_str()));
+    match (reads, changes) {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether a request asks to change something (`Some(true)`) or only to be told or shown
+/// (`Some(false)`), as a question or its first word after the politeness says; `None` when
+/// it does not say (`add` may ask for a sum, a sentence may start with its object). English
+/// only: another language says nothing.
+pub fn asks_to_change(request: &str) -> Option<bool> {
+    const POLITE: &[&str] = &[
+        "hey", "hi", "please", "pls", "can", "could", "would", "you", "i", "we", "need", "want", "to", "ok",
+        "so", "now", "just", "quickly",
+    ];
+    const ASKS: &[&str] = &[
+        "what", "whats", "where", "wheres", "which", "who", "whos", "how", "hows", "when", "why", "is",
+        "are", "does", "do", "did", "was", "were", "has", "have", "any", "show", "list", "find", "search",
+        "look", "display", "print", "tell", "count", "check", "see", "view", "read", "give", "pull",
+    ];
+    const CHANGES: &[&str] = &[
+        "create",
+        "make",
+        "delete",
+        "remove",
+        "rename",
+        "move",
+        "swap",
+        "replace",
+        "update",
+        "edit",
+        "write",
+        "put",
+        "save",
+        "set",
+        "change",
+        "drop",
+        "post",
+        "send",
+        "commit",
+        "push",
+        "merge",
+        "start",
+        "close",
+        "reply",
+        "let",
+        "record",
+        "note",
+        "jot",
+        "store",
+        "remember",
+        "forget",
+        "erase",
+        "wipe",
+        "kill",
+        "fix",
+        "flip",
+        "bump",
+        "install",
+        "uninstall",
+        "upgrade",
+        "deploy",
+        "scale",
+        "restart",
+        "fork",
+        "copy",
+        "assign",
+        "invite",
+        "label",
+        "tag",
+        "mark",
+        "tick",
+        "link",
+        "connect",
+        "prepare",
+        "draft",
+        "file",
+        "report",
+        "upload",
+        "publish",
+        "approve",
+        "land",
+        "switch",
+        "point",
+    ];
+    // Apostrophes join, as for the terms ("what's" is `whats`).
+    let mut words = request
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .map(|w| w.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>())
+        .filter(|w| !w.is_empty())
+        .skip_while(|w| POLITE.contains(&w.as_str()));
+    let first = words.next()?;
+    // A verb with a particle may mean either ("check out" a branch, or a page).
+    if ["out", "up", "off", "over"].contains(&words.next().unwrap_or_default().as_str())
+        && !["look", "pull", "show"].contains(&first.as_str())
+    {
+        return None;
+    }
+    if request.trim_end().ends_with('?') || ASKS.contains(&first.as_str()) {
+        Some(false)
+    } else if CHANGES.contains(&first.as_str()) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::{JsonSchema, ToolDefinition};
+    use crate::{JsonSchema, ToolDefinition, asks_to_change, changes_things};
 
     #[test]
     fn a_tool_means_its_name_first_sentence_and_parameters() {
@@ -120,5 +273,42 @@ mod tests {
         hinted.routing_hint = Some("  ".into());
         assert_eq!(hinted.hint(), None);
         assert_eq!(super::name_words("file2Path"), ["file2", "path"]);
+    }
+
+    #[test]
+    fn requests_and_tools_say_whether_they_change_things() {
+        for query in [
+            "whats in config/app.yaml",
+            "is PR 140 green",
+            "could you show me /etc/hosts",
+            "the rollout, did it finish?",
+        ] {
+            assert_eq!(asks_to_change(query), Some(false), "{query}");
+        }
+        for query in [
+            "hey, could you delete the branch",
+            "rename old.docx",
+            "jot this down",
+            "please swap print for log",
+        ] {
+            assert_eq!(asks_to_change(query), Some(true), "{query}");
+        }
+        // Neither a question nor a verb that changes: not known ("add" may be a sum).
+        for query in
+            ["add up 12 and 30", "old_report.docx should be called report.docx", "", "check out v3.1"]
+        {
+            assert_eq!(asks_to_change(query), None, "{query}");
+        }
+        let changes = |name: &str| {
+            changes_things(&ToolDefinition::new(
+                name,
+                "A tool.",
+                JsonSchema::new(serde_json::json!({"type": "object"})).unwrap(),
+            ))
+        };
+        assert_eq!(changes("github_get_issue"), Some(false));
+        assert_eq!(changes("kubectl_apply"), Some(true));
+        assert_eq!(changes("get_or_create_thing"), None);
+        assert_eq!(changes("sequentialthinking"), None);
     }
 }

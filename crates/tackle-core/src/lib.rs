@@ -28,7 +28,7 @@ pub use definition::{
     DefinitionError, MAX_ROUTING_HINT, PolicyInstruction, SettingField, SettingsSchema, ToolDefinition,
     ToolKind,
 };
-pub use embed::{EmbedError, Embedder, name_words, similarity, tool_meaning};
+pub use embed::{EmbedError, Embedder, asks_to_change, changes_things, name_words, similarity, tool_meaning};
 pub use error::{StatusRule, ToolError, ToolStatus, cause_chain, wording};
 pub use message::{AssistantPart, AssistantTurn, Message, ProviderData, Thinking, ToolReturnPart, UserPart};
 pub use model::{

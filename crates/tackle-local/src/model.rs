@@ -483,11 +483,14 @@ impl LocalModel {
 /// What the request says besides its likelihoods, as biases on the router's scores (log
 /// probabilities): what the user wrote that a tool's required argument copies (an address,
 /// a path, text to match) favours that tool, and a required path never written counts
-/// against it; words about the present count against answering without a tool.
+/// against it; a tool that changes things when the request asks to be shown something
+/// (or only reads when it asks for a change) counts against it; words about the present
+/// count against answering without a tool.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Evidence<'a> {
     spans: &'a chat::Spans,
     current: bool,
+    asks_change: Option<bool>,
 }
 
 /// The bias for a tool whose required argument copies what the user wrote, and the one
@@ -504,19 +507,34 @@ pub(crate) const CURRENT_EVIDENCE: f32 = 3.0;
 /// at 3; counting unwritten text to match as well, 0.58 at 3 and 0.53 at 6, where requests
 /// for `glob` and `grep` that describe their pattern were lost).
 pub(crate) const UNFILLED_EVIDENCE: f32 = 3.0;
+/// The bias against a tool that changes things when the request only asks to be told or
+/// shown, or that only reads when it asks for a change (`tackle_core::asks_to_change`
+/// against `tackle_core::changes_things`): chosen on the development parts of
+/// `data/decisions-env.jsonl`, `-assistant` and `-cli` (right decisions 0.60 without it,
+/// 0.61 at 3 — the assistant catalog 0.61 → 0.65, the others unchanged —, the same at 6).
+pub(crate) const EFFECT_EVIDENCE: f32 = 3.0;
 
 impl<'a> Evidence<'a> {
     fn of(request: &str, spans: &'a chat::Spans) -> Evidence<'a> {
-        Evidence { spans, current: chat::asks_for_current(request) }
+        Evidence {
+            spans,
+            current: chat::asks_for_current(request),
+            asks_change: tackle_core::asks_to_change(request),
+        }
     }
 
     /// The bias on option `i` of `tools` (`i == tools.len()`: no tool).
     fn bias(&self, tools: &[Arc<ToolDefinition>], i: usize) -> f32 {
+        let effect = |tool: &ToolDefinition| match (self.asks_change, tackle_core::changes_things(tool)) {
+            (Some(asked), Some(does)) if asked != does => -EFFECT_EVIDENCE,
+            _ => 0.0,
+        };
         match tools.get(i) {
             None if self.current => -CURRENT_EVIDENCE,
-            Some(tool) if chat::fills_from_request(tool, self.spans) => FILLED_EVIDENCE,
-            Some(tool) if chat::lacks_path(tool, self.spans) => -UNFILLED_EVIDENCE,
-            _ => 0.0,
+            Some(tool) if chat::fills_from_request(tool, self.spans) => FILLED_EVIDENCE + effect(tool),
+            Some(tool) if chat::lacks_path(tool, self.spans) => -UNFILLED_EVIDENCE + effect(tool),
+            Some(tool) => effect(tool),
+            None => 0.0,
         }
     }
 }
@@ -700,7 +718,9 @@ mod tests {
             biases(&tools, "what's new on https://example.com/blog today"),
             [FILLED_EVIDENCE, 0.0, -CURRENT_EVIDENCE]
         );
-        assert_eq!(biases(&tools, "write a poem"), [0.0, 0.0, 0.0]);
+        // Writing something asks for no tool that only reads.
+        assert_eq!(biases(&tools, "write a poem"), [-EFFECT_EVIDENCE, -EFFECT_EVIDENCE, 0.0]);
+        assert_eq!(biases(&tools, "a poem about the sea"), [0.0, 0.0, 0.0]);
         // A path the user wrote favours the tools whose required argument takes one.
         let files = vec![
             tool(
@@ -715,5 +735,25 @@ mod tests {
         assert_eq!(biases(&files, "show me src/main.rs"), [FILLED_EVIDENCE, 0.0, 0.0]);
         // With no path written, a tool that must copy one would invent it.
         assert_eq!(biases(&files, "what is 17 * 23"), [-UNFILLED_EVIDENCE, 0.0, 0.0]);
+        // A tool that changes things counts against a request to be shown something, and
+        // one that only reads against a request for a change.
+        let edits = vec![
+            tool(
+                "read_file",
+                serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
+            ),
+            tool(
+                "write_file",
+                serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
+            ),
+        ];
+        assert_eq!(
+            biases(&edits, "show me notes.md"),
+            [FILLED_EVIDENCE, FILLED_EVIDENCE - EFFECT_EVIDENCE, 0.0]
+        );
+        assert_eq!(
+            biases(&edits, "write notes.md with a shopping list"),
+            [FILLED_EVIDENCE - EFFECT_EVIDENCE, FILLED_EVIDENCE, 0.0]
+        );
     }
 }

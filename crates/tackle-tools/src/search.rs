@@ -264,158 +264,6 @@ impl Kinds {
     }
 }
 
-/// Whether a tool changes something (`Some(true)`) or only reads (`Some(false)`), as the
-/// verbs of its name say (`get_issue`, `kubectl_apply`); `None` when they say neither or
-/// both.
-fn tool_changes(definition: &ToolDefinition) -> Option<bool> {
-    const READS: &[&str] = &[
-        "get", "list", "read", "search", "find", "query", "describe", "show", "view", "fetch", "retrieve",
-        "explain", "diff", "log", "logs", "status", "info", "lookup", "inspect", "check", "whoami",
-    ];
-    const CHANGES: &[&str] = &[
-        "create",
-        "add",
-        "update",
-        "delete",
-        "remove",
-        "write",
-        "edit",
-        "move",
-        "push",
-        "merge",
-        "post",
-        "send",
-        "set",
-        "patch",
-        "apply",
-        "scale",
-        "install",
-        "uninstall",
-        "upgrade",
-        "fork",
-        "commit",
-        "reset",
-        "checkout",
-        "close",
-        "reply",
-        "rename",
-        "append",
-        "insert",
-        "drop",
-        "upload",
-        "assign",
-        "invite",
-    ];
-    let words = tackle_core::name_words(&definition.name);
-    let reads = words.iter().any(|w| READS.contains(&w.as_str()));
-    let changes = words.iter().any(|w| CHANGES.contains(&w.as_str()));
-    match (reads, changes) {
-        (true, false) => Some(false),
-        (false, true) => Some(true),
-        _ => None,
-    }
-}
-
-/// Whether a request asks to change something (`Some(true)`) or only to be told or shown
-/// (`Some(false)`), as a question or its first word after the politeness says; `None` when
-/// it does not say (`add` may ask for a sum, a sentence may start with its object).
-fn request_changes(query: &str) -> Option<bool> {
-    const POLITE: &[&str] = &[
-        "hey", "hi", "please", "pls", "can", "could", "would", "you", "i", "we", "need", "want", "to", "ok",
-        "so", "now", "just", "quickly",
-    ];
-    const ASKS: &[&str] = &[
-        "what", "whats", "where", "wheres", "which", "who", "whos", "how", "hows", "when", "why", "is",
-        "are", "does", "do", "did", "was", "were", "has", "have", "any", "show", "list", "find", "search",
-        "look", "display", "print", "tell", "count", "check", "see", "view", "read", "give", "pull",
-    ];
-    const CHANGES: &[&str] = &[
-        "create",
-        "make",
-        "delete",
-        "remove",
-        "rename",
-        "move",
-        "swap",
-        "replace",
-        "update",
-        "edit",
-        "write",
-        "put",
-        "save",
-        "set",
-        "change",
-        "drop",
-        "post",
-        "send",
-        "commit",
-        "push",
-        "merge",
-        "start",
-        "close",
-        "reply",
-        "let",
-        "record",
-        "note",
-        "jot",
-        "store",
-        "remember",
-        "forget",
-        "erase",
-        "wipe",
-        "kill",
-        "fix",
-        "flip",
-        "bump",
-        "install",
-        "uninstall",
-        "upgrade",
-        "deploy",
-        "scale",
-        "restart",
-        "fork",
-        "copy",
-        "assign",
-        "invite",
-        "label",
-        "tag",
-        "mark",
-        "tick",
-        "link",
-        "connect",
-        "prepare",
-        "draft",
-        "file",
-        "report",
-        "upload",
-        "publish",
-        "approve",
-        "land",
-        "switch",
-        "point",
-    ];
-    // Apostrophes join, as for the terms ("what's" is `whats`).
-    let mut words = query
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
-        .map(|w| w.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>())
-        .filter(|w| !w.is_empty())
-        .skip_while(|w| POLITE.contains(&w.as_str()));
-    let first = words.next()?;
-    // A verb with a particle may mean either ("check out" a branch, or a page).
-    if ["out", "up", "off", "over"].contains(&words.next().unwrap_or_default().as_str())
-        && !["look", "pull", "show"].contains(&first.as_str())
-    {
-        return None;
-    }
-    if query.trim_end().ends_with('?') || ASKS.contains(&first.as_str()) {
-        Some(false)
-    } else if CHANGES.contains(&first.as_str()) {
-        Some(true)
-    } else {
-        None
-    }
-}
-
 /// Whether `lower` (a chunk, lower case, trimmed) reads as a host name: three or more
 /// labels (`docs.stripe.com`), or two whose last is a common top-level domain.
 fn host_like(lower: &str) -> bool {
@@ -659,7 +507,7 @@ pub(crate) struct Index {
     tools: Collection,
     /// The kinds of value each tool takes.
     kinds: Vec<Kinds>,
-    /// Whether each tool changes something ([`tool_changes`]).
+    /// Whether each tool changes something ([`tackle_core::changes_things`]).
     changes: Vec<Option<bool>>,
     /// The words of each tool's name, as BM25 reads them.
     name_terms: Vec<Vec<String>>,
@@ -696,7 +544,7 @@ impl Index {
         for definition in definitions {
             meanings.push(tackle_core::tool_meaning(definition));
             kinds.push(Kinds::taken_by(definition));
-            changes.push(tool_changes(definition));
+            changes.push(tackle_core::changes_things(definition));
             name_terms.push(words(&definition.name));
             groups.push(definition.tags.join(","));
             let mut tf: HashMap<String, f64> = HashMap::new();
@@ -835,7 +683,7 @@ impl Index {
             }
             leaders.iter().filter(|&&j| self.groups[j] == *group).count() as f64 / 10.0
         };
-        let asks_change = request_changes(&text);
+        let asks_change = tackle_core::asks_to_change(&text);
         let weight_of: HashMap<&str, f64> = terms.iter().map(|(t, w)| (t.as_str(), *w)).collect();
         Ok(pool
             .into_iter()
@@ -1227,7 +1075,7 @@ mod tests {
     use serde_json::json;
     use tackle_core::{Embedder, ToolDefinition};
 
-    use super::{Index, Kinds, chunk_terms, inflected, is_plural, request_changes, tool_changes, words};
+    use super::{Index, Kinds, chunk_terms, inflected, is_plural, words};
 
     #[test]
     fn words_split_case_expand_and_stem() {
@@ -1419,37 +1267,6 @@ mod tests {
             Kinds(Kinds::PLACE)
         );
         assert_eq!(takes("invite", json!({"email": string})), Kinds(Kinds::EMAIL));
-    }
-
-    #[test]
-    fn requests_and_tools_say_whether_they_change_things() {
-        for query in [
-            "whats in config/app.yaml",
-            "is PR 140 green",
-            "could you show me /etc/hosts",
-            "the rollout, did it finish?",
-        ] {
-            assert_eq!(request_changes(query), Some(false), "{query}");
-        }
-        for query in [
-            "hey, could you delete the branch",
-            "rename old.docx",
-            "jot this down",
-            "please swap print for log",
-        ] {
-            assert_eq!(request_changes(query), Some(true), "{query}");
-        }
-        // Neither a question nor a verb that changes: not known ("add" may be a sum).
-        for query in
-            ["add up 12 and 30", "old_report.docx should be called report.docx", "", "check out v3.1"]
-        {
-            assert_eq!(request_changes(query), None, "{query}");
-        }
-        let changes = |name: &str| tool_changes(&tool(name, "A tool.", json!({"type": "object"})));
-        assert_eq!(changes("github_get_issue"), Some(false));
-        assert_eq!(changes("kubectl_apply"), Some(true));
-        assert_eq!(changes("get_or_create_thing"), None);
-        assert_eq!(changes("sequentialthinking"), None);
     }
 
     #[test]
