@@ -71,15 +71,7 @@ fn main() {
     for (set, (_, text, development)) in SETS.iter().enumerate() {
         for (_, line) in text.lines().enumerate().filter(|(i, _)| development(*i)) {
             let case: Value = serde_json::from_str(line).unwrap();
-            let wanted: Vec<String> = case["tools"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|t| {
-                    let (server, tool) = t.as_str().unwrap().split_once('/').unwrap();
-                    catalog::name(server, tool)
-                })
-                .collect();
+            let wanted = catalog::wanted(&case);
             let query = case["request"].as_str().unwrap();
             let mut candidates = index.candidates(query);
             for (_, features) in &mut candidates {

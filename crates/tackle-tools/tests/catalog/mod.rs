@@ -50,6 +50,20 @@ pub(crate) fn catalog() -> ToolRegistry {
     builder.build().unwrap()
 }
 
+/// The names of the tools that serve a request of a request set (`"tools":
+/// ["server/tool", …]`), as the registry names them.
+pub(crate) fn wanted(case: &Value) -> Vec<String> {
+    case["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let (server, tool) = t.as_str().unwrap().split_once('/').unwrap();
+            name(server, tool)
+        })
+        .collect()
+}
+
 /// The names `search_tools` returns for `query`, in order.
 pub(crate) async fn search(registry: &ToolRegistry, run: &Arc<RunContext>, query: &str) -> Vec<String> {
     let offer = registry.offer(run);
@@ -80,15 +94,7 @@ pub(crate) async fn evaluate(
     let mut misses = Vec::new();
     for (i, line) in requests.lines().enumerate() {
         let case: Value = serde_json::from_str(line).unwrap();
-        let wanted: Vec<String> = case["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| {
-                let (server, tool) = t.as_str().unwrap().split_once('/').unwrap();
-                name(server, tool)
-            })
-            .collect();
+        let wanted = wanted(&case);
         let found = search(registry, &run, case["request"].as_str().unwrap()).await;
         let hit = found.iter().take(5).any(|f| wanted.contains(f));
         let tally = if held_out(i) { &mut held_back } else { &mut dev };
