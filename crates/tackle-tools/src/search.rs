@@ -674,8 +674,9 @@ impl Index {
         };
         let (words_place, meaning_place) = (places(&words), places(&meaning));
         let top_words = words.iter().copied().fold(0.0, f64::max);
-        // How many of the ten best by the fused ranking come from each tool's server.
-        let leaders = best(&fused, &self.names, 10);
+        // How many of the ten best by the fused ranking (the pool's first places) come from
+        // each tool's server.
+        let leaders: Vec<usize> = pool.iter().take(10).copied().collect();
         let server_share = |i: usize| {
             let group = &self.groups[i];
             if group.is_empty() {
