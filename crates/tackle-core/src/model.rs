@@ -199,6 +199,8 @@ pub enum ModelErrorKind {
     InvalidResponse,
     /// The request was cancelled.
     Cancelled,
+    /// The provider refused to answer the request (a safety or policy block of the prompt).
+    Refused,
 }
 
 impl ModelErrorKind {

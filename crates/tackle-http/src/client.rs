@@ -269,6 +269,27 @@ impl HttpClient {
         .await
     }
 
+    /// POSTs `pairs` as an HTML form (`application/x-www-form-urlencoded`) to `url`, retrying
+    /// retryable failures (for token exchanges).
+    pub async fn post_form(
+        &self,
+        url: &str,
+        headers: &HeaderMap,
+        pairs: &[(&str, &str)],
+    ) -> Result<Sent, HttpError> {
+        let body = bytes::Bytes::from(
+            url::form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish(),
+        );
+        self.send(url, |client, target| {
+            client
+                .post(target)
+                .headers(headers.clone())
+                .header(reqwest::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .body(body.clone())
+        })
+        .await
+    }
+
     /// GETs `url` with `headers`, retrying retryable failures (for downloads; pages a model
     /// chose are read through a pinned connection instead).
     pub async fn get(&self, url: &str, headers: &HeaderMap) -> Result<Sent, HttpError> {

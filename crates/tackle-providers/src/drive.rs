@@ -33,13 +33,80 @@ pub(crate) trait Accumulate: Send {
 
     /// Turns an HTTP failure into a model error, reading the provider's error body.
     fn http_error(&self, error: HttpError) -> ModelError;
+
+    /// How a streamed body is framed.
+    fn framing(&self) -> Framing {
+        Framing::Sse
+    }
 }
 
-type SendFuture<'a> = Pin<Box<dyn Future<Output = Result<Sent, HttpError>> + Send + 'a>>;
+/// How a streamed body is cut into events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Framing {
+    /// Server-sent events.
+    Sse,
+    /// AWS event-stream messages (`application/vnd.amazon.eventstream`), each handed on
+    /// as an event named by its type.
+    #[allow(dead_code)] // Read by the Bedrock adapter, which lands next.
+    EventStream,
+}
+
+/// Why a round could not be sent.
+#[derive(Debug)]
+pub(crate) enum Failed {
+    /// The HTTP exchange failed; the accumulator reads the provider's error body.
+    Http(HttpError),
+    /// Something before the exchange failed (credentials, signing).
+    Model(ModelError),
+}
+
+impl From<HttpError> for Failed {
+    fn from(error: HttpError) -> Self {
+        Failed::Http(error)
+    }
+}
+
+/// The decoder of a streamed body.
+#[derive(Debug)]
+pub(crate) enum Decoder {
+    Sse(SseDecoder),
+    Events(crate::eventstream::Decoder),
+}
+
+impl Decoder {
+    pub(crate) fn new(framing: Framing) -> Self {
+        match framing {
+            Framing::Sse => Decoder::Sse(SseDecoder::new()),
+            Framing::EventStream => Decoder::Events(crate::eventstream::Decoder::default()),
+        }
+    }
+
+    fn feed_each<B>(
+        &mut self,
+        chunk: &[u8],
+        each: impl FnMut(&SseEvent) -> std::ops::ControlFlow<B>,
+    ) -> Result<std::ops::ControlFlow<B>, ModelError> {
+        match self {
+            Decoder::Sse(sse) => sse.feed_each(chunk, each).map_err(|e| failure(&e)),
+            Decoder::Events(events) => events.feed_each(chunk, each),
+        }
+    }
+
+    /// The last event of a body that ended without its terminator, if one is held.
+    fn finish(&mut self) -> Option<SseEvent> {
+        match self {
+            Decoder::Sse(sse) => sse.finish(),
+            // A binary message is whole or not at all.
+            Decoder::Events(_) => None,
+        }
+    }
+}
+
+type SendFuture<'a> = Pin<Box<dyn Future<Output = Result<Sent, Failed>> + Send + 'a>>;
 
 enum Phase<'a> {
     Sending(SendFuture<'a>),
-    Reading { body: BoxStream<'static, Result<Bytes, HttpError>>, decoder: SseDecoder },
+    Reading { body: BoxStream<'static, Result<Bytes, HttpError>>, decoder: Decoder },
     Finished,
 }
 
@@ -124,7 +191,7 @@ pub(crate) fn failed<'a>(error: ModelError) -> ModelStream<'a> {
 
 /// Runs one round: `send` delivers the response, `acc` turns it into events.
 pub(crate) fn drive<'a, A: Accumulate + 'a>(
-    send: impl Future<Output = Result<Sent, HttpError>> + Send + 'a,
+    send: impl Future<Output = Result<Sent, Failed>> + Send + 'a,
     acc: A,
     streaming: bool,
     idle_timeout: Duration,
@@ -151,11 +218,12 @@ pub(crate) fn drive<'a, A: Accumulate + 'a>(
                 match std::mem::replace(&mut st.phase, Phase::Finished) {
                     Phase::Finished => return None,
                     Phase::Sending(send) => match send.await {
-                        Err(error) => Err(st.acc.http_error(error)),
+                        Err(Failed::Http(error)) => Err(st.acc.http_error(error)),
+                        Err(Failed::Model(error)) => Err(error),
                         Ok(sent) if st.streaming => {
                             st.phase = Phase::Reading {
                                 body: sent.into_byte_stream(MAX_STREAMED),
-                                decoder: SseDecoder::new(),
+                                decoder: Decoder::new(st.acc.framing()),
                             };
                             Ok(None)
                         }
@@ -194,18 +262,16 @@ pub(crate) fn drive<'a, A: Accumulate + 'a>(
 /// Feeds one chunk of a streamed body to the accumulator.
 fn feed_chunk<A: Accumulate>(
     acc: &mut A,
-    decoder: &mut SseDecoder,
+    decoder: &mut Decoder,
     chunk: &[u8],
     queue: &mut VecDeque<ModelEvent>,
 ) -> Result<Flow, ModelError> {
     // Events are read where the decoder holds them, not copied out.
-    let flow = decoder
-        .feed_each(chunk, |event| match acc.event(event, queue) {
-            Ok(Flow::Continue) => std::ops::ControlFlow::Continue(()),
-            Ok(Flow::Done) => std::ops::ControlFlow::Break(Ok(Flow::Done)),
-            Err(error) => std::ops::ControlFlow::Break(Err(error)),
-        })
-        .map_err(|e| failure(&e))?;
+    let flow = decoder.feed_each(chunk, |event| match acc.event(event, queue) {
+        Ok(Flow::Continue) => std::ops::ControlFlow::Continue(()),
+        Ok(Flow::Done) => std::ops::ControlFlow::Break(Ok(Flow::Done)),
+        Err(error) => std::ops::ControlFlow::Break(Err(error)),
+    })?;
     match flow {
         std::ops::ControlFlow::Continue(()) => Ok(Flow::Continue),
         std::ops::ControlFlow::Break(done) => done,
@@ -216,7 +282,7 @@ fn feed_chunk<A: Accumulate>(
 /// without its blank line still counts, one that does not parse means the body was cut.
 fn end_of_body<A: Accumulate>(
     acc: &mut A,
-    decoder: &mut SseDecoder,
+    decoder: &mut Decoder,
     queue: &mut VecDeque<ModelEvent>,
 ) -> Result<ModelResponse, ModelError> {
     let mut ended = false;
@@ -232,7 +298,7 @@ pub(crate) fn decode_recorded<'c, A: Accumulate>(
     mut acc: A,
     chunks: impl IntoIterator<Item = &'c [u8]>,
 ) -> Result<(Vec<ModelEvent>, ModelResponse), ModelError> {
-    let mut decoder = SseDecoder::new();
+    let mut decoder = Decoder::new(acc.framing());
     let mut queue = VecDeque::new();
     for chunk in chunks {
         if feed_chunk(&mut acc, &mut decoder, chunk, &mut queue)? == Flow::Done {

@@ -7,7 +7,7 @@ use tackle_core::Secret;
 use tackle_core::{ModelError, ModelErrorKind, ModelStream};
 use tackle_http::{HeaderMap, HttpClient};
 
-use crate::drive::{Accumulate, drive, failed};
+use crate::drive::{Accumulate, Failed, drive, failed};
 use crate::presets::Preset;
 
 /// Why a model could not be set up.
@@ -28,6 +28,9 @@ pub enum SetupError {
     /// The HTTP client could not be built.
     #[error("{0}")]
     Http(String),
+    /// Credentials were found but cannot be used.
+    #[error("{0}")]
+    Credentials(String),
 }
 
 /// Refuses a preset that needs a key when there is none.
@@ -79,15 +82,36 @@ impl Endpoint {
         body: Result<Vec<u8>, String>,
         acc: A,
     ) -> ModelStream<'a> {
-        if self.url.contains('{') {
-            let message = SetupError::Placeholder(self.url.clone()).to_string();
+        self.round_to(self.url.clone(), |_| std::future::ready(Ok(headers)), body, acc)
+    }
+
+    /// Sends one round to `url`: `headers` are made for the serialised body once it is
+    /// known (a signature covers it; a token may have to be fetched first).
+    pub(crate) fn round_to<'a, A, H, F>(
+        &'a self,
+        url: String,
+        headers: H,
+        body: Result<Vec<u8>, String>,
+        acc: A,
+    ) -> ModelStream<'a>
+    where
+        A: Accumulate + 'a,
+        H: FnOnce(&[u8]) -> F,
+        F: std::future::Future<Output = Result<HeaderMap, ModelError>> + Send + 'a,
+    {
+        if url.contains('{') {
+            let message = SetupError::Placeholder(url).to_string();
             return failed(ModelError::new(ModelErrorKind::InvalidRequest, message));
         }
         let body = match body {
             Ok(body) => bytes::Bytes::from(body),
             Err(message) => return failed(ModelError::new(ModelErrorKind::InvalidRequest, message)),
         };
-        let send = async move { self.client.post_json(&self.url, &headers, body).await };
+        let headers = headers(&body);
+        let send = async move {
+            let headers = headers.await.map_err(Failed::Model)?;
+            Ok(self.client.post_json(&url, &headers, body).await?)
+        };
         drive(send, acc, self.streaming, self.idle_timeout)
     }
 }

@@ -20,6 +20,8 @@
 pub mod anthropic;
 mod drive;
 mod endpoint;
+pub mod eventstream;
+pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod presets;
@@ -27,6 +29,7 @@ pub mod strict;
 
 pub use anthropic::Anthropic;
 pub use endpoint::SetupError;
+pub use gemini::Gemini;
 pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
 pub use presets::{PRESETS, Preset, preset_named};

@@ -35,6 +35,15 @@ const LOWERED_KEPT: usize = 1024;
 
 impl Lowered {
     pub(crate) fn get(&self, definition: &Arc<ToolDefinition>) -> LoweredSchema {
+        self.get_with(definition, |schema| lower(schema).map_err(|why| why.0))
+    }
+
+    /// The form `lower` makes of `definition`'s schema, made once per definition.
+    pub(crate) fn get_with(
+        &self,
+        definition: &Arc<ToolDefinition>,
+        lower: impl FnOnce(&Map<String, Value>) -> Result<Value, String>,
+    ) -> LoweredSchema {
         let key = Arc::as_ptr(definition) as usize;
         let mut cache = self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some((weak, lowered)) = cache.get(&key)
@@ -42,7 +51,7 @@ impl Lowered {
         {
             return lowered.clone();
         }
-        let lowered = lower(definition.parameters.as_map()).map(Arc::new).map_err(|why| why.0);
+        let lowered = lower(definition.parameters.as_map()).map(Arc::new);
         if cache.len() >= LOWERED_KEPT {
             cache.retain(|_, (weak, _)| weak.strong_count() > 0);
         }
