@@ -47,7 +47,6 @@ pub(crate) enum Framing {
     Sse,
     /// AWS event-stream messages (`application/vnd.amazon.eventstream`), each handed on
     /// as an event named by its type.
-    #[allow(dead_code)] // Read by the Bedrock adapter, which lands next.
     EventStream,
 }
 
@@ -92,12 +91,14 @@ impl Decoder {
         }
     }
 
-    /// The last event of a body that ended without its terminator, if one is held.
-    fn finish(&mut self) -> Option<SseEvent> {
+    /// The last event of a body that ended without its terminator, if one is held; an
+    /// error when the body ended inside a binary message.
+    fn finish(&mut self) -> Result<Option<SseEvent>, ModelError> {
         match self {
-            Decoder::Sse(sse) => sse.finish(),
+            Decoder::Sse(sse) => Ok(sse.finish()),
             // A binary message is whole or not at all.
-            Decoder::Events(_) => None,
+            Decoder::Events(events) if events.has_partial() => Err(incomplete()),
+            Decoder::Events(_) => Ok(None),
         }
     }
 }
@@ -286,7 +287,7 @@ fn end_of_body<A: Accumulate>(
     queue: &mut VecDeque<ModelEvent>,
 ) -> Result<ModelResponse, ModelError> {
     let mut ended = false;
-    if let Some(event) = decoder.finish() {
+    if let Some(event) = decoder.finish()? {
         ended = acc.event(&event, queue).map_err(|_| incomplete())? == Flow::Done;
     }
     acc.finish(ended)

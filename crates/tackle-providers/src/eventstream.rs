@@ -82,7 +82,6 @@ impl Decoder {
     }
 
     /// Whether part of a message is held.
-    #[cfg(test)]
     pub(crate) fn has_partial(&self) -> bool {
         self.start < self.buffer.len()
     }

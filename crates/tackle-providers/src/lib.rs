@@ -18,6 +18,7 @@
 //! every adapter.
 
 pub mod anthropic;
+pub mod bedrock;
 mod drive;
 mod endpoint;
 pub mod eventstream;
@@ -28,6 +29,7 @@ pub mod presets;
 pub mod strict;
 
 pub use anthropic::Anthropic;
+pub use bedrock::Bedrock;
 pub use endpoint::SetupError;
 pub use gemini::Gemini;
 pub use openai_chat::OpenAiChat;

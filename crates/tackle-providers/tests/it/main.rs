@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, missing_docs, unreachable_pub)]
 
 mod anthropic;
+mod bedrock;
 mod gemini;
 mod openai_chat;
 mod openai_responses;
