@@ -111,9 +111,9 @@ pub(crate) enum SecretCommand {
 /// Which model answers.
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct ProviderArgs {
-    /// The provider: local (the embedded model, the default), openai, openai-responses, anthropic, a preset (ollama, vllm, llamacpp,
-    /// lmstudio, openrouter, groq, mistral, deepseek, together, azure) or one from the
-    /// settings file.
+    /// The provider: local (the embedded model, the default), openai, openai-responses, anthropic,
+    /// gemini, vertex, bedrock, a preset (ollama, vllm, llamacpp, lmstudio, openrouter, groq,
+    /// mistral, deepseek, together, azure) or one from the settings file.
     #[arg(long, env = "TACKLE_PROVIDER")]
     pub(crate) provider: Option<String>,
     /// The model name the provider knows (for local: a GGUF file, or the default).

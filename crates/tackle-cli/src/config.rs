@@ -6,10 +6,16 @@
 //! model = "gpt-4.1-mini"
 //!
 //! [providers.office]            # a provider of your own, or a preset's overrides
-//! api = "chat"                  # chat | responses | anthropic
+//! api = "chat"                  # chat | responses | anthropic | gemini | vertex | bedrock
 //! base_url = "http://gpu-box:8000/v1"
 //! api_key_env = "OFFICE_KEY"
 //! confidence = "high"
+//!
+//! [providers.bedrock]           # AWS: region, else AWS_REGION or the profile's
+//! region = "eu-central-1"
+//! [providers.vertex]            # Google Cloud: project and location, else
+//! project = "my-project"        # GOOGLE_CLOUD_PROJECT / GOOGLE_CLOUD_LOCATION
+//! location = "europe-west4"
 //!
 //! [providers.office.capabilities]  # what the model and host can do, where presets are wrong
 //! tools = true
@@ -58,6 +64,12 @@ pub(crate) enum Api {
     Responses,
     /// Anthropic Messages.
     Anthropic,
+    /// Gemini `generateContent` on the Gemini API.
+    Gemini,
+    /// Gemini `generateContent` on Vertex AI.
+    Vertex,
+    /// AWS Bedrock Converse.
+    Bedrock,
     /// The embedded model, in-process.
     Local,
 }
@@ -75,6 +87,12 @@ pub(crate) struct ProviderEntry {
     /// A key written into the file; discouraged (use the environment or `tackle secret`).
     pub(crate) api_key: Option<tackle_core::Secret>,
     pub(crate) confidence: Option<Confidence>,
+    /// The AWS region (Bedrock).
+    pub(crate) region: Option<String>,
+    /// The Google Cloud project (Vertex AI).
+    pub(crate) project: Option<String>,
+    /// The Google Cloud location (Vertex AI).
+    pub(crate) location: Option<String>,
     /// What the model and host can do, where the preset (or the default) is wrong.
     #[serde(default)]
     pub(crate) capabilities: Capabilities,

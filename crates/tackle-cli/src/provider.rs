@@ -2,7 +2,11 @@
 //! `tackle-providers` by name, and providers of the user's own.
 
 use tackle_core::{Confidence, Model, Secret};
-use tackle_providers::{Anthropic, OpenAiChat, OpenAiResponses, PRESETS, Preset, SetupError, preset_named};
+use tackle_providers::bedrock::{BedrockAuth, region_from_env};
+use tackle_providers::gemini::GoogleCredentials;
+use tackle_providers::{
+    Anthropic, Bedrock, Gemini, OpenAiChat, OpenAiResponses, PRESETS, Preset, SetupError, preset_named,
+};
 
 use crate::cli::ProviderArgs;
 use crate::config::{Api, Capabilities, Config, ProviderEntry};
@@ -25,6 +29,18 @@ pub(crate) struct Chosen {
     pub(crate) confidence: Confidence,
     /// Abilities the settings file declares for the model and host.
     pub(crate) capabilities: Capabilities,
+    /// Where in a cloud the model runs (Bedrock's region, Vertex AI's project and
+    /// location), as the settings file says.
+    pub(crate) cloud: Cloud,
+}
+
+/// A cloud provider's place for the model, from the settings file; unset parts come from
+/// the provider's own environment variables and files.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Cloud {
+    pub(crate) region: Option<String>,
+    pub(crate) project: Option<String>,
+    pub(crate) location: Option<String>,
 }
 
 /// Hosts that run on the user's own machine or network: fully trusted by default.
@@ -33,7 +49,7 @@ const SELF_HOSTED: &[&str] = &["ollama", "vllm", "llamacpp", "lmstudio"];
 const HUBS: &[&str] = &["openrouter"];
 
 fn provider_names() -> String {
-    let mut names = vec!["local", "openai", "openai-responses", "anthropic"];
+    let mut names = vec!["local", "openai", "openai-responses", "anthropic", "gemini", "vertex", "bedrock"];
     names.extend(PRESETS.iter().map(|p| p.name).filter(|n| *n != "openai"));
     names.join(", ")
 }
@@ -53,8 +69,13 @@ pub(crate) fn choose(flags: &ProviderArgs, config: &Config) -> Result<Option<Cho
     let (api, preset) = match name.as_str() {
         "openai-responses" => (Api::Responses, openai()),
         "anthropic" => (Api::Anthropic, anthropic_preset()),
+        "gemini" => (Api::Gemini, cloud_preset(Api::Gemini)),
+        "vertex" => (Api::Vertex, cloud_preset(Api::Vertex)),
+        "bedrock" => (Api::Bedrock, cloud_preset(Api::Bedrock)),
         other => match (preset_named(other), entry.api) {
             (Some(preset), api) => (api.unwrap_or(Api::Chat), *preset),
+            // The clouds have their endpoints: a provider of the user's own needs no URL.
+            (None, Some(api @ (Api::Gemini | Api::Vertex | Api::Bedrock))) => (api, cloud_preset(api)),
             (None, Some(api)) => {
                 if entry.base_url.is_none() {
                     return Err(Failure::usage(format!("provider {other:?} has no base_url")).hint(format!(
@@ -80,7 +101,20 @@ pub(crate) fn choose(flags: &ProviderArgs, config: &Config) -> Result<Option<Cho
         }
     };
     let base_url = flags.base_url.clone().or(entry.base_url.clone());
-    let (key, key_origin) = key(&name, &preset, &entry, config)?;
+    let (key, mut key_origin) = key(&name, &preset, &entry, config)?;
+    if key.is_none() {
+        match api {
+            Api::Vertex => {
+                key_origin = "Google credentials: GOOGLE_APPLICATION_CREDENTIALS, else gcloud's application-default ones".into();
+            }
+            Api::Bedrock => {
+                key_origin = format!(
+                    "AWS credentials: AWS_ACCESS_KEY_ID, else the AWS_PROFILE profile (no {key_origin})"
+                );
+            }
+            _ => {}
+        }
+    }
     let confidence = entry.confidence.unwrap_or(if SELF_HOSTED.contains(&name.as_str()) {
         Confidence::High
     } else if HUBS.contains(&name.as_str()) {
@@ -100,6 +134,7 @@ pub(crate) fn choose(flags: &ProviderArgs, config: &Config) -> Result<Option<Cho
         key_origin,
         confidence,
         capabilities: entry.capabilities,
+        cloud: Cloud { region: entry.region, project: entry.project, location: entry.location },
     }))
 }
 
@@ -125,6 +160,7 @@ pub(crate) fn local(model: Option<String>, origin: String) -> Chosen {
         // In-process: nothing leaves the machine.
         confidence: Confidence::High,
         capabilities: Capabilities::default(),
+        cloud: Cloud::default(),
     }
 }
 
@@ -169,6 +205,18 @@ fn anthropic_preset() -> Preset {
     }
 }
 
+/// The key a cloud provider reads: Gemini's API key; for Vertex AI an access token only
+/// where the settings name one (else its credentials files); for Bedrock an API key when
+/// one is set (else AWS credentials, signed).
+fn cloud_preset(api: Api) -> Preset {
+    let (name, env, required) = match api {
+        Api::Gemini => ("gemini", Some("GEMINI_API_KEY"), true),
+        Api::Vertex => ("vertex", None, false),
+        _ => ("bedrock", Some("AWS_BEARER_TOKEN_BEDROCK"), false),
+    };
+    Preset { name, api_key_env: env, requires_key: required, ..custom_preset() }
+}
+
 /// A host described in the settings file: an OpenAI-compatible server (its base URL is
 /// set on the model), with a key only if the file names one.
 fn custom_preset() -> Preset {
@@ -199,46 +247,120 @@ fn build_remote(chosen: &Chosen) -> Result<Box<dyn Model>, Failure> {
     let setup = |error: SetupError| {
         let failure = Failure::usage(format!("cannot use provider {}: {error}", chosen.name));
         match error {
+            SetupError::MissingKey { env: "AWS_REGION", .. } => failure.hint(format!(
+                "set AWS_REGION, or `region` under [providers.{}] in the settings file",
+                chosen.name
+            )),
+            SetupError::MissingKey { env: "GOOGLE_CLOUD_PROJECT", .. } => failure.hint(format!(
+                "set GOOGLE_CLOUD_PROJECT, or `project` under [providers.{}] in the settings file",
+                chosen.name
+            )),
+            SetupError::MissingKey { env: "AWS_ACCESS_KEY_ID", .. } => failure
+                .hint(
+                    "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE for a profile in ~/.aws",
+                )
+                .hint("or a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK"),
+            SetupError::MissingKey { env: "GOOGLE_APPLICATION_CREDENTIALS", .. } => failure
+                .hint("set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file")
+                .hint("or run `gcloud auth application-default login`")
+                .hint(format!("or give an access token as `api_key_env` under [providers.{}]", chosen.name)),
             SetupError::MissingKey { env, .. } => failure.hint(format!(
                 "set {env}, or `api_key_env` under [providers.{}] in the settings file",
                 chosen.name
             )),
+            SetupError::Credentials(_) => failure,
             _ => failure.hint("pass --base-url, or set `base_url` in the settings file"),
         }
     };
-    let model: Box<dyn Model> = match chosen.api {
-        Api::Chat => {
-            let mut model =
-                OpenAiChat::with_key(&chosen.preset, &chosen.model, chosen.key.clone()).map_err(setup)?;
-            if let Some(base) = &chosen.base_url {
-                model = model.base_url(base).map_err(setup)?;
-            } else if chosen.preset.base_url.contains('{') {
-                return Err(setup(SetupError::Placeholder(chosen.preset.base_url.to_owned())));
+    let model: Box<dyn Model> =
+        match chosen.api {
+            Api::Chat => {
+                let mut model =
+                    OpenAiChat::with_key(&chosen.preset, &chosen.model, chosen.key.clone()).map_err(setup)?;
+                if let Some(base) = &chosen.base_url {
+                    model = model.base_url(base).map_err(setup)?;
+                } else if chosen.preset.base_url.contains('{') {
+                    return Err(setup(SetupError::Placeholder(chosen.preset.base_url.to_owned())));
+                }
+                let profile = chosen.capabilities.apply(model.profile().clone());
+                Box::new(model.with_profile(profile))
             }
-            let profile = chosen.capabilities.apply(model.profile().clone());
-            Box::new(model.with_profile(profile))
-        }
-        Api::Responses => {
-            let mut model = OpenAiResponses::with_key(&chosen.preset, &chosen.model, chosen.key.clone())
-                .map_err(setup)?;
-            if let Some(base) = &chosen.base_url {
-                model = model.base_url(base).map_err(setup)?;
+            Api::Responses => {
+                let mut model = OpenAiResponses::with_key(&chosen.preset, &chosen.model, chosen.key.clone())
+                    .map_err(setup)?;
+                if let Some(base) = &chosen.base_url {
+                    model = model.base_url(base).map_err(setup)?;
+                }
+                let profile = chosen.capabilities.apply(model.profile().clone());
+                Box::new(model.with_profile(profile))
             }
-            let profile = chosen.capabilities.apply(model.profile().clone());
-            Box::new(model.with_profile(profile))
-        }
-        Api::Anthropic => {
-            let key = chosen.key.clone().ok_or_else(|| {
-                setup(SetupError::MissingKey { preset: "anthropic", env: "ANTHROPIC_API_KEY" })
-            })?;
-            let mut model = Anthropic::with_key(&chosen.model, key).map_err(setup)?;
-            if let Some(base) = &chosen.base_url {
-                model = model.base_url(base).map_err(setup)?;
+            Api::Anthropic => {
+                let key = chosen.key.clone().ok_or_else(|| {
+                    setup(SetupError::MissingKey { preset: "anthropic", env: "ANTHROPIC_API_KEY" })
+                })?;
+                let mut model = Anthropic::with_key(&chosen.model, key).map_err(setup)?;
+                if let Some(base) = &chosen.base_url {
+                    model = model.base_url(base).map_err(setup)?;
+                }
+                let profile = chosen.capabilities.apply(model.profile().clone());
+                Box::new(model.with_profile(profile))
             }
-            let profile = chosen.capabilities.apply(model.profile().clone());
-            Box::new(model.with_profile(profile))
-        }
-        Api::Local => return Err(Failure::run("the local model is built by `build`")),
-    };
+            Api::Gemini => {
+                let key = chosen.key.clone().ok_or_else(|| {
+                    setup(SetupError::MissingKey { preset: "gemini", env: "GEMINI_API_KEY" })
+                })?;
+                let mut model = Gemini::with_key(&chosen.model, key).map_err(setup)?;
+                if let Some(base) = &chosen.base_url {
+                    model = model.base_url(base).map_err(setup)?;
+                }
+                let profile = chosen.capabilities.apply(model.profile().clone());
+                Box::new(model.with_profile(profile))
+            }
+            Api::Vertex => {
+                let credentials = match chosen.key.clone() {
+                    Some(token) => GoogleCredentials::access_token(token),
+                    None => GoogleCredentials::from_env().map_err(setup)?,
+                };
+                let project = chosen
+                    .cloud
+                    .project
+                    .clone()
+                    .or_else(|| std::env::var("GOOGLE_CLOUD_PROJECT").ok().filter(|p| !p.is_empty()))
+                    .or_else(|| credentials.project_id().map(str::to_owned))
+                    .ok_or_else(|| {
+                        setup(SetupError::MissingKey { preset: "vertex", env: "GOOGLE_CLOUD_PROJECT" })
+                    })?;
+                let location = chosen
+                    .cloud
+                    .location
+                    .clone()
+                    .or_else(|| std::env::var("GOOGLE_CLOUD_LOCATION").ok().filter(|l| !l.is_empty()))
+                    .unwrap_or_else(|| "global".to_owned());
+                let mut model =
+                    Gemini::vertex(&chosen.model, project, location, credentials).map_err(setup)?;
+                if let Some(base) = &chosen.base_url {
+                    model = model.base_url(base).map_err(setup)?;
+                }
+                let profile = chosen.capabilities.apply(model.profile().clone());
+                Box::new(model.with_profile(profile))
+            }
+            Api::Bedrock => {
+                let auth = match chosen.key.clone() {
+                    Some(key) => BedrockAuth::ApiKey(key),
+                    None => BedrockAuth::load().map_err(setup)?,
+                };
+                let region =
+                    chosen.cloud.region.clone().or_else(region_from_env).ok_or_else(|| {
+                        setup(SetupError::MissingKey { preset: "bedrock", env: "AWS_REGION" })
+                    })?;
+                let mut model = Bedrock::with_auth(&chosen.model, region, auth).map_err(setup)?;
+                if let Some(base) = &chosen.base_url {
+                    model = model.base_url(base).map_err(setup)?;
+                }
+                let profile = chosen.capabilities.apply(model.profile().clone());
+                Box::new(model.with_profile(profile))
+            }
+            Api::Local => return Err(Failure::run("the local model is built by `build`")),
+        };
     Ok(model)
 }

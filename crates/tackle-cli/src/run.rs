@@ -286,6 +286,9 @@ pub(crate) fn endpoint_of(chosen: &Chosen) -> Endpoint {
         crate::config::Api::Chat => "chat",
         crate::config::Api::Responses => "responses",
         crate::config::Api::Anthropic => "anthropic",
+        crate::config::Api::Gemini => "gemini",
+        crate::config::Api::Vertex => "vertex",
+        crate::config::Api::Bedrock => "bedrock",
         crate::config::Api::Local => "local",
     };
     Endpoint {

@@ -7,6 +7,11 @@
 //! Both implement the real [`Model`] trait and stream their turns as deltas followed by
 //! [`ModelEvent::Completed`], exactly as provider adapters do, so the code under test takes
 //! its real path.
+//!
+//! - [`wire`]: scripted Gemini and Bedrock servers on loopback, for the adapters' real
+//!   HTTP path.
+
+pub mod wire;
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};

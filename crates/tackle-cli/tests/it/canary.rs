@@ -17,7 +17,21 @@ const KEY: &str = "sk-canary-KEY-7c1e0b9a";
 const TOKEN: &str = "tok-canary-SETTING-4d92f1";
 
 fn key_variable(wire: Wire) -> &'static str {
-    if wire == Wire::Anthropic { "ANTHROPIC_API_KEY" } else { "OPENAI_API_KEY" }
+    match wire {
+        Wire::Anthropic => "ANTHROPIC_API_KEY",
+        Wire::Gemini => "GEMINI_API_KEY",
+        Wire::Bedrock => "AWS_BEARER_TOKEN_BEDROCK",
+        Wire::Chat | Wire::Responses => "OPENAI_API_KEY",
+    }
+}
+
+/// The status a provider refuses a bad key with.
+fn refusal(wire: Wire) -> u16 {
+    match wire {
+        Wire::Gemini => 400,
+        Wire::Bedrock => 403,
+        _ => 401,
+    }
 }
 
 /// A provider error whose message repeats the key, as some providers' do.
@@ -26,11 +40,15 @@ fn echoing_error(wire: Wire) -> ResponseTemplate {
         Wire::Anthropic => {
             json!({"type": "error", "error": {"type": "authentication_error", "message": format!("invalid x-api-key: {KEY}")}})
         }
-        _ => {
+        Wire::Gemini => {
+            json!({"error": {"code": 400, "message": format!("API key not valid: {KEY}. Please pass a valid API key."), "status": "INVALID_ARGUMENT"}})
+        }
+        Wire::Bedrock => json!({"message": format!("Invalid API key {KEY}")}),
+        Wire::Chat | Wire::Responses => {
             json!({"error": {"message": format!("Incorrect API key provided: {KEY}."), "type": "invalid_request_error", "code": "invalid_api_key"}})
         }
     };
-    ResponseTemplate::new(401).set_body_json(body)
+    ResponseTemplate::new(refusal(wire)).set_body_json(body)
 }
 
 /// Every file under `dir` but the secret store, as text.
@@ -100,9 +118,10 @@ async fn neither_the_key_nor_the_secret_setting_appears_anywhere() {
         std::fs::write(
             &config,
             format!(
-                "secrets = \"file\"\nprovider = \"{name}\"\nmodel = \"m\"\n[providers.{name}]\nbase_url = \"{}/v1\"\n\n\
+                "secrets = \"file\"\nprovider = \"{name}\"\nmodel = \"test-model\"\n[providers.{name}]\nbase_url = \"{}/v1\"\n{}\n\
                  [tools.web_search]\nsearxng_url = \"{}\"\n",
                 server.uri(),
+                wire.place(),
                 server.uri()
             ),
         )
@@ -130,7 +149,7 @@ async fn neither_the_key_nor_the_secret_setting_appears_anywhere() {
         // A provider error that repeats the key.
         let (code, out, err) = output(command(&["run", "Once more."])).await;
         assert_eq!(code, 1, "{wire:?}: {err}");
-        assert!(err.contains("HTTP 401"), "{err}");
+        assert!(err.contains(&format!("HTTP {}", refusal(wire))), "{err}");
         seen.push(out + &err);
 
         let (_, list, err) = output(command(&["sessions", "list", "--json"])).await;

@@ -45,25 +45,37 @@ pub enum Wire {
     Chat,
     Responses,
     Anthropic,
+    Gemini,
+    Bedrock,
 }
 
 impl Wire {
-    pub const ALL: [Wire; 3] = [Wire::Chat, Wire::Responses, Wire::Anthropic];
+    pub const ALL: [Wire; 5] = [Wire::Chat, Wire::Responses, Wire::Anthropic, Wire::Gemini, Wire::Bedrock];
 
     pub fn provider(self) -> &'static str {
         match self {
             Wire::Chat => "openai",
             Wire::Responses => "openai-responses",
             Wire::Anthropic => "anthropic",
+            Wire::Gemini => "gemini",
+            Wire::Bedrock => "bedrock",
         }
     }
 
+    /// The path of this API's requests (the model name is `test-model` in the tests).
     fn path(self) -> &'static str {
         match self {
             Wire::Chat => "/v1/chat/completions",
             Wire::Responses => "/v1/responses",
             Wire::Anthropic => "/v1/messages",
+            Wire::Gemini => "/v1/models/test-model:streamGenerateContent",
+            Wire::Bedrock => "/v1/model/test-model/converse-stream",
         }
+    }
+
+    /// What the settings file says besides the base URL and key.
+    pub fn place(self) -> &'static str {
+        if self == Wire::Bedrock { "region = \"us-east-1\"\n" } else { "" }
     }
 
     /// One model turn as this API streams it: text, then tool calls `(id, name, arguments)`.
@@ -72,6 +84,8 @@ impl Wire {
             Wire::Chat => chat(text, calls),
             Wire::Responses => responses(text, calls),
             Wire::Anthropic => anthropic(text, calls),
+            Wire::Gemini => return tackle_test::wire::gemini_turn(text, calls),
+            Wire::Bedrock => return tackle_test::wire::bedrock_turn(text, calls),
         };
         let mut body = String::new();
         for (event, data) in events {
@@ -88,6 +102,11 @@ impl Wire {
 
     /// Mounts the provider on `server` with these turns, in order.
     pub async fn mount(self, server: &MockServer, turns: Vec<ResponseTemplate>) {
+        match self {
+            Wire::Gemini => return tackle_test::wire::mount_gemini(server, turns).await,
+            Wire::Bedrock => return tackle_test::wire::mount_bedrock(server, turns).await,
+            _ => {}
+        }
         Mock::given(method("POST"))
             .and(path(self.path()))
             .respond_with(Script::new(turns))
@@ -186,8 +205,9 @@ pub async fn searxng(server: &MockServer, hits: Value) {
 pub fn settings(dir: &Path, wire: Wire, server: &MockServer, extra: &str) -> PathBuf {
     let name = wire.provider();
     let text = format!(
-        "provider = \"{name}\"\nmodel = \"test-model\"\n\n[providers.{name}]\nbase_url = \"{}/v1\"\napi_key = \"sk-test-key\"\n\n{extra}\n",
-        server.uri()
+        "provider = \"{name}\"\nmodel = \"test-model\"\n\n[providers.{name}]\nbase_url = \"{}/v1\"\napi_key = \"sk-test-key\"\n{}\n{extra}\n",
+        server.uri(),
+        wire.place()
     );
     let file = dir.join("config.toml");
     std::fs::write(&file, text).unwrap();
@@ -221,9 +241,32 @@ pub fn isolated(mut command: Command, config: &Path) -> Command {
     command
 }
 
+/// The machine's settings and keys that never reach `tackle` in the tests.
+const REMOVED: [&str; 19] = [
+    "TACKLE_PROVIDER",
+    "TACKLE_SECRETS",
+    "TACKLE_MODEL",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "GOOGLE_CLOUD_PROJECT",
+    "GOOGLE_CLOUD_LOCATION",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_PROFILE",
+    "AWS_REGION",
+    "AWS_DEFAULT_REGION",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "AWS_CONFIG_FILE",
+    "AWS_SHARED_CREDENTIALS_FILE",
+];
+
 /// The environment `tackle` gets in the tests: the settings file, its data dir beside it,
 /// the shared model cache, loopback only, and none of the machine's keys.
-fn environment(config: &Path) -> (Vec<(&'static str, std::ffi::OsString)>, [&'static str; 5]) {
+fn environment(config: &Path) -> (Vec<(&'static str, std::ffi::OsString)>, [&'static str; 19]) {
     let data = config.parent().unwrap().join("data");
     let set = vec![
         ("TACKLE_CONFIG", config.as_os_str().to_owned()),
@@ -232,7 +275,7 @@ fn environment(config: &Path) -> (Vec<(&'static str, std::ffi::OsString)>, [&'st
         ("TACKLE_LOOPBACK_ONLY", "1".into()),
         ("NO_COLOR", "1".into()),
     ];
-    (set, ["TACKLE_PROVIDER", "TACKLE_SECRETS", "TACKLE_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"])
+    (set, REMOVED)
 }
 
 /// The shared model cache (`TACKLE_MODEL_DIR`, else `~/.cache/tackle/models`), so that

@@ -278,3 +278,102 @@ async fn tool_costs_are_charged_shown_and_limited() {
     assert!(sent[0].get("tools").is_some());
     assert!(sent[1].get("tools").is_none(), "{}", sent[1]);
 }
+
+/// Bedrock with no key in the settings: AWS credentials from the profile named by
+/// `AWS_PROFILE` in the shared files, the region from that profile, every request signed.
+#[tokio::test(flavor = "multi_thread")]
+async fn bedrock_signs_with_the_profile_of_the_shared_files() {
+    let server = MockServer::start().await;
+    Wire::Bedrock.mount(&server, vec![Wire::Bedrock.turn("Signed and answered.", &[])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let credentials = dir.path().join("credentials");
+    std::fs::write(&credentials, "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = nope\n\n[work]\naws_access_key_id = AKIAWORKPROFILE\naws_secret_access_key = secret-canary-Zq81\n").unwrap();
+    let aws_config = dir.path().join("aws-config");
+    std::fs::write(
+        &aws_config,
+        "[profile work]\nregion = eu-west-3\n\n[profile sso]\nsso_session = corp\nregion = us-east-1\n",
+    )
+    .unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "provider = \"bedrock\"\nmodel = \"test-model\"\n[providers.bedrock]\nbase_url = \"{}/v1\"\n",
+            server.uri()
+        ),
+    )
+    .unwrap();
+    let aws = |profile: &str| {
+        let mut command = tackle(&config);
+        command
+            .env("AWS_SHARED_CREDENTIALS_FILE", &credentials)
+            .env("AWS_CONFIG_FILE", &aws_config)
+            .env("AWS_PROFILE", profile)
+            .args(["run", "Hello"]);
+        command
+    };
+    let (code, stdout, stderr) = output(aws("work")).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "Signed and answered.\n");
+    assert!(!stderr.contains("secret-canary-Zq81") && !stdout.contains("secret-canary-Zq81"));
+    let sent = server.received_requests().await.unwrap();
+    let authorization = sent[0].headers.get("authorization").unwrap().to_str().unwrap();
+    assert!(
+        authorization.starts_with("AWS4-HMAC-SHA256 Credential=AKIAWORKPROFILE/")
+            && authorization.contains("/eu-west-3/bedrock/aws4_request"),
+        "{authorization}"
+    );
+
+    // A profile that needs SSO is refused with the way out.
+    let (code, _, stderr) = output(aws("sso")).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("aws configure export-credentials --profile sso"), "{stderr}");
+}
+
+/// Vertex AI with a service account's key file: the token exchanged once on loopback, the
+/// project from the file, the location from the settings.
+#[tokio::test(flavor = "multi_thread")]
+async fn vertex_runs_with_a_service_account_file() {
+    use wiremock::matchers::{method, path};
+    let server = MockServer::start().await;
+    wiremock::Mock::given(method("POST"))
+        .and(path("/token"))
+        .respond_with(
+            wiremock::ResponseTemplate::new(200)
+                .set_body_json(json!({"access_token": "ya29.cli-token", "expires_in": 3600})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    Wire::Gemini.mount(&server, vec![Wire::Gemini.turn("From Vertex.", &[])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("service-account.json");
+    let key = json!({
+        "type": "service_account", "project_id": "proj-from-file", "client_email": "cli@proj-from-file.iam.gserviceaccount.com",
+        "private_key": include_str!("../../../tackle-providers/tests/it/fixtures/test-service-account-key.pem"),
+        "token_uri": format!("{}/token", server.uri())
+    });
+    std::fs::write(&key_file, key.to_string()).unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!("provider = \"vertex\"\nmodel = \"test-model\"\n[providers.vertex]\nbase_url = \"{}/v1\"\nlocation = \"us-central1\"\n", server.uri()),
+    )
+    .unwrap();
+    let mut command = tackle(&config);
+    command.env("GOOGLE_APPLICATION_CREDENTIALS", &key_file).args(["run", "Hello"]);
+    let (code, stdout, stderr) = output(command).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "From Vertex.\n");
+    let sent = server.received_requests().await.unwrap();
+    let call = sent
+        .iter()
+        .find(|r| r.url.path().contains("generateContent") || r.url.path().contains("GenerateContent"))
+        .unwrap();
+    assert_eq!(
+        call.url.path(),
+        "/v1/projects/proj-from-file/locations/us-central1/publishers/google/models/test-model:streamGenerateContent"
+    );
+    assert_eq!(call.headers.get("authorization").unwrap(), "Bearer ya29.cli-token");
+    assert!(!stderr.contains("PRIVATE KEY"));
+}
