@@ -2,7 +2,7 @@
 """Paired, interleaved wire comparisons: ratios of median run times, one ratio per pair.
 
     wire_pairs.py floor REPS   # the floor vs tackle's Chat adapter, on the shared server (:18450)
-    wire_pairs.py apis REPS    # Chat vs Responses and Anthropic, on `tackle-bench wire-server` (:18451)
+    wire_pairs.py apis REPS    # Chat vs Responses, Anthropic, Gemini and Bedrock, on `tackle-bench wire-server` (:18451)
 
 Each repetition runs every candidate once (the order alternates), all workloads, JSON then
 streamed, and divides each candidate's median by the baseline's from the same repetition;
@@ -45,7 +45,7 @@ def main():
             candidates = {"floor": [FLOOR] + (["--stream"] if stream else []), "chat": tackle(url, "chat", stream)}
         else:
             url = "http://127.0.0.1:18451/v1"
-            candidates = {api: tackle(url, api, stream) for api in ("chat", "responses", "anthropic")}
+            candidates = {api: tackle(url, api, stream) for api in ("chat", "responses", "anthropic", "gemini", "bedrock")}
         baseline = next(iter(candidates))
         ratios = {}
         for rep in range(reps):

@@ -27,10 +27,10 @@
 //! `tackle-bench guard --dir DIR`: the prompt-injection filter's MB/s on the `*.txt` files of
 //! a directory, each layer alone and the whole check (see `guard.rs`).
 //!
-//! `tackle-bench wire --base-url URL [--api chat|responses|anthropic] [--stream]
+//! `tackle-bench wire --base-url URL [--api chat|responses|anthropic|gemini|bedrock] [--stream]
 //! [--workload R K]`: the `loop` workload through a real adapter, HTTP and SSE, against a
 //! scripted server (`../shared/bench/wire/server` for Chat, or `tackle-bench wire-server`
-//! for all three APIs); `--first-token` times what the harness adds to the first text piece.
+//! for every API); `--first-token` times what the harness adds to the first text piece.
 //! `tackle-bench cold --tackle BIN --base-url URL`: the command line from a cold process
 //! (see `wire.rs`).
 //!
@@ -557,7 +557,7 @@ fn main() {
                 wire::bench(url, api, args.iter().any(|a| a == "--stream"), only)
             }
             _ => Err(
-                "usage: tackle-bench wire --base-url URL [--stream] [--api chat|responses|anthropic] [--workload R K] [--first-token]"
+                "usage: tackle-bench wire --base-url URL [--stream] [--api chat|responses|anthropic|gemini|bedrock] [--workload R K] [--first-token]"
                     .into(),
             ),
         },

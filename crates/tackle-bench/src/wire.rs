@@ -22,6 +22,8 @@ pub(crate) enum Api {
     Chat,
     Responses,
     Anthropic,
+    Gemini,
+    Bedrock,
 }
 
 impl Api {
@@ -30,6 +32,8 @@ impl Api {
             "chat" => Some(Api::Chat),
             "responses" => Some(Api::Responses),
             "anthropic" => Some(Api::Anthropic),
+            "gemini" => Some(Api::Gemini),
+            "bedrock" => Some(Api::Bedrock),
             _ => None,
         }
     }
@@ -39,6 +43,8 @@ impl Api {
             Api::Chat => "chat",
             Api::Responses => "responses",
             Api::Anthropic => "anthropic",
+            Api::Gemini => "gemini",
+            Api::Bedrock => "bedrock",
         }
     }
 }
@@ -69,6 +75,23 @@ fn model(
         }
         Api::Anthropic => {
             Box::new(tackle_providers::Anthropic::with_key(name, key)?.base_url(base_url)?.streaming(stream))
+        }
+        Api::Gemini => {
+            Box::new(tackle_providers::Gemini::with_key(name, key)?.base_url(base_url)?.streaming(stream))
+        }
+        // Signed with SigV4 like a real request: the signature is part of each call's cost.
+        Api::Bedrock => {
+            let credentials = tackle_providers::bedrock::AwsCredentials::new(
+                "AKIDBENCHEXAMPLE",
+                Secret::new("bench/secret/key/EXAMPLEKEY"),
+                None,
+            );
+            let auth = tackle_providers::bedrock::BedrockAuth::SigV4(credentials);
+            Box::new(
+                tackle_providers::Bedrock::with_auth(name, "us-east-1", auth)?
+                    .base_url(base_url)?
+                    .streaming(stream),
+            )
         }
     })
 }

@@ -1,6 +1,6 @@
-//! `tackle-bench wire-server [--port P]`: a scripted server for the Responses and the
-//! Anthropic Messages APIs — and Chat Completions, answered by the same code so that the
-//! three adapters compare on one server — the counterpart of `../shared/bench/wire/server`
+//! `tackle-bench wire-server [--port P]`: a scripted server for the Responses, Anthropic
+//! Messages, Gemini `generateContent` and Bedrock Converse APIs — and Chat Completions,
+//! answered by the same code so that the adapters compare on one server — the counterpart of `../shared/bench/wire/server`
 //! (Chat Completions, hand-tuned: the floor's), so that `tackle-bench wire --api
 //! responses|anthropic` measures those adapters on the same workload. Stateless, loopback only: the model name `bench-RxK`
 //! gives the workload (call n is `add(n, n+1)` when n is even, else `echo` of `%06d` and
@@ -329,17 +329,173 @@ fn answer_messages(body: &[u8]) -> Result<(bool, String), String> {
     Ok((true, sse(&events)))
 }
 
-/// Serves the three APIs on 127.0.0.1:`port` (`/v1/chat/completions`, `/v1/responses`,
-/// `/v1/messages`) until killed.
+/// Checks that `add` and `echo` are declared (`bench-0x0` offers none).
+fn check_tools(names: &[&str], r: usize) -> Result<(), String> {
+    if r > 0 {
+        for want in ["add", "echo"] {
+            if !names.contains(&want) {
+                return Err(format!("tool {want:?} is not declared"));
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn gemini(axum::extract::Path(action): axum::extract::Path<String>, body: Bytes) -> Response {
+    reply(answer_gemini(&action, &body))
+}
+
+/// Gemini: the model and the streaming choice come in the path (`{model}:streamGenerateContent`
+/// or `{model}:generateContent`); calls carry ids, results come back by id.
+fn answer_gemini(action: &str, body: &[u8]) -> Result<(bool, String), String> {
+    let (model, method) = action.split_once(':').ok_or("no method in the path")?;
+    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
+    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let names: Vec<&str> = request["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|t| t["functionDeclarations"].as_array().into_iter().flatten())
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    check_tools(&names, r)?;
+    let contents = request["contents"].as_array().ok_or("no contents")?;
+    let parts = |role: &str| {
+        contents
+            .iter()
+            .filter(move |c| c["role"] == role)
+            .flat_map(|c| c["parts"].as_array().into_iter().flatten())
+            .collect::<Vec<&Value>>()
+    };
+    let calls = parts("model").into_iter().filter(|p| p.get("functionCall").is_some()).count();
+    let results: Vec<(String, String)> = parts("user")
+        .into_iter()
+        .filter_map(|p| p.get("functionResponse"))
+        .map(|f| (f["id"].as_str().unwrap_or_default().to_owned(), text_of(f["response"].get("output"))))
+        .collect();
+    let rnd = round(calls, &results, r, k)?;
+    let reply_parts: Vec<Value> = if rnd == r {
+        vec![json!({"text": "done"})]
+    } else {
+        (rnd * k..rnd * k + k)
+            .map(|n| {
+                let (name, _, args) = call_spec(n);
+                json!({"functionCall": {"id": format!("c{n}"), "name": name, "args": args}})
+            })
+            .collect()
+    };
+    let chunk = json!({"candidates": [{"content": {"role": "model", "parts": reply_parts}, "finishReason": "STOP", "index": 0}],
+                       "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 10, "totalTokenCount": 20},
+                       "modelVersion": model, "responseId": format!("bench-{rnd}")});
+    if method == "streamGenerateContent" {
+        Ok((true, format!("data: {chunk}\r\n\r\n")))
+    } else {
+        Ok((false, chunk.to_string()))
+    }
+}
+
+async fn bedrock(
+    axum::extract::Path((model, method)): axum::extract::Path<(String, String)>,
+    body: Bytes,
+) -> Response {
+    match answer_bedrock(&model, &method, &body) {
+        Ok((true, frames)) => {
+            ([(header::CONTENT_TYPE, "application/vnd.amazon.eventstream")], frames).into_response()
+        }
+        Ok((false, json)) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+        Err(reason) => (StatusCode::BAD_REQUEST, reason).into_response(),
+    }
+}
+
+/// Bedrock Converse: the model in the path, `converse-stream` framed as AWS event-stream
+/// messages (each call's input in two fragments), `converse` as one JSON body.
+fn answer_bedrock(model: &str, method: &str, body: &[u8]) -> Result<(bool, Vec<u8>), String> {
+    let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
+    let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let names: Vec<&str> = request
+        .pointer("/toolConfig/tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.pointer("/toolSpec/name").and_then(Value::as_str))
+        .collect();
+    check_tools(&names, r)?;
+    let messages = request["messages"].as_array().ok_or("no messages")?;
+    let blocks = |role: &str| {
+        messages
+            .iter()
+            .filter(move |m| m["role"] == role)
+            .flat_map(|m| m["content"].as_array().into_iter().flatten())
+            .collect::<Vec<&Value>>()
+    };
+    let calls = blocks("assistant").into_iter().filter(|b| b.get("toolUse").is_some()).count();
+    let results: Vec<(String, String)> = blocks("user")
+        .into_iter()
+        .filter_map(|b| b.get("toolResult"))
+        .map(|t| (t["toolUseId"].as_str().unwrap_or_default().to_owned(), text_of(t.get("content"))))
+        .collect();
+    let rnd = round(calls, &results, r, k)?;
+    let content: Vec<Value> = if rnd == r {
+        vec![json!({"text": "done"})]
+    } else {
+        (rnd * k..rnd * k + k)
+            .map(|n| {
+                let (name, _, input) = call_spec(n);
+                json!({"toolUse": {"toolUseId": format!("c{n}"), "name": name, "input": input}})
+            })
+            .collect()
+    };
+    let stop = if rnd == r { "end_turn" } else { "tool_use" };
+    let usage = json!({"inputTokens": 10, "outputTokens": 10, "totalTokens": 20});
+    if method != "converse-stream" {
+        let whole = json!({"output": {"message": {"role": "assistant", "content": content}}, "stopReason": stop, "usage": usage, "metrics": {"latencyMs": 1}});
+        return Ok((false, whole.to_string().into_bytes()));
+    }
+    let mut events = vec![("messageStart", json!({"role": "assistant"}))];
+    for (index, block) in content.iter().enumerate() {
+        if let Some(tool) = block.get("toolUse") {
+            events.push(("contentBlockStart", json!({"contentBlockIndex": index, "start": {"toolUse": {"toolUseId": tool["toolUseId"], "name": tool["name"]}}})));
+            let input = tool["input"].to_string();
+            let half = input.len() / 2;
+            for piece in [&input[..half], &input[half..]] {
+                events.push((
+                    "contentBlockDelta",
+                    json!({"contentBlockIndex": index, "delta": {"toolUse": {"input": piece}}}),
+                ));
+            }
+        } else {
+            events
+                .push(("contentBlockDelta", json!({"contentBlockIndex": index, "delta": {"text": "done"}})));
+        }
+        events.push(("contentBlockStop", json!({"contentBlockIndex": index})));
+    }
+    events.push(("messageStop", json!({"stopReason": stop})));
+    events.push(("metadata", json!({"usage": usage, "metrics": {"latencyMs": 1}})));
+    Ok((
+        true,
+        events
+            .iter()
+            .flat_map(|(kind, payload)| tackle_providers::eventstream::encode_event(kind, payload))
+            .collect(),
+    ))
+}
+
+/// Serves the APIs on 127.0.0.1:`port` (`/v1/chat/completions`, `/v1/responses`,
+/// `/v1/messages`, `/v1/models/{model}:…GenerateContent`, `/v1/model/{model}/converse…`)
+/// until killed.
 pub(crate) fn serve(port: u16) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
         let app = Router::new()
             .route("/v1/chat/completions", post(chat))
             .route("/v1/responses", post(responses))
-            .route("/v1/messages", post(messages));
+            .route("/v1/messages", post(messages))
+            .route("/v1/models/{action}", post(gemini))
+            .route("/v1/model/{model}/{method}", post(bedrock));
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-        eprintln!("scripted Responses and Messages server on http://127.0.0.1:{port}/v1");
+        eprintln!(
+            "scripted Chat, Responses, Messages, Gemini and Bedrock server on http://127.0.0.1:{port}/v1"
+        );
         axum::serve(listener, app).await?;
         Ok(())
     })

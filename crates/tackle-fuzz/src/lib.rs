@@ -25,6 +25,9 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("chat_stream", chat_stream),
     ("responses_stream", responses_stream),
     ("anthropic_stream", anthropic_stream),
+    ("gemini_stream", gemini_stream),
+    ("bedrock_stream", bedrock_stream),
+    ("gemini_schema", gemini_schema),
     ("charset", charset),
     ("strict_schema", strict_schema),
     ("arguments", arguments),
@@ -140,6 +143,78 @@ pub fn anthropic_stream(data: &[u8]) {
         |chunks| tackle_providers::anthropic::decode_stream(chunks),
         tackle_providers::anthropic::decode_response,
     );
+}
+
+/// The Gemini accumulator.
+pub fn gemini_stream(data: &[u8]) {
+    stream(
+        data,
+        |chunks| tackle_providers::gemini::decode_stream(chunks),
+        tackle_providers::gemini::decode_response,
+    );
+}
+
+/// The Bedrock accumulator behind the event-stream decoder (binary frames, checksums).
+pub fn bedrock_stream(data: &[u8]) {
+    stream(
+        data,
+        |chunks| tackle_providers::bedrock::decode_stream(chunks),
+        tackle_providers::bedrock::decode_response,
+    );
+}
+
+/// The keywords a lowered Gemini schema may hold.
+const GEMINI_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "properties",
+    "required",
+    "items",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "default",
+    "example",
+    "additionalProperties",
+];
+
+/// Walks a lowered schema: every schema holds only the subset's keywords, `type` is one
+/// name, and the nesting is bounded.
+fn gemini_subset(schema: &Value, depth: usize) {
+    assert!(depth <= 64, "a lowered schema nests without bound");
+    let Value::Object(map) = schema else { panic!("a lowered schema is not an object: {schema}") };
+    for (key, value) in map {
+        assert!(GEMINI_KEYWORDS.contains(&key.as_str()), "{key} is outside Gemini's subset");
+        match key.as_str() {
+            "type" => assert!(value.is_string(), "a type that is not one name: {value}"),
+            "properties" => {
+                value.as_object().into_iter().flatten().for_each(|(_, s)| gemini_subset(s, depth + 1))
+            }
+            "anyOf" => value.as_array().into_iter().flatten().for_each(|s| gemini_subset(s, depth + 1)),
+            "items" | "additionalProperties" => gemini_subset(value, depth + 1),
+            _ => {}
+        }
+    }
+}
+
+/// Gemini's schema lowering: any object schema lowers to one inside the subset, of bounded
+/// size, the same way twice.
+pub fn gemini_schema(data: &[u8]) {
+    let Ok(Value::Object(schema)) = serde_json::from_slice::<Value>(data) else { return };
+    let lowered = tackle_providers::gemini::lower_schema(&schema);
+    gemini_subset(&lowered, 0);
+    assert_eq!(lowered, tackle_providers::gemini::lower_schema(&schema), "lowering is not deterministic");
 }
 
 const CONTENT_TYPES: &[Option<&str>] = &[

@@ -100,6 +100,75 @@ const ANTHROPIC: &[&str] = &[
     "{",
     "}",
 ];
+const GEMINI: &[&str] = &[
+    "data: ",
+    "\r\n\r\n",
+    "\n\n",
+    "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"hi\",\"thought\":true}]}}]}",
+    "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"there\"}]}}],\"responseId\":\"r\"}",
+    "{\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"f\",\"args\":{\"a\":1}},\"thoughtSignature\":\"c2ln\"}]},\"finishReason\":\"STOP\"}]}",
+    "{\"candidates\":[{\"finishReason\":\"MALFORMED_FUNCTION_CALL\"}]}",
+    "{\"usageMetadata\":{\"promptTokenCount\":3,\"thoughtsTokenCount\":2}}",
+    "{\"promptFeedback\":{\"blockReason\":\"SAFETY\"}}",
+    "{\"error\":{\"code\":429,\"status\":\"RESOURCE_EXHAUSTED\"}}",
+    "{",
+    "}",
+];
+
+/// Bedrock bodies: event-stream frames of the API's events, some cut, some with a byte
+/// flipped, between raw bytes.
+fn bedrock_frames() -> impl Strategy<Value = Vec<u8>> {
+    const EVENTS: &[(&str, &str)] = &[
+        ("messageStart", "{\"role\":\"assistant\"}"),
+        ("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"text\":\"hi\"}}"),
+        (
+            "contentBlockDelta",
+            "{\"contentBlockIndex\":1,\"delta\":{\"reasoningContent\":{\"text\":\"t\",\"signature\":\"s\"}}}",
+        ),
+        (
+            "contentBlockStart",
+            "{\"contentBlockIndex\":2,\"start\":{\"toolUse\":{\"toolUseId\":\"t\",\"name\":\"f\"}}}",
+        ),
+        (
+            "contentBlockDelta",
+            "{\"contentBlockIndex\":2,\"delta\":{\"toolUse\":{\"input\":\"{\\\"a\\\":\"}}}",
+        ),
+        ("contentBlockStop", "{\"contentBlockIndex\":2}"),
+        ("messageStop", "{\"stopReason\":\"tool_use\"}"),
+        ("metadata", "{\"usage\":{\"inputTokens\":1,\"outputTokens\":2}}"),
+        ("exception:throttlingException", "{\"message\":\"slow\"}"),
+    ];
+    (any::<u8>(), prop::collection::vec((0..EVENTS.len(), any::<u8>(), 0u8..8), 0..30)).prop_map(
+        |(seed, picks)| {
+            let mut out = vec![seed];
+            for (i, byte, how) in picks {
+                let (kind, payload) = EVENTS[i];
+                let mut frame = match kind.strip_prefix("exception:") {
+                    Some(exception) => tackle_providers::eventstream::encode(
+                        &[(":exception-type", exception), (":message-type", "exception")],
+                        payload.as_bytes(),
+                    ),
+                    None => tackle_providers::eventstream::encode(
+                        &[(":event-type", kind), (":message-type", "event")],
+                        payload.as_bytes(),
+                    ),
+                };
+                match how {
+                    0 => frame.truncate(usize::from(byte) % frame.len()),
+                    1 => {
+                        let at = usize::from(byte) % frame.len();
+                        frame[at] ^= 0x41;
+                    }
+                    2 => frame = vec![byte],
+                    _ => {}
+                }
+                out.extend(frame);
+            }
+            out
+        },
+    )
+}
+
 const SCHEMA: &[&str] = &[
     "[",
     "]",
@@ -195,6 +264,15 @@ proptest! {
 
     #[test]
     fn anthropic_stream_shaped(bytes in shaped(ANTHROPIC)) { target("anthropic_stream")(&bytes); }
+
+    #[test]
+    fn gemini_stream_shaped(bytes in shaped(GEMINI)) { target("gemini_stream")(&bytes); }
+
+    #[test]
+    fn bedrock_stream_shaped(bytes in bedrock_frames()) { target("bedrock_stream")(&bytes); }
+
+    #[test]
+    fn gemini_schema_shaped(bytes in shaped(SCHEMA)) { target("gemini_schema")(&bytes[1..]); }
 
     #[test]
     fn charset_shaped(bytes in shaped(HTML)) { target("charset")(&bytes); }
