@@ -265,6 +265,7 @@ mod tests {
         assert!(ModelErrorKind::RateLimited.is_retryable());
         assert!(!ModelErrorKind::Authentication.is_retryable());
         assert!(!ModelErrorKind::ContextTooLong.is_retryable());
+        assert!(!ModelErrorKind::Refused.is_retryable());
     }
 
     #[test]
