@@ -197,7 +197,13 @@ fn gemini_subset(schema: &Value, depth: usize) {
     for (key, value) in map {
         assert!(GEMINI_KEYWORDS.contains(&key.as_str()), "{key} is outside Gemini's subset");
         match key.as_str() {
-            "type" => assert!(value.is_string(), "a type that is not one name: {value}"),
+            "type" | "description" | "title" | "format" | "pattern" => {
+                assert!(value.is_string(), "{key} is not a string: {value}");
+            }
+            "enum" | "required" => {
+                assert!(value.as_array().is_some_and(|v| v.iter().all(Value::is_string)), "{key}: {value}");
+            }
+            "nullable" => assert!(value.is_boolean(), "nullable: {value}"),
             "properties" => {
                 value.as_object().into_iter().flatten().for_each(|(_, s)| gemini_subset(s, depth + 1))
             }

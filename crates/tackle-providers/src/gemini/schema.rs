@@ -187,7 +187,8 @@ impl Lowering<'_> {
         match map.remove("type") {
             Some(Value::Array(types)) => {
                 nullable |= types.iter().any(|t| t == "null");
-                let mut types: Vec<Value> = types.into_iter().filter(|t| t != "null").collect();
+                let mut types: Vec<Value> =
+                    types.into_iter().filter(|t| t.is_string() && t != "null").collect();
                 match types.len() {
                     0 => {}
                     1 => {
@@ -201,10 +202,11 @@ impl Lowering<'_> {
                 }
             }
             Some(Value::String(t)) if t == "null" => nullable = true,
-            Some(t) => {
+            Some(t @ Value::String(_)) => {
                 map.insert("type".into(), t);
             }
-            None => {}
+            // A type that names nothing says nothing.
+            Some(_) | None => {}
         }
         if let Some(constant) = map.remove("const") {
             match constant {
@@ -303,8 +305,27 @@ impl Lowering<'_> {
             };
             map.insert("description".into(), Value::String(text));
         }
-        map.retain(|key, _| KEPT.contains(&key.as_str()));
+        map.retain(|key, value| KEPT.contains(&key.as_str()) && well_typed(key, value));
+        if let Some(Value::Array(required)) = map.get_mut("required") {
+            required.retain(Value::is_string);
+        }
         Value::Object(map)
+    }
+}
+
+/// Whether a kept keyword's value has the type the subset gives it (a schema that is not
+/// valid JSON Schema may hold anything).
+fn well_typed(key: &str, value: &Value) -> bool {
+    match key {
+        "type" | "format" | "title" | "description" | "pattern" => value.is_string(),
+        "nullable" => value.is_boolean(),
+        "enum" | "required" | "anyOf" => value.is_array(),
+        "properties" | "items" | "additionalProperties" => value.is_object(),
+        "minItems" | "maxItems" | "minProperties" | "maxProperties" | "minLength" | "maxLength" => {
+            value.is_u64()
+        }
+        "minimum" | "maximum" => value.is_number(),
+        _ => true,
     }
 }
 
@@ -408,6 +429,16 @@ mod tests {
         let text = out.to_string();
         assert!(text.contains("too large to describe"));
         assert!(text.len() < 1_000_000, "{} bytes", text.len());
+    }
+
+    #[test]
+    fn keywords_of_the_wrong_type_are_dropped() {
+        let out = lowered(json!({
+            "type": 666,
+            "properties": {"a": {"type": [1, "string"], "description": 5, "minLength": -1, "nullable": "yes"}},
+            "required": ["a", 7]
+        }));
+        assert_eq!(out, json!({"properties": {"a": {"type": "string"}}, "required": ["a"]}));
     }
 
     #[test]
