@@ -60,6 +60,46 @@ pub(crate) enum Command {
     /// The MCP servers of the settings.
     #[command(subcommand)]
     Mcp(McpCommand),
+    /// Serves runs for many users over HTTP (`tackle serve token create` makes a user's
+    /// token).
+    Serve(ServeArgs),
+}
+
+/// `tackle serve`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on; beyond loopback only when given.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub(crate) listen: std::net::SocketAddr,
+    /// Workers in this process (runs at once).
+    #[arg(long, default_value_t = 4)]
+    pub(crate) workers: usize,
+    #[command(flatten)]
+    pub(crate) provider: ProviderArgs,
+    #[command(subcommand)]
+    pub(crate) command: Option<ServeCommand>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ServeCommand {
+    /// Manages the tokens users call the server with.
+    #[command(subcommand)]
+    Token(TokenCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TokenCommand {
+    /// Makes a token for a user of an organisation (both created when new) and prints it
+    /// once; only its hash is kept.
+    Create {
+        /// The organisation.
+        #[arg(long)]
+        org: String,
+        /// The user.
+        #[arg(long)]
+        user: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

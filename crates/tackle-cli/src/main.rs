@@ -20,6 +20,7 @@ mod provider;
 mod render;
 mod run;
 mod secrets;
+mod serve;
 mod sessions;
 mod show;
 mod tools;
@@ -105,6 +106,7 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Mcp(McpCommand::Serve { http, token_secret, allow_host, .. }) => {
             mcp::serve(http, token_secret.as_deref(), allow_host, &config).await
         }
+        Command::Serve(args) => serve::serve(args, &config).await,
         Command::Model(ModelCommand::Pull) => local::pull().await,
         Command::Model(ModelCommand::List) => local::list(),
         Command::Config(ConfigCommand::Show { provider, json }) => show::show(&provider, json, &config).await,

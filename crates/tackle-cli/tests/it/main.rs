@@ -8,6 +8,7 @@ mod guard;
 mod local;
 mod mcp;
 mod runs;
+mod serve;
 mod sessions;
 
 use std::collections::VecDeque;

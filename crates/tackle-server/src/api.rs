@@ -1,0 +1,251 @@
+//! The HTTP API: runs, their events over SSE, health. Every error is an RFC 9457 problem.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures_util::Stream;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::Shared;
+use crate::store::{Principal, Store};
+use crate::worker::blocking;
+
+/// An RFC 9457 problem.
+#[derive(Debug)]
+pub(crate) struct Problem {
+    status: StatusCode,
+    title: &'static str,
+    detail: String,
+}
+
+impl Problem {
+    fn new(status: StatusCode, title: &'static str, detail: impl Into<String>) -> Self {
+        Problem { status, title, detail: detail.into() }
+    }
+
+    fn not_found(what: &str) -> Self {
+        Problem::new(StatusCode::NOT_FOUND, "Not found", format!("no {what} with that id is yours"))
+    }
+
+    fn store(error: crate::StoreError) -> Self {
+        tracing::warn!(%error, "the store failed");
+        Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Store unavailable",
+            "the store could not be reached; try again",
+        )
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        let body = json!({
+            "type": "about:blank",
+            "title": self.title,
+            "status": self.status.as_u16(),
+            "detail": self.detail,
+        });
+        let mut response = (self.status, body.to_string()).into_response();
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        response
+    }
+}
+
+pub(crate) fn router<S: Store>(shared: Arc<Shared<S>>) -> Router {
+    let max_body = shared.config.max_body;
+    Router::new()
+        .route("/v1/runs", post(create_run::<S>))
+        .route("/v1/runs/{id}", get(get_run::<S>))
+        .route("/v1/runs/{id}/events", get(events::<S>))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(ready::<S>))
+        .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "Not found", "no such endpoint") })
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(shared)
+}
+
+/// The token's principal, or 401.
+async fn principal<S: Store>(shared: &Arc<Shared<S>>, headers: &HeaderMap) -> Result<Principal, Problem> {
+    let unauthorised = |detail: &str| Problem::new(StatusCode::UNAUTHORIZED, "Unauthorised", detail);
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| unauthorised("send `Authorization: Bearer <token>`"))?;
+    let token = value.strip_prefix("Bearer ").map(str::trim).filter(|t| !t.is_empty());
+    let token = token.ok_or_else(|| unauthorised("send `Authorization: Bearer <token>`"))?.to_owned();
+    blocking(&shared.store, move |s| s.authenticate(&token))
+        .await
+        .map_err(Problem::store)?
+        .ok_or_else(|| unauthorised("the token is not known"))
+}
+
+/// `POST /v1/runs`: what a client may ask.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RunRequest {
+    /// The user's prompt.
+    prompt: String,
+}
+
+async fn create_run<S: Store>(
+    State(shared): State<Arc<Shared<S>>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let body = body.map_err(|rejection| {
+        Problem::new(rejection.status(), "Request body refused", rejection.body_text())
+    })?;
+    let request: RunRequest = serde_json::from_slice(&body)
+        .map_err(|e| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid request body", e.to_string()))?;
+    if request.prompt.trim().is_empty() {
+        return Err(Problem::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Invalid request body",
+            "the prompt is empty",
+        ));
+    }
+    let stored = json!({"prompt": request.prompt});
+    let run =
+        blocking(&shared.store, move |s| s.create_run(&owner, &stored)).await.map_err(Problem::store)?;
+    shared.work_added.send_modify(|n| *n += 1);
+    let location = format!("/v1/runs/{}", run.id);
+    let body = json!({"id": run.id, "status": run.status, "events": format!("{location}/events")});
+    let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
+    if let Ok(value) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    Ok(response)
+}
+
+async fn get_run<S: Store>(
+    State(shared): State<Arc<Shared<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let run = blocking(&shared.store, move |s| s.run(&owner, &id)).await.map_err(Problem::store)?;
+    let run = run.ok_or_else(|| Problem::not_found("run"))?;
+    Ok(axum::Json(run).into_response())
+}
+
+/// How many events one read of the store brings.
+const PAGE: usize = 500;
+
+/// `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (or from the start), each
+/// with its sequence number as the SSE id, then the stream ends once the run is settled.
+async fn events<S: Store>(
+    State(shared): State<Arc<Shared<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let after = match headers.get("last-event-id") {
+        None => 0,
+        Some(value) => {
+            value.to_str().ok().and_then(|v| v.trim().parse::<i64>().ok()).filter(|n| *n >= 0).ok_or_else(
+                || {
+                    Problem::new(
+                        StatusCode::BAD_REQUEST,
+                        "Bad Last-Event-ID",
+                        "Last-Event-ID must be an event number",
+                    )
+                },
+            )?
+        }
+    };
+    let (who, run_id) = (owner.clone(), id.clone());
+    blocking(&shared.store, move |s| s.run(&who, &run_id))
+        .await
+        .map_err(Problem::store)?
+        .ok_or_else(|| Problem::not_found("run"))?;
+    let changes = shared.events_added.subscribe();
+    let state =
+        Follow { shared, owner, id, after, pending: std::collections::VecDeque::new(), changes, done: false };
+    let stream = futures_util::stream::unfold(state, |mut follow| async move {
+        let event = follow.next().await?;
+        Some((Ok(event), follow))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+struct Follow<S: Store> {
+    shared: Arc<Shared<S>>,
+    owner: Principal,
+    id: String,
+    after: i64,
+    pending: std::collections::VecDeque<(i64, String)>,
+    changes: tokio::sync::watch::Receiver<u64>,
+    done: bool,
+}
+
+impl<S: Store> Follow<S> {
+    /// The next event, waiting for it; `None` once the run is settled and every event sent.
+    async fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some((seq, data)) = self.pending.pop_front() {
+                self.after = seq;
+                return Some(Event::default().id(seq.to_string()).data(data));
+            }
+            if self.done {
+                // Settled: whatever was written before the settlement, page by page.
+                let (owner, id, after) = (self.owner.clone(), self.id.clone(), self.after);
+                let rest =
+                    blocking(&self.shared.store, move |s| s.events_after(&owner, &id, after, PAGE)).await;
+                match rest {
+                    Ok(rest) if !rest.is_empty() => {
+                        self.pending.extend(rest);
+                        continue;
+                    }
+                    _ => return None,
+                }
+            }
+            // Marked seen before reading, so a write after the read is not missed.
+            self.changes.borrow_and_update();
+            let (owner, id, after) = (self.owner.clone(), self.id.clone(), self.after);
+            let read = blocking(&self.shared.store, move |s| {
+                let events = s.events_after(&owner, &id, after, PAGE)?;
+                // Settled is read after the events: a run settled after this read shows
+                // its last events on the next one.
+                let settled = events.is_empty() && s.run(&owner, &id)?.is_none_or(|r| r.status.is_settled());
+                Ok((events, settled))
+            })
+            .await;
+            match read {
+                Ok((events, settled)) => {
+                    if settled {
+                        // Events may have landed between the two reads: drained above.
+                        self.done = true;
+                        continue;
+                    }
+                    if !events.is_empty() {
+                        self.pending.extend(events);
+                        continue;
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "reading events failed"),
+            }
+            let poll = self.shared.config.poll;
+            tokio::select! {
+                _ = self.changes.changed() => {}
+                () = tokio::time::sleep(poll) => {}
+            }
+        }
+    }
+}
+
+async fn ready<S: Store>(State(shared): State<Arc<Shared<S>>>) -> Result<&'static str, Problem> {
+    blocking(&shared.store, |s| s.authenticate("readiness-probe")).await.map_err(Problem::store)?;
+    Ok("ready")
+}

@@ -1,0 +1,174 @@
+//! `tackle serve`: tool-calling runs for many users over HTTP.
+//!
+//! A client with a token (`Authorization: Bearer tk_…`) posts a prompt; the run is queued
+//! in the [`Store`] and a worker of this process (or of another process on the same store)
+//! claims it under a lease, runs it through the [`Harness`](tackle_harness::Harness) with
+//! the server's model and tools, and writes every event with a persistent sequence number.
+//! Clients follow the events over SSE and pick up where they left off with `Last-Event-ID`.
+//!
+//! ```text
+//! POST /v1/runs            {"prompt": "…"}            → 202 {"id": "run_…", "status": "queued"}
+//! GET  /v1/runs/{id}                                 → the run: status, answer or error
+//! GET  /v1/runs/{id}/events  (SSE, Last-Event-ID)    → every event once, in order
+//! GET  /healthz, /readyz
+//! ```
+//!
+//! Errors are RFC 9457 problem details; request bodies are bounded and unknown fields
+//! refused; every read is scoped to the token's user.
+
+mod api;
+pub mod store;
+mod worker;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tackle_core::Model;
+use tackle_harness::Harness;
+use tackle_tools::RunContext;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+pub use store::{Principal, RunRecord, RunStatus, SqliteStore, Store, StoreError};
+
+/// Makes the context of a run from its id: the tools' settings and secrets, the
+/// provider's confidence. An error fails the run with that message.
+pub type ContextFactory = dyn Fn(&str) -> Result<RunContext, String> + Send + Sync;
+
+/// What runs the server's runs: the harness (tools, limits), the model, and each run's
+/// context.
+pub struct Engine {
+    /// The harness every run goes through.
+    pub harness: Harness,
+    /// The model every run talks to.
+    pub model: Arc<dyn Model>,
+    /// Each run's context.
+    pub context: Arc<ContextFactory>,
+}
+
+impl Engine {
+    /// An engine whose runs get a plain context (no tool settings, medium confidence).
+    pub fn new(harness: Harness, model: Arc<dyn Model>) -> Self {
+        Engine { harness, model, context: Arc::new(|id| Ok(RunContext::new(id))) }
+    }
+
+    /// Each run's context made by `factory`.
+    pub fn with_context(
+        mut self,
+        factory: impl Fn(&str) -> Result<RunContext, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.context = Arc::new(factory);
+        self
+    }
+}
+
+/// How the server behaves.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// Workers in this process.
+    pub workers: usize,
+    /// How long a run stays with a worker that stopped renewing its lease.
+    pub lease: Duration,
+    /// How often idle workers and event streams look at the store for work and events
+    /// written by other processes.
+    pub poll: Duration,
+    /// The largest request body accepted.
+    pub max_body: usize,
+    /// This process's name in leases.
+    pub name: String,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            workers: 4,
+            lease: worker::DEFAULT_LEASE,
+            poll: Duration::from_millis(250),
+            max_body: 256 * 1024,
+            name: format!("server-{}", std::process::id()),
+        }
+    }
+}
+
+impl ServerConfig {
+    /// With `workers` workers.
+    pub fn with_workers(mut self, workers: usize) -> Self {
+        self.workers = workers.max(1);
+        self
+    }
+
+    /// With this lease.
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// With this interval for looking at the store.
+    pub fn with_poll(mut self, poll: Duration) -> Self {
+        self.poll = poll;
+        self
+    }
+
+    /// With this largest request body.
+    pub fn with_max_body(mut self, bytes: usize) -> Self {
+        self.max_body = bytes;
+        self
+    }
+}
+
+/// What the handlers and workers share.
+pub(crate) struct Shared<S: Store> {
+    pub(crate) store: Arc<S>,
+    pub(crate) config: ServerConfig,
+    /// Counts runs queued here (workers wait on it, and poll for other processes').
+    pub(crate) work_added: watch::Sender<u64>,
+    /// Counts writes of events and settlements here (event streams wait on it).
+    pub(crate) events_added: watch::Sender<u64>,
+    pub(crate) shutdown: CancellationToken,
+}
+
+/// A running server: its router, and its workers until [`Server::shutdown`].
+pub struct Server<S: Store> {
+    shared: Arc<Shared<S>>,
+    workers: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl<S: Store> Server<S> {
+    /// Starts `config.workers` workers on `store` with `engine`; call from a Tokio runtime.
+    pub fn start(store: S, engine: Engine, config: ServerConfig) -> Self {
+        let shared = Arc::new(Shared {
+            store: Arc::new(store),
+            config,
+            work_added: watch::Sender::new(0),
+            events_added: watch::Sender::new(0),
+            shutdown: CancellationToken::new(),
+        });
+        let engine = Arc::new(engine);
+        let workers = (0..shared.config.workers)
+            .map(|i| {
+                let name = format!("{}/{i}", shared.config.name);
+                tokio::spawn(worker::work(Arc::clone(&shared), Arc::clone(&engine), name))
+            })
+            .collect();
+        Server { shared, workers }
+    }
+
+    /// The HTTP API.
+    pub fn router(&self) -> axum::Router {
+        api::router(Arc::clone(&self.shared))
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<S> {
+        &self.shared.store
+    }
+
+    /// Stops claiming runs and stops the workers; runs in flight are left to their leases.
+    pub async fn shutdown(self) {
+        self.shared.shutdown.cancel();
+        for worker in self.workers {
+            let _ = worker.await;
+        }
+    }
+}

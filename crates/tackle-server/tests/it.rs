@@ -1,0 +1,238 @@
+//! `tackle-server` end to end on loopback: a real HTTP server, a SQLite store in a temp
+//! dir, workers running the real harness against a scripted model.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tackle_core::{AssistantPart, AssistantTurn, Message, ToolCall, UserPart};
+use tackle_harness::Harness;
+use tackle_server::{Engine, Server, ServerConfig, SqliteStore, Store};
+use tackle_test::FunctionModel;
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct AddArgs {
+    a: i64,
+    b: i64,
+}
+
+/// A model that adds when asked and answers once the result is back.
+fn model() -> FunctionModel {
+    FunctionModel::new(|request| {
+        let answered = request.messages.iter().any(|m| {
+            matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
+        });
+        Ok(if answered {
+            AssistantTurn::text("It is 42.")
+        } else {
+            AssistantTurn {
+                parts: vec![
+                    AssistantPart::Text("Adding.".into()),
+                    AssistantPart::ToolCall(ToolCall::new("call_1", "add", json!({"a": 2, "b": 40}))),
+                ],
+                ..AssistantTurn::default()
+            }
+        })
+    })
+}
+
+struct Running {
+    url: String,
+    server: Server<SqliteStore>,
+    http: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+async fn start() -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("server.db")).unwrap();
+    let add =
+        tackle_tools::typed_tool(
+            "add",
+            "Add two numbers.",
+            |_ctx: tackle_tools::ToolContext, a: AddArgs| async move {
+                Ok::<_, tackle_tools::ToolError>(a.a + a.b)
+            },
+        )
+        .build()
+        .unwrap();
+    let harness = Harness::new(tackle_tools::ToolRegistry::builder().tool(add).build().unwrap());
+    let engine = Engine::new(harness, Arc::new(model()));
+    let config =
+        ServerConfig::default().with_workers(2).with_lease(Duration::from_secs(2)).with_max_body(4096);
+    let server = Server::start(store, engine, config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let router = server.router();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    Running { url, server, http: reqwest::Client::new(), _dir: dir }
+}
+
+impl Running {
+    fn token(&self, org: &str, user: &str) -> String {
+        self.server.store().create_token(org, user).unwrap()
+    }
+
+    async fn post(&self, token: &str, body: &str) -> (u16, Value) {
+        let response = self
+            .http
+            .post(format!("{}/v1/runs", self.url))
+            .bearer_auth(token)
+            .header("content-type", "application/json")
+            .body(body.to_owned())
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get(&self, token: Option<&str>, path: &str, last_event: Option<&str>) -> (u16, String, String) {
+        let mut request = self.http.get(format!("{}{path}", self.url));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(last) = last_event {
+            request = request.header("last-event-id", last);
+        }
+        let response = tokio::time::timeout(Duration::from_secs(20), request.send()).await.unwrap().unwrap();
+        let status = response.status().as_u16();
+        let kind = response
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        let body = tokio::time::timeout(Duration::from_secs(20), response.text()).await.unwrap().unwrap();
+        (status, kind, body)
+    }
+}
+
+/// `(id, data)` of each SSE event in `body`.
+fn sse_events(body: &str) -> Vec<(i64, Value)> {
+    body.split("\n\n")
+        .filter_map(|block| {
+            let id = block.lines().find_map(|l| l.strip_prefix("id: "))?.parse().ok()?;
+            let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
+            Some((id, serde_json::from_str(data).unwrap()))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_goes_through_and_its_events_resume_from_any_point() {
+    let running = start().await;
+    let alice = running.token("acme", "alice");
+    let (status, created) = running.post(&alice, r#"{"prompt": "2+40?"}"#).await;
+    assert_eq!(status, 202, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    assert_eq!(created["events"], format!("/v1/runs/{id}/events"));
+
+    // The stream follows the run and ends once it is settled.
+    let (status, kind, body) = running.get(Some(&alice), &format!("/v1/runs/{id}/events"), None).await;
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/event-stream"), "{kind}");
+    let events = sse_events(&body);
+    let ids: Vec<i64> = events.iter().map(|e| e.0).collect();
+    assert_eq!(ids, (1..=ids.len() as i64).collect::<Vec<_>>(), "every event once, in order");
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e.1["event"].as_str()).collect();
+    for wanted in ["run_started", "tool_call_started", "tool_call_finished", "finished"] {
+        assert!(kinds.contains(&wanted), "{wanted} missing from {kinds:?}");
+    }
+
+    let (status, _, run) = running.get(Some(&alice), &format!("/v1/runs/{id}"), None).await;
+    assert_eq!(status, 200);
+    let run: Value = serde_json::from_str(&run).unwrap();
+    assert_eq!(run["status"], "answered");
+    assert_eq!(run["answer"], "It is 42.");
+    assert!(run.get("state").is_none(), "the checkpoint is not shown");
+
+    // A client that saw up to event 2 gets exactly the rest.
+    let (_, _, rest) = running.get(Some(&alice), &format!("/v1/runs/{id}/events"), Some("2")).await;
+    let rest = sse_events(&rest);
+    assert_eq!(rest.first().map(|e| e.0), Some(3));
+    assert_eq!(rest.len(), events.len() - 2);
+    assert_eq!(rest, events[2..].to_vec());
+    running.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_sees_only_its_own_users_runs() {
+    let running = start().await;
+    let alice = running.token("acme", "alice");
+    let bob = running.token("acme", "bob");
+    let mallory = running.token("evil", "alice");
+    let (_, created) = running.post(&alice, r#"{"prompt": "mine"}"#).await;
+    let id = created["id"].as_str().unwrap();
+    for token in [&bob, &mallory] {
+        for path in [format!("/v1/runs/{id}"), format!("/v1/runs/{id}/events")] {
+            let (status, kind, body) = running.get(Some(token), &path, None).await;
+            assert_eq!(status, 404, "{path}: {body}");
+            assert_eq!(kind, "application/problem+json");
+            assert!(!body.contains("mine"));
+        }
+    }
+    let (status, kind, _) = running.get(None, &format!("/v1/runs/{id}"), None).await;
+    assert_eq!((status, kind.as_str()), (401, "application/problem+json"));
+    let (status, _, _) = running.get(Some("tk_forged"), &format!("/v1/runs/{id}"), None).await;
+    assert_eq!(status, 401);
+    running.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_are_problems() {
+    let running = start().await;
+    let alice = running.token("acme", "alice");
+    let (status, problem) = running.post(&alice, r#"{"prompt": "hi", "temperature": 2}"#).await;
+    assert_eq!(status, 422);
+    assert!(problem["detail"].as_str().unwrap().contains("unknown field"), "{problem}");
+    assert_eq!(problem["status"], 422);
+    let (status, _) = running.post(&alice, r#"{"prompt": "   "}"#).await;
+    assert_eq!(status, 422);
+    let (status, _) = running.post(&alice, "not json").await;
+    assert_eq!(status, 422);
+    let big = format!(r#"{{"prompt": "{}"}}"#, "x".repeat(5000));
+    let (status, problem) = running.post(&alice, &big).await;
+    assert_eq!(status, 413, "{problem}");
+    let (status, _, _) = running.get(Some(&alice), "/v1/runs/run_x/events", Some("minus one")).await;
+    assert_eq!(status, 400);
+    let (status, kind, _) = running.get(Some(&alice), "/v1/nothing", None).await;
+    assert_eq!((status, kind.as_str()), (404, "application/problem+json"));
+    let (status, _, body) = running.get(None, "/readyz", None).await;
+    assert_eq!((status, body.as_str()), (200, "ready"));
+    running.server.shutdown().await;
+}
+
+/// A run whose worker vanished after it had started is taken over once the lease runs out,
+/// and reported interrupted rather than started again (its calls may have run).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_worker_vanished_is_reported_interrupted_not_repeated() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let store = SqliteStore::open(&path).unwrap();
+    let token = store.create_token("acme", "alice").unwrap();
+    let owner = store.authenticate(&token).unwrap().unwrap();
+    let run = store.create_run(&owner, &json!({"prompt": "2+40?"})).unwrap();
+    // A worker of another process claims it, writes one event and dies.
+    store.claim("ghost", Duration::from_millis(300)).unwrap().unwrap();
+    store.append_events(&run.id, "ghost", &[r#"{"event":"run_started","run_id":"x"}"#.into()]).unwrap();
+
+    let harness = Harness::new(tackle_tools::ToolRegistry::builder().build().unwrap());
+    let engine = Engine::new(harness, Arc::new(model()));
+    let config = ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
+    let server = Server::start(SqliteStore::open(&path).unwrap(), engine, config);
+    let mut settled = None;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let record = server.store().run(&owner, &run.id).unwrap().unwrap();
+        if record.status.is_settled() {
+            settled = Some(record);
+            break;
+        }
+    }
+    let record = settled.expect("the run was taken over");
+    assert_eq!(record.status, tackle_server::RunStatus::Failed);
+    assert!(record.error.unwrap().contains("interrupted"));
+    assert_eq!(server.store().events_after(&owner, &run.id, 0, 10).unwrap().len(), 1, "nothing ran again");
+    server.shutdown().await;
+}
