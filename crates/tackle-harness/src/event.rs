@@ -127,6 +127,12 @@ pub trait EventSink: Send {
     fn is_listening(&self) -> bool {
         true
     }
+
+    /// The run's state at a point worth keeping: after the model's turn is recorded and
+    /// before any of its calls starts, and after a batch's results are recorded. A sink
+    /// that makes runs durable writes it before returning — the calls start only then — so
+    /// that a run taken over later knows which calls may have run.
+    fn checkpoint(&mut self, _state: &crate::RunState) {}
 }
 
 impl<F: FnMut(RunEvent) + Send> EventSink for F {

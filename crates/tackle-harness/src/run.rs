@@ -505,8 +505,9 @@ impl Harness {
                 };
                 return Ok(self.answer(state, text, fallback, sink));
             }
+            sink.checkpoint(state);
             match self.run_calls(&offer, ctx, state, calls, sink, started).await? {
-                BatchEnd::Done => {}
+                BatchEnd::Done => sink.checkpoint(state),
                 BatchEnd::Suspended(pending) => return Ok(RunOutcome::Suspended(pending)),
             }
         }

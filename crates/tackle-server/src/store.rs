@@ -163,9 +163,16 @@ pub trait Store: Send + Sync + 'static {
     /// Extends `worker`'s lease on `run`; false when the worker no longer holds it.
     fn heartbeat(&self, run: &str, worker: &str, lease: Duration) -> Result<bool, StoreError>;
 
-    /// Appends events to `run` in order, each with the next sequence number; returns the
-    /// last number given. Refused (`Ok(None)`) when `worker` no longer holds the run.
-    fn append_events(&self, run: &str, worker: &str, events: &[String]) -> Result<Option<i64>, StoreError>;
+    /// Appends events to `run` in order, each with the next sequence number, and keeps
+    /// `checkpoint` as the run's state when given — in one transaction; returns the last
+    /// number given. Refused (`Ok(None)`) when `worker` no longer holds the run.
+    fn append_events(
+        &self,
+        run: &str,
+        worker: &str,
+        events: &[String],
+        checkpoint: Option<&str>,
+    ) -> Result<Option<i64>, StoreError>;
 
     /// `owner`'s events of `run` after sequence number `after`, at most `limit`.
     fn events_after(
@@ -352,7 +359,13 @@ impl Store for SqliteStore {
         })
     }
 
-    fn append_events(&self, run: &str, worker: &str, events: &[String]) -> Result<Option<i64>, StoreError> {
+    fn append_events(
+        &self,
+        run: &str,
+        worker: &str,
+        events: &[String],
+        checkpoint: Option<&str>,
+    ) -> Result<Option<i64>, StoreError> {
         self.with(|c| {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             let holds: bool = tx
@@ -378,6 +391,12 @@ impl Store for SqliteStore {
                     seq += 1;
                     insert.execute(params![run, seq, event])?;
                 }
+            }
+            if let Some(state) = checkpoint {
+                tx.execute(
+                    "UPDATE runs SET state = ?1, updated_ms = ?2 WHERE id = ?3",
+                    params![state, now_ms(), run],
+                )?;
             }
             tx.commit()?;
             Ok(Some(seq))
@@ -461,13 +480,17 @@ mod tests {
         let claimed = store.claim("w1", lease).unwrap().unwrap();
         assert_eq!(claimed.id, run.id);
         assert!(store.claim("w2", lease).unwrap().is_none(), "a leased run is not claimed twice");
-        assert_eq!(store.append_events(&run.id, "w1", &["a".into(), "b".into()]).unwrap(), Some(2));
         assert_eq!(
-            store.append_events(&run.id, "w2", &["c".into()]).unwrap(),
+            store.append_events(&run.id, "w1", &["a".into(), "b".into()], Some("{}")).unwrap(),
+            Some(2)
+        );
+        assert_eq!(
+            store.append_events(&run.id, "w2", &["c".into()], None).unwrap(),
             None,
             "only the holder appends"
         );
-        assert_eq!(store.append_events(&run.id, "w1", &["c".into()]).unwrap(), Some(3));
+        assert_eq!(store.append_events(&run.id, "w1", &["c".into()], None).unwrap(), Some(3));
+        assert_eq!(store.run(&owner, &run.id).unwrap().unwrap().state.as_deref(), Some("{}"));
         let after_one: Vec<i64> =
             store.events_after(&owner, &run.id, 1, 10).unwrap().into_iter().map(|e| e.0).collect();
         assert_eq!(after_one, vec![2, 3]);

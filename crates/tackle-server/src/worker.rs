@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tackle_core::Message;
-use tackle_harness::{RunEvent, RunOutcome};
-use tokio::sync::mpsc;
+use tackle_core::{Message, ToolCall, ToolReturn, ToolStatus};
+use tackle_harness::{Decision, EventSink, PendingBatch, RunEvent, RunOutcome, RunState};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::store::{RunRecord, RunStatus, Settlement, Store, StoreError};
 use crate::{Engine, Shared};
@@ -59,7 +59,132 @@ pub(crate) async fn work<S: Store>(shared: Arc<Shared<S>>, engine: Arc<Engine>, 
     }
 }
 
-/// Runs one claimed run to the end.
+/// What the run's sink hands the writer.
+enum Write {
+    /// An event, in order.
+    Event(String),
+    /// The run's state, written with the events before it; acknowledged once stored.
+    Checkpoint(String, oneshot::Sender<bool>),
+}
+
+/// The sink of a run on a worker: events to the writer, checkpoints written (with every
+/// event before them) before the harness goes on.
+struct Sink {
+    writes: mpsc::UnboundedSender<Write>,
+}
+
+impl EventSink for Sink {
+    fn emit(&mut self, event: RunEvent) {
+        if let Ok(text) = serde_json::to_string(&event) {
+            let _ = self.writes.send(Write::Event(text));
+        }
+    }
+
+    fn checkpoint(&mut self, state: &RunState) {
+        let Ok(text) = serde_json::to_string(state) else { return };
+        let (ack, stored) = oneshot::channel();
+        if self.writes.send(Write::Checkpoint(text, ack)).is_err() {
+            return;
+        }
+        // Calls start once this returns: wait for the write (a multi-threaded runtime lets
+        // this thread block while the others go on).
+        if tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
+            let _ = tokio::task::block_in_place(|| stored.blocking_recv());
+        } else {
+            tracing::warn!("checkpoints are not waited for on a single-threaded runtime");
+        }
+    }
+}
+
+/// Writes a run's events and checkpoints in order, many per transaction; returns whether
+/// a write was refused or failed (the lease was lost).
+async fn write_all<S: Store>(
+    shared: Arc<Shared<S>>,
+    id: String,
+    worker: String,
+    mut writes: mpsc::UnboundedReceiver<Write>,
+) -> bool {
+    let mut lost = false;
+    while let Some(first) = writes.recv().await {
+        let mut events = Vec::new();
+        let mut checkpoint = None;
+        let mut next = Some(first);
+        while let Some(write) = next.take() {
+            match write {
+                Write::Event(event) => events.push(event),
+                Write::Checkpoint(state, ack) => {
+                    checkpoint = Some((state, ack));
+                    break;
+                }
+            }
+            if events.len() < BATCH {
+                next = writes.try_recv().ok();
+            }
+        }
+        let (state, ack) = match checkpoint {
+            Some((state, ack)) => (Some(state), Some(ack)),
+            None => (None, None),
+        };
+        let (run, holder) = (id.clone(), worker.clone());
+        let written =
+            blocking(&shared.store, move |s| s.append_events(&run, &holder, &events, state.as_deref())).await;
+        let ok = match written {
+            Ok(Some(_)) => {
+                shared.events_added.send_modify(|n| *n += 1);
+                true
+            }
+            Ok(None) => false,
+            Err(error) => {
+                tracing::warn!(%error, "events could not be written");
+                false
+            }
+        };
+        lost |= !ok;
+        if let Some(ack) = ack {
+            let _ = ack.send(ok);
+        }
+    }
+    lost
+}
+
+/// The message a call gets when the worker running it stopped before its result was kept.
+pub(crate) const INTERRUPTED: &str = "interrupted: the server running this call stopped before its result was recorded; its outcome is unknown";
+
+/// For a run taken over mid-batch: the last model turn's calls have no results. Idempotent
+/// ones are run again (an approval), every other one gets [`INTERRUPTED`] as a failure;
+/// returns the decisions to resume with, or `None` when no batch was in flight.
+fn interrupted_batch(engine: &Engine, state: &mut RunState) -> Option<Vec<(String, Decision)>> {
+    let Some(Message::Assistant(turn)) = state.messages.last() else { return None };
+    let calls: Vec<ToolCall> = turn.tool_calls().cloned().collect();
+    if calls.is_empty() || state.pending.is_some() {
+        return None;
+    }
+    let registry = engine.harness.registry();
+    let mut decisions = Vec::new();
+    let returns = calls
+        .iter()
+        .map(|call| {
+            let idempotent = registry.definition(&call.name).is_some_and(|d| d.idempotent);
+            let status = if idempotent {
+                decisions.push((call.id.clone(), Decision::Approve));
+                ToolStatus::ApprovalRequired
+            } else {
+                ToolStatus::Failed
+            };
+            ToolReturn {
+                call_id: call.id.clone(),
+                tool_name: call.name.clone(),
+                ..ToolReturn::with_status(status, INTERRUPTED)
+            }
+        })
+        .collect();
+    let n = calls.len();
+    state.pending =
+        Some(PendingBatch { calls, returns, durations: vec![Duration::ZERO; n], counted: vec![true; n] });
+    Some(decisions)
+}
+
+/// Runs one claimed run to the end: from its checkpoint when another worker had started it.
 async fn run_one<S: Store>(
     shared: &Arc<Shared<S>>,
     engine: &Engine,
@@ -71,58 +196,41 @@ async fn run_one<S: Store>(
         let (id, worker) = (run.id.clone(), worker.to_owned());
         blocking(&shared.store, move |s| s.settle(&id, &worker, &settlement))
     };
-    // A run another worker started and lost: whatever its calls did cannot be known here,
-    // so it is not started again from the top (that could repeat a call).
-    let (id, who) = (run.id.clone(), run.owner.clone());
-    let seen = blocking(&shared.store, move |s| s.events_after(&who, &id, 0, 1)).await?;
-    if !seen.is_empty() {
-        let error =
-            "interrupted: the worker running this run stopped; its tool calls may have run".to_owned();
-        settle(Settlement { status: RunStatus::Failed, state: None, answer: None, error: Some(error) })
-            .await?;
-        shared.events_added.send_modify(|n| *n += 1);
-        return Ok(());
-    }
-    let Some(prompt) = run.request.get("prompt").and_then(|p| p.as_str()).map(str::to_owned) else {
-        let error = Some("the run has no prompt".to_owned());
-        settle(Settlement { status: RunStatus::Failed, state: None, answer: None, error }).await?;
-        return Ok(());
+    let failed = |error: String| Settlement {
+        status: RunStatus::Failed,
+        state: None,
+        answer: None,
+        error: Some(error),
     };
+    let checkpoint: Option<RunState> = match run.state.as_deref().map(serde_json::from_str) {
+        None => None,
+        Some(Ok(state)) => Some(state),
+        Some(Err(error)) => {
+            settle(failed(format!("the run's checkpoint cannot be read: {error}"))).await?;
+            shared.events_added.send_modify(|n| *n += 1);
+            return Ok(());
+        }
+    };
+    let prompt = run.request.get("prompt").and_then(|p| p.as_str()).map(str::to_owned);
+    let mut state = match (checkpoint, prompt) {
+        (Some(state), _) => state,
+        // Not checkpointed yet: no call can have started, so the run starts from the top.
+        (None, Some(prompt)) => engine.harness.start(run.id.clone(), vec![Message::user(prompt)]),
+        (None, None) => {
+            settle(failed("the run has no prompt".to_owned())).await?;
+            return Ok(());
+        }
+    };
+    let resume = interrupted_batch(engine, &mut state);
 
-    // Events go to a writer that appends them in order, many per transaction.
-    let (sender, mut receiver) = mpsc::unbounded_channel::<String>();
-    let writer = {
-        let (shared, id, worker) = (Arc::clone(shared), run.id.clone(), worker.to_owned());
-        tokio::spawn(async move {
-            let mut lost = false;
-            while let Some(first) = receiver.recv().await {
-                let mut batch = vec![first];
-                while batch.len() < BATCH {
-                    match receiver.try_recv() {
-                        Ok(event) => batch.push(event),
-                        Err(_) => break,
-                    }
-                }
-                let (id, worker) = (id.clone(), worker.clone());
-                match blocking(&shared.store, move |s| s.append_events(&id, &worker, &batch)).await {
-                    Ok(Some(_)) => shared.events_added.send_modify(|n| *n += 1),
-                    Ok(None) => lost = true,
-                    Err(error) => {
-                        tracing::warn!(%error, "events could not be written");
-                        lost = true;
-                    }
-                }
-            }
-            lost
-        })
-    };
+    let (writes, receiver) = mpsc::unbounded_channel::<Write>();
+    let writer = tokio::spawn(write_all(Arc::clone(shared), run.id.clone(), worker.to_owned(), receiver));
     let ctx = match (engine.context)(&run.id) {
         Ok(ctx) => Arc::new(ctx),
         Err(error) => {
-            drop(sender);
+            drop(writes);
             let _ = writer.await;
-            let error = Some(format!("the run could not be set up: {error}"));
-            settle(Settlement { status: RunStatus::Failed, state: None, answer: None, error }).await?;
+            settle(failed(format!("the run could not be set up: {error}"))).await?;
             shared.events_added.send_modify(|n| *n += 1);
             return Ok(());
         }
@@ -145,21 +253,23 @@ async fn run_one<S: Store>(
             }
         })
     };
-    let mut state = engine.harness.start(run.id.clone(), vec![Message::user(prompt)]);
-    let mut sink = |event: RunEvent| {
-        if let Ok(text) = serde_json::to_string(&event) {
-            let _ = sender.send(text);
+    let mut sink = Sink { writes };
+    let model = engine.model.as_ref();
+    let going = async {
+        match resume {
+            Some(decisions) => engine.harness.resume(model, &ctx, &mut state, decisions, &mut sink).await,
+            None => engine.harness.run(model, &ctx, &mut state, &mut sink).await,
         }
     };
     let outcome = tokio::select! {
-        outcome = engine.harness.run(engine.model.as_ref(), &ctx, &mut state, &mut sink) => Some(outcome),
+        outcome = going => Some(outcome),
         () = shared.shutdown.cancelled() => None,
     };
     heartbeat.abort();
-    drop(sender);
+    drop(sink);
     let lost = writer.await.unwrap_or(true);
     let Some(outcome) = outcome else {
-        // Shut down mid-run: the lease runs out and the run is reported interrupted.
+        // Stopped mid-run: the lease runs out and another worker goes on from the checkpoint.
         return Ok(());
     };
     if lost {

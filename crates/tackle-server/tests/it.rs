@@ -203,10 +203,10 @@ async fn bad_requests_are_problems() {
     running.server.shutdown().await;
 }
 
-/// A run whose worker vanished after it had started is taken over once the lease runs out,
-/// and reported interrupted rather than started again (its calls may have run).
+/// A run whose worker vanished before its first checkpoint is started again from the top
+/// (no call can have started), its events numbered on after the lost worker's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_run_whose_worker_vanished_is_reported_interrupted_not_repeated() {
+async fn a_run_whose_worker_vanished_before_any_checkpoint_starts_again() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("server.db");
     let store = SqliteStore::open(&path).unwrap();
@@ -215,24 +215,143 @@ async fn a_run_whose_worker_vanished_is_reported_interrupted_not_repeated() {
     let run = store.create_run(&owner, &json!({"prompt": "2+40?"})).unwrap();
     // A worker of another process claims it, writes one event and dies.
     store.claim("ghost", Duration::from_millis(300)).unwrap().unwrap();
-    store.append_events(&run.id, "ghost", &[r#"{"event":"run_started","run_id":"x"}"#.into()]).unwrap();
+    store.append_events(&run.id, "ghost", &[r#"{"event":"run_started","run_id":"x"}"#.into()], None).unwrap();
 
-    let harness = Harness::new(tackle_tools::ToolRegistry::builder().build().unwrap());
+    let harness = Harness::new(tackle_tools::ToolRegistry::builder().tool(add_tool()).build().unwrap());
     let engine = Engine::new(harness, Arc::new(model()));
     let config = ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
     let server = Server::start(SqliteStore::open(&path).unwrap(), engine, config);
-    let mut settled = None;
-    for _ in 0..100 {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        let record = server.store().run(&owner, &run.id).unwrap().unwrap();
+    let record = settled(server.store().as_ref(), &owner, &run.id).await;
+    assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
+    let events = server.store().events_after(&owner, &run.id, 0, 100).unwrap();
+    let seqs: Vec<i64> = events.iter().map(|e| e.0).collect();
+    assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>());
+    assert_eq!(events.iter().filter(|e| e.1.contains("\"run_started\"")).count(), 2);
+    server.shutdown().await;
+}
+
+fn add_tool() -> tackle_tools::FunctionTool {
+    tackle_tools::typed_tool("add", "Add two numbers.", |_ctx: tackle_tools::ToolContext, a: AddArgs| async move {
+        Ok::<_, tackle_tools::ToolError>(a.a + a.b)
+    })
+    .build()
+    .unwrap()
+}
+
+async fn settled<S: Store>(
+    store: &S,
+    owner: &tackle_server::Principal,
+    id: &str,
+) -> tackle_server::RunRecord {
+    for _ in 0..200 {
+        let record = store.run(owner, id).unwrap().unwrap();
         if record.status.is_settled() {
-            settled = Some(record);
+            return record;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the run never settled");
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Empty {}
+
+/// A server stopped in the middle of a batch; another, on the same store, takes the run over
+/// from its checkpoint: the idempotent call runs again, the other is reported interrupted
+/// with its outcome unknown — never run twice — and the run answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let charged = Arc::new(AtomicUsize::new(0));
+    let looked_up = Arc::new(AtomicUsize::new(0));
+    let engine = || {
+        let (charged, looked_up) = (Arc::clone(&charged), Arc::clone(&looked_up));
+        let charge = tackle_tools::typed_tool(
+            "charge",
+            "Charge the card.",
+            move |_ctx: tackle_tools::ToolContext, _: Empty| {
+                let charged = Arc::clone(&charged);
+                async move {
+                    charged.fetch_add(1, Ordering::SeqCst);
+                    // The server stops while this call runs.
+                    tokio::time::sleep(Duration::from_secs(3600)).await;
+                    Ok::<_, tackle_tools::ToolError>("charged")
+                }
+            },
+        )
+        .build()
+        .unwrap();
+        let lookup = tackle_tools::typed_tool(
+            "lookup",
+            "Look the price up.",
+            move |_ctx: tackle_tools::ToolContext, _: Empty| {
+                let looked_up = Arc::clone(&looked_up);
+                async move {
+                    looked_up.fetch_add(1, Ordering::SeqCst);
+                    Ok::<_, tackle_tools::ToolError>("12 EUR")
+                }
+            },
+        )
+        .idempotent()
+        .build()
+        .unwrap();
+        let registry = tackle_tools::ToolRegistry::builder().tool(charge).tool(lookup).build().unwrap();
+        let model = FunctionModel::new(|request| {
+            let answered = request.messages.iter().any(|m| {
+                matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
+            });
+            Ok(if answered {
+                AssistantTurn::text("Checked.")
+            } else {
+                AssistantTurn {
+                    parts: vec![
+                        AssistantPart::ToolCall(ToolCall::new("c_charge", "charge", json!({}))),
+                        AssistantPart::ToolCall(ToolCall::new("c_lookup", "lookup", json!({}))),
+                    ],
+                    ..AssistantTurn::default()
+                }
+            })
+        });
+        Engine::new(Harness::new(registry), Arc::new(model))
+    };
+    let config = || {
+        ServerConfig::default()
+            .with_workers(1)
+            .with_poll(Duration::from_millis(50))
+            .with_lease(Duration::from_millis(600))
+    };
+
+    let first = Server::start(SqliteStore::open(&path).unwrap(), engine(), config());
+    let token = first.store().create_token("acme", "alice").unwrap();
+    let owner = first.store().authenticate(&token).unwrap().unwrap();
+    let run = first.store().create_run(&owner, &json!({"prompt": "Charge me the price."})).unwrap();
+    for _ in 0..100 {
+        if charged.load(Ordering::SeqCst) == 1 && looked_up.load(Ordering::SeqCst) == 1 {
             break;
         }
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let record = settled.expect("the run was taken over");
-    assert_eq!(record.status, tackle_server::RunStatus::Failed);
-    assert!(record.error.unwrap().contains("interrupted"));
-    assert_eq!(server.store().events_after(&owner, &run.id, 0, 10).unwrap().len(), 1, "nothing ran again");
-    server.shutdown().await;
+    assert_eq!(
+        (charged.load(Ordering::SeqCst), looked_up.load(Ordering::SeqCst)),
+        (1, 1),
+        "the batch is under way"
+    );
+    first.shutdown().await;
+
+    let second = Server::start(SqliteStore::open(&path).unwrap(), engine(), config());
+    let record = settled(second.store().as_ref(), &owner, &run.id).await;
+    assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
+    assert_eq!(record.answer.as_deref(), Some("Checked."));
+    assert_eq!(charged.load(Ordering::SeqCst), 1, "the charge never ran twice");
+    assert_eq!(looked_up.load(Ordering::SeqCst), 2, "the idempotent lookup ran again");
+    let state: Value = serde_json::from_str(record.state.as_deref().unwrap()).unwrap();
+    let history = state["messages"].to_string();
+    assert!(history.contains("its outcome is unknown"), "{history}");
+    assert!(history.contains("12 EUR"), "{history}");
+    let events = second.store().events_after(&owner, &run.id, 0, 1000).unwrap();
+    let seqs: Vec<i64> = events.iter().map(|e| e.0).collect();
+    assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "every event once, numbered on");
+    second.shutdown().await;
 }

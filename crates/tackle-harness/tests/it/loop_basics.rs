@@ -416,3 +416,40 @@ async fn progress_a_tool_reports_becomes_events_while_it_runs() {
     let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
     assert!(matches!(outcome, RunOutcome::Answered(_)));
 }
+
+/// A sink that keeps the states it is asked to checkpoint, as a durable host would.
+struct Checkpoints(Vec<RunState>);
+
+impl tackle_harness::EventSink for Checkpoints {
+    fn emit(&mut self, _event: RunEvent) {}
+
+    fn checkpoint(&mut self, state: &RunState) {
+        self.0.push(state.clone());
+    }
+}
+
+#[tokio::test]
+async fn checkpoints_come_before_calls_start_and_after_their_results() {
+    let harness = Harness::new(registry());
+    let model = tackle_test::ScriptedModel::new([
+        calls(&[("c1", "add", json!({"a": 1, "b": 2}))]),
+        AssistantTurn::text("3"),
+    ]);
+    let mut state = start(&harness);
+    let mut sink = Checkpoints(Vec::new());
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut sink).await.unwrap();
+    assert_eq!(answer_text(outcome), "3");
+    assert_eq!(sink.0.len(), 2, "one before the batch, one after it");
+    // Before: the model's turn is recorded, no result yet.
+    let before = &sink.0[0];
+    assert!(
+        matches!(before.messages.last(), Some(Message::Assistant(turn)) if turn.tool_calls().count() == 1)
+    );
+    assert_eq!(before.counters.tool_calls, 0);
+    // After: the result is recorded.
+    let after = &sink.0[1];
+    assert!(
+        matches!(after.messages.last(), Some(Message::User { parts }) if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
+    );
+    assert_eq!(after.counters.tool_calls, 1);
+}
