@@ -300,7 +300,7 @@ impl Harness {
                     continue;
                 }
                 Decision::Input { response } => {
-                    let request = batch.returns[index].input_request.take();
+                    let request = batch.returns[index].input_request.clone();
                     if let Some(request) = request {
                         state.execution.answer(call.id.clone(), ResumedInput { request: *request, response });
                     }
@@ -327,6 +327,12 @@ impl Harness {
                     state.execution.approve(call.id.clone());
                 }
             }
+            // The decisions are kept before the approved calls start: a run taken over
+            // later knows they may have run.
+            state.pending = Some(batch);
+            sink.checkpoint(state);
+            let Some(taken) = state.pending.take() else { return Err(RunError::NotSuspended) };
+            batch = taken;
             let calls: Vec<ToolCall> = approved.iter().map(|(_, call)| call.clone()).collect();
             self.emit_started(sink, &calls);
             let offer = self.registry().offer(ctx);
@@ -343,13 +349,115 @@ impl Harness {
             }
         }
         let outcome = match self.settle(state, batch, sink) {
-            Ok(BatchEnd::Suspended(pending)) => Ok(RunOutcome::Suspended(pending)),
+            Ok(BatchEnd::Suspended(pending)) => {
+                sink.checkpoint(state);
+                Ok(RunOutcome::Suspended(pending))
+            }
             Ok(BatchEnd::Done) if ctx.cancel.is_cancelled() => Err(RunError::Cancelled),
-            Ok(BatchEnd::Done) => self.drive(model, ctx, state, sink, started).await,
+            Ok(BatchEnd::Done) => {
+                sink.checkpoint(state);
+                self.drive(model, ctx, state, sink, started).await
+            }
             Err(e) => Err(e),
         };
         state.counters.elapsed += started.elapsed();
         outcome
+    }
+
+    /// Goes on with a run from a checkpoint (see [`EventSink::checkpoint`]) taken by a host
+    /// that stopped. Calls that may have started and have no result are run again when
+    /// their tool is idempotent; every other one gets a failure saying `interrupted`. Calls
+    /// that had not started (waiting for approval, deferred) go on as they would have.
+    pub async fn recover(
+        &self,
+        model: &dyn Model,
+        ctx: &Arc<RunContext>,
+        state: &mut RunState,
+        interrupted: &str,
+        sink: &mut dyn EventSink,
+    ) -> Result<RunOutcome, RunError> {
+        let idempotent = |name: &str| self.registry().definition(name).is_some_and(|d| d.idempotent);
+        if let Some(mut batch) = state.pending.take() {
+            // Decided calls that may have started: approved, or answered.
+            let in_flight: Vec<(usize, ToolCall, PendingKind)> = batch
+                .waiting()
+                .filter(|(_, call, _)| {
+                    state.execution.approved.contains(&call.id)
+                        || state.execution.inputs.contains_key(&call.id)
+                })
+                .map(|(i, call, kind)| (i, call.clone(), kind))
+                .collect();
+            if in_flight.is_empty() {
+                // Still waiting for decisions.
+                let waiting = self.pending_calls(&batch);
+                state.pending = Some(batch);
+                return Ok(RunOutcome::Suspended(waiting));
+            }
+            let mut decisions = Vec::new();
+            for (index, call, kind) in in_flight {
+                let answer = state.execution.inputs.remove(&call.id);
+                state.execution.approved.remove(&call.id);
+                if idempotent(&call.name) {
+                    let decision = match (kind, answer) {
+                        (PendingKind::Input, Some(resumed)) => Decision::Input { response: resumed.response },
+                        _ => Decision::Approve,
+                    };
+                    decisions.push((call.id.clone(), decision));
+                } else {
+                    batch.returns[index] = ToolReturn {
+                        call_id: call.id.clone(),
+                        tool_name: call.name.clone(),
+                        ..ToolReturn::with_status(ToolStatus::Failed, interrupted)
+                    };
+                }
+            }
+            state.pending = Some(batch);
+            return self.resume(model, ctx, state, decisions, sink).await;
+        }
+        let started = Instant::now();
+        sink.emit(RunEvent::RunStarted { run_id: state.run_id.clone() });
+        // A batch in flight: the last turn asked for calls whose results are not recorded.
+        let in_flight = match state.messages.last() {
+            Some(Message::Assistant(turn)) => turn.tool_calls().cloned().collect::<Vec<_>>(),
+            _ => Vec::new(),
+        };
+        let outcome = if in_flight.is_empty() {
+            self.drive(model, ctx, state, sink, started).await
+        } else {
+            let offer = self.current().offer(ctx);
+            match self.run_calls(&offer, ctx, state, in_flight, sink, (started, Some(interrupted))).await {
+                Ok(BatchEnd::Done) => {
+                    sink.checkpoint(state);
+                    self.drive(model, ctx, state, sink, started).await
+                }
+                Ok(BatchEnd::Suspended(pending)) => {
+                    sink.checkpoint(state);
+                    Ok(RunOutcome::Suspended(pending))
+                }
+                Err(error) => Err(error),
+            }
+        };
+        state.counters.elapsed += started.elapsed();
+        outcome
+    }
+
+    /// The calls `batch` waits for, as `RunOutcome::Suspended` lists them (arguments
+    /// redacted, questions without their tool's state).
+    fn pending_calls(&self, batch: &PendingBatch) -> Vec<PendingCall> {
+        batch
+            .waiting()
+            .map(|(_, call, kind)| PendingCall {
+                call_id: call.id.clone(),
+                tool: call.name.clone(),
+                arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
+                kind,
+                request: batch.returns.iter().find(|r| r.call_id == call.id).and_then(|r| {
+                    r.input_request
+                        .as_deref()
+                        .map(|asked| InputRequest { state: Value::Null, ..asked.clone() })
+                }),
+            })
+            .collect()
     }
 
     fn limit_reached(&self, state: &RunState, started: Instant, planned_calls: u32) -> Option<LimitKind> {
@@ -506,9 +614,12 @@ impl Harness {
                 return Ok(self.answer(state, text, fallback, sink));
             }
             sink.checkpoint(state);
-            match self.run_calls(&offer, ctx, state, calls, sink, started).await? {
+            match self.run_calls(&offer, ctx, state, calls, sink, (started, None)).await? {
                 BatchEnd::Done => sink.checkpoint(state),
-                BatchEnd::Suspended(pending) => return Ok(RunOutcome::Suspended(pending)),
+                BatchEnd::Suspended(pending) => {
+                    sink.checkpoint(state);
+                    return Ok(RunOutcome::Suspended(pending));
+                }
             }
         }
     }
@@ -639,7 +750,7 @@ impl Harness {
         state: &mut RunState,
         calls: Vec<ToolCall>,
         sink: &mut dyn EventSink,
-        started: Instant,
+        (started, interrupted): (Instant, Option<&str>),
     ) -> Result<BatchEnd, RunError> {
         let n = calls.len();
         let mut returns: Vec<Option<ToolReturn>> = vec![None; n];
@@ -662,6 +773,24 @@ impl Harness {
                     call_id: call.id.clone(),
                     tool_name: call.name.clone(),
                     ..ToolReturn::with_status(ToolStatus::InvalidArguments, text)
+                });
+                continue;
+            }
+            // Taken over: a call that may have started gets `interrupted` unless its tool
+            // may run twice.
+            if let Some(text) = interrupted
+                && let Some(definition) = offer.get(&call.name).map(|t| t.definition())
+                && !definition.idempotent
+                && match definition.kind {
+                    ToolKind::ApprovalRequired => state.execution.approved.contains(&call.id),
+                    ToolKind::External | ToolKind::Deferred => false,
+                    _ => true,
+                }
+            {
+                returns[i] = Some(ToolReturn {
+                    call_id: call.id.clone(),
+                    tool_name: call.name.clone(),
+                    ..ToolReturn::with_status(ToolStatus::Failed, text)
                 });
                 continue;
             }
@@ -719,20 +848,7 @@ impl Harness {
         batch: PendingBatch,
         sink: &mut dyn EventSink,
     ) -> Result<BatchEnd, RunError> {
-        let waiting: Vec<PendingCall> = batch
-            .waiting()
-            .map(|(_, call, kind)| PendingCall {
-                call_id: call.id.clone(),
-                tool: call.name.clone(),
-                arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
-                kind,
-                request: batch.returns.iter().find(|r| r.call_id == call.id).and_then(|r| {
-                    r.input_request
-                        .as_deref()
-                        .map(|asked| InputRequest { state: Value::Null, ..asked.clone() })
-                }),
-            })
-            .collect();
+        let waiting = self.pending_calls(&batch);
         if !waiting.is_empty() {
             sink.emit(RunEvent::Suspended { pending: waiting.clone() });
             state.pending = Some(batch);

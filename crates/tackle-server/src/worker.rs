@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tackle_core::{Message, ToolCall, ToolReturn, ToolStatus};
-use tackle_harness::{Decision, EventSink, PendingBatch, RunEvent, RunOutcome, RunState};
+use tackle_core::Message;
+use tackle_harness::{EventSink, RunEvent, RunOutcome, RunState};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::store::{RunRecord, RunStatus, Settlement, Store, StoreError};
@@ -150,40 +150,6 @@ async fn write_all<S: Store>(
 /// The message a call gets when the worker running it stopped before its result was kept.
 pub(crate) const INTERRUPTED: &str = "interrupted: the server running this call stopped before its result was recorded; its outcome is unknown";
 
-/// For a run taken over mid-batch: the last model turn's calls have no results. Idempotent
-/// ones are run again (an approval), every other one gets [`INTERRUPTED`] as a failure;
-/// returns the decisions to resume with, or `None` when no batch was in flight.
-fn interrupted_batch(engine: &Engine, state: &mut RunState) -> Option<Vec<(String, Decision)>> {
-    let Some(Message::Assistant(turn)) = state.messages.last() else { return None };
-    let calls: Vec<ToolCall> = turn.tool_calls().cloned().collect();
-    if calls.is_empty() || state.pending.is_some() {
-        return None;
-    }
-    let registry = engine.harness.registry();
-    let mut decisions = Vec::new();
-    let returns = calls
-        .iter()
-        .map(|call| {
-            let idempotent = registry.definition(&call.name).is_some_and(|d| d.idempotent);
-            let status = if idempotent {
-                decisions.push((call.id.clone(), Decision::Approve));
-                ToolStatus::ApprovalRequired
-            } else {
-                ToolStatus::Failed
-            };
-            ToolReturn {
-                call_id: call.id.clone(),
-                tool_name: call.name.clone(),
-                ..ToolReturn::with_status(status, INTERRUPTED)
-            }
-        })
-        .collect();
-    let n = calls.len();
-    state.pending =
-        Some(PendingBatch { calls, returns, durations: vec![Duration::ZERO; n], counted: vec![true; n] });
-    Some(decisions)
-}
-
 /// Runs one claimed run to the end: from its checkpoint when another worker had started it.
 async fn run_one<S: Store>(
     shared: &Arc<Shared<S>>,
@@ -212,6 +178,8 @@ async fn run_one<S: Store>(
         }
     };
     let prompt = run.request.get("prompt").and_then(|p| p.as_str()).map(str::to_owned);
+    // Taken over from another worker: go on from its checkpoint.
+    let recovering = checkpoint.is_some();
     let mut state = match (checkpoint, prompt) {
         (Some(state), _) => state,
         // Not checkpointed yet: no call can have started, so the run starts from the top.
@@ -221,7 +189,6 @@ async fn run_one<S: Store>(
             return Ok(());
         }
     };
-    let resume = interrupted_batch(engine, &mut state);
 
     let (writes, receiver) = mpsc::unbounded_channel::<Write>();
     let writer = tokio::spawn(write_all(Arc::clone(shared), run.id.clone(), worker.to_owned(), receiver));
@@ -256,9 +223,10 @@ async fn run_one<S: Store>(
     let mut sink = Sink { writes };
     let model = engine.model.as_ref();
     let going = async {
-        match resume {
-            Some(decisions) => engine.harness.resume(model, &ctx, &mut state, decisions, &mut sink).await,
-            None => engine.harness.run(model, &ctx, &mut state, &mut sink).await,
+        if recovering {
+            engine.harness.recover(model, &ctx, &mut state, INTERRUPTED, &mut sink).await
+        } else {
+            engine.harness.run(model, &ctx, &mut state, &mut sink).await
         }
     };
     let outcome = tokio::select! {

@@ -8,10 +8,9 @@ use tackle_tools::{StaticToolset, ToolContext, ToolError, ToolRegistry, ToolsetE
 
 use super::*;
 
-/// A registry with a tool needing approval (`delete`), a deferred one (`ticket`) and a
-/// plain one (`add`). `delete` records what it deleted so the test can see it ran once.
-fn guarded_registry(deleted: Arc<std::sync::Mutex<Vec<String>>>) -> ToolRegistry {
-    let delete = function_tool(
+/// `delete`, which records what it deleted so a test can see it ran once.
+fn guarded_delete(deleted: Arc<std::sync::Mutex<Vec<String>>>) -> tackle_tools::FunctionTool {
+    function_tool(
         "delete",
         "Delete a file.",
         json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
@@ -25,7 +24,13 @@ fn guarded_registry(deleted: Arc<std::sync::Mutex<Vec<String>>>) -> ToolRegistry
         },
     )
     .build()
-    .unwrap();
+    .unwrap()
+}
+
+/// A registry with a tool needing approval (`delete`), a deferred one (`ticket`) and a
+/// plain one (`add`).
+fn guarded_registry(deleted: Arc<std::sync::Mutex<Vec<String>>>) -> ToolRegistry {
+    let delete = guarded_delete(deleted);
     let ticket = function_tool(
         "ticket",
         "Open a ticket.",
@@ -333,4 +338,123 @@ async fn denying_a_question_declines_it_and_the_call_hears_so() {
         .unwrap();
     assert!(matches!(outcome, RunOutcome::Answered(_)), "{outcome:?}");
     assert_eq!(runs.lock().unwrap()[1], "Decline, state={\"step\":1}, approved=true");
+}
+
+/// Keeps every checkpoint, as a durable host would.
+#[derive(Default)]
+struct Kept(Vec<RunState>);
+
+impl tackle_harness::EventSink for Kept {
+    fn emit(&mut self, _event: tackle_harness::RunEvent) {}
+
+    fn checkpoint(&mut self, state: &RunState) {
+        self.0.push(state.clone());
+    }
+}
+
+const INTERRUPTED: &str = "interrupted: outcome unknown";
+
+fn result_of<'s>(state: &'s RunState, call_id: &str) -> Option<&'s tackle_core::ToolReturnPart> {
+    state.messages.iter().rev().find_map(|m| match m {
+        Message::User { parts } => parts.iter().find_map(|p| match p {
+            UserPart::ToolReturn(r) if r.call_id == call_id => Some(r),
+            _ => None,
+        }),
+        _ => None,
+    })
+}
+
+/// Taken over mid-batch (from the checkpoint before the calls): the idempotent call runs
+/// again, the other started call is reported interrupted, and the calls that had not
+/// started (approval, deferred) wait as they would have.
+#[tokio::test]
+async fn recovering_a_batch_in_flight() {
+    let deleted = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let added = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let registry = |added: Arc<std::sync::atomic::AtomicUsize>| {
+        let add = tackle_tools::typed_tool("add", "Add.", move |_ctx: ToolContext, a: super::AddArgs| {
+            let added = Arc::clone(&added);
+            async move {
+                added.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                Ok::<_, ToolError>(a.a + a.b)
+            }
+        })
+        .idempotent()
+        .build()
+        .unwrap();
+        let note = function_tool(
+            "note",
+            "Write a note.",
+            json!({"type": "object"}),
+            |_ctx: ToolContext, _args| async move { Ok::<_, ToolError>("noted") },
+        )
+        .build()
+        .unwrap();
+        ToolRegistry::builder()
+            .toolset(
+                StaticToolset::new("files").tool(guarded_delete(Arc::clone(&deleted))).approval_required(),
+            )
+            .tool(add)
+            .tool(note)
+            .build()
+            .unwrap()
+    };
+    let harness = Harness::new(registry(Arc::clone(&added)));
+    let model = ScriptedModel::new([calls(&[
+        ("c1", "add", json!({"a": 1, "b": 2})),
+        ("c2", "note", json!({})),
+        ("c3", "delete", json!({"path": "/tmp/a"})),
+    ])]);
+    let mut state = start(&harness);
+    let mut kept = Kept::default();
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut kept).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Suspended(_)));
+    // The host died after the first checkpoint: the turn is kept, no result is.
+    let checkpoint = serde_json::to_string(&kept.0[0]).unwrap();
+    let mut state: RunState = serde_json::from_str(&checkpoint).unwrap();
+    let harness = Harness::new(registry(Arc::clone(&added)));
+    let outcome =
+        harness.recover(&model, &ctx(), &mut state, INTERRUPTED, &mut Kept::default()).await.unwrap();
+    let RunOutcome::Suspended(waiting) = outcome else { panic!("the delete still waits for approval") };
+    assert_eq!(waiting.iter().map(|p| p.call_id.as_str()).collect::<Vec<_>>(), ["c3"]);
+    assert_eq!(added.load(std::sync::atomic::Ordering::SeqCst), 2, "the idempotent add ran again");
+    let batch = state.pending.as_ref().unwrap();
+    let note = batch.returns.iter().find(|r| r.call_id == "c2").unwrap();
+    assert_eq!(
+        (note.status, note.content.model_text().into_owned()),
+        (ToolStatus::Failed, INTERRUPTED.to_owned())
+    );
+    assert!(deleted.lock().unwrap().is_empty());
+}
+
+/// Taken over while approved calls ran: the approved call that may not run twice is
+/// reported interrupted instead of running again, and the run goes on to its answer.
+#[tokio::test]
+async fn recovering_a_resume_in_flight() {
+    let deleted = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let harness = Harness::new(guarded_registry(Arc::clone(&deleted)));
+    let model = ScriptedModel::new([
+        calls(&[("c2", "delete", json!({"path": "/tmp/a"}))]),
+        AssistantTurn::text("done"),
+        AssistantTurn::text("done after recovery"),
+    ]);
+    let mut state = start(&harness);
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Suspended(_)));
+    let mut kept = Kept::default();
+    let outcome = harness
+        .resume(&model, &ctx(), &mut state, [("c2".to_owned(), Decision::Approve)], &mut kept)
+        .await
+        .unwrap();
+    assert_eq!(answer_text(outcome), "done");
+    assert_eq!(deleted.lock().unwrap().len(), 1);
+    // The host died right after the checkpoint taken before the approved call started.
+    let mut state = kept.0[0].clone();
+    assert!(state.pending.is_some() && state.execution.approved.contains("c2"));
+    let outcome =
+        harness.recover(&model, &ctx(), &mut state, INTERRUPTED, &mut Kept::default()).await.unwrap();
+    assert_eq!(answer_text(outcome), "done after recovery");
+    assert_eq!(deleted.lock().unwrap().len(), 1, "the delete did not run twice");
+    let result = result_of(&state, "c2").unwrap();
+    assert_eq!(result.content, INTERRUPTED);
 }
