@@ -229,56 +229,7 @@ impl Harness {
         sink: &mut dyn EventSink,
     ) -> Result<RunOutcome, RunError> {
         let Some(pending) = &state.pending else { return Err(RunError::NotSuspended) };
-        let mut decisions: HashMap<String, Decision> = decisions.into_iter().collect();
-        // Check every decision before anything changes, so that a mistake loses nothing.
-        let mut plan = Vec::new();
-        for (index, call, kind) in pending.waiting() {
-            let decision =
-                decisions.remove(&call.id).ok_or_else(|| RunError::MissingDecision(call.id.clone()))?;
-            let bad =
-                |reason: &str| RunError::BadDecision { call_id: call.id.clone(), reason: reason.into() };
-            match (&decision, kind) {
-                (Decision::Approve | Decision::ApproveWithArguments { .. }, PendingKind::Deferred) => {
-                    return Err(bad("a deferred call needs a result, not an approval"));
-                }
-                (Decision::Result { .. } | Decision::Input { .. }, PendingKind::Approval) => {
-                    return Err(bad("a call waiting for approval needs an approval or a denial"));
-                }
-                (Decision::Input { .. }, PendingKind::Deferred) => {
-                    return Err(bad("a deferred call needs a result, not an answer"));
-                }
-                (
-                    Decision::Approve | Decision::ApproveWithArguments { .. } | Decision::Result { .. },
-                    PendingKind::Input,
-                ) => {
-                    return Err(bad("a call that asked the user a question needs an answer or a denial"));
-                }
-                (Decision::Input { .. }, PendingKind::Input) => {}
-                (Decision::ApproveWithArguments { arguments }, _) if !arguments.is_object() => {
-                    return Err(bad("edited arguments must be a JSON object"));
-                }
-                _ => {}
-            }
-            // Denying a question declines it: the call runs again and hears so. An answer
-            // gets the form's defaults for the fields it leaves out, then must fit the form.
-            let decision = match (decision, kind) {
-                (Decision::Deny { .. }, PendingKind::Input) => {
-                    Decision::Input { response: InputResponse::decline() }
-                }
-                (Decision::Input { response }, PendingKind::Input) => {
-                    let asked = pending.returns[index].input_request.as_deref();
-                    let Some(asked) = asked else { return Err(bad("the call's question is lost")) };
-                    let response = tackle_tools::with_defaults(asked, response);
-                    tackle_tools::check_input(asked, &response).map_err(|e| bad(&e))?;
-                    Decision::Input { response }
-                }
-                (decision, _) => decision,
-            };
-            plan.push((index, decision));
-        }
-        if let Some(call_id) = decisions.into_keys().next() {
-            return Err(RunError::BadDecision { call_id, reason: "no such call is waiting".into() });
-        }
+        let plan = plan_decisions(pending, decisions)?;
 
         let started = Instant::now();
         sink.emit(RunEvent::RunStarted { run_id: state.run_id.clone() });
@@ -362,6 +313,17 @@ impl Harness {
         };
         state.counters.elapsed += started.elapsed();
         outcome
+    }
+
+    /// Checks `decisions` against what `state` waits for, exactly as [`Harness::resume`]
+    /// will, without changing anything (for hosts that take decisions now and resume later).
+    pub fn check_decisions(
+        &self,
+        state: &RunState,
+        decisions: &[(String, Decision)],
+    ) -> Result<(), RunError> {
+        let Some(pending) = &state.pending else { return Err(RunError::NotSuspended) };
+        plan_decisions(pending, decisions.iter().cloned()).map(|_| ())
     }
 
     /// Goes on with a run from a checkpoint (see [`EventSink::checkpoint`]) taken by a host
@@ -947,6 +909,65 @@ async fn stream_round(
             },
         }
     }
+}
+
+/// Checks a decision for every waiting call of `pending` before anything changes, so that a
+/// mistake loses nothing; returns each decision with its call's place, answers completed
+/// with the form's defaults.
+fn plan_decisions(
+    pending: &PendingBatch,
+    decisions: impl IntoIterator<Item = (String, Decision)>,
+) -> Result<Vec<(usize, Decision)>, RunError> {
+    let mut decisions: HashMap<String, Decision> = decisions.into_iter().collect();
+    // Check every decision before anything changes, so that a mistake loses nothing.
+    let mut plan = Vec::new();
+    for (index, call, kind) in pending.waiting() {
+        let decision =
+            decisions.remove(&call.id).ok_or_else(|| RunError::MissingDecision(call.id.clone()))?;
+        let bad = |reason: &str| RunError::BadDecision { call_id: call.id.clone(), reason: reason.into() };
+        match (&decision, kind) {
+            (Decision::Approve | Decision::ApproveWithArguments { .. }, PendingKind::Deferred) => {
+                return Err(bad("a deferred call needs a result, not an approval"));
+            }
+            (Decision::Result { .. } | Decision::Input { .. }, PendingKind::Approval) => {
+                return Err(bad("a call waiting for approval needs an approval or a denial"));
+            }
+            (Decision::Input { .. }, PendingKind::Deferred) => {
+                return Err(bad("a deferred call needs a result, not an answer"));
+            }
+            (
+                Decision::Approve | Decision::ApproveWithArguments { .. } | Decision::Result { .. },
+                PendingKind::Input,
+            ) => {
+                return Err(bad("a call that asked the user a question needs an answer or a denial"));
+            }
+            (Decision::Input { .. }, PendingKind::Input) => {}
+            (Decision::ApproveWithArguments { arguments }, _) if !arguments.is_object() => {
+                return Err(bad("edited arguments must be a JSON object"));
+            }
+            _ => {}
+        }
+        // Denying a question declines it: the call runs again and hears so. An answer
+        // gets the form's defaults for the fields it leaves out, then must fit the form.
+        let decision = match (decision, kind) {
+            (Decision::Deny { .. }, PendingKind::Input) => {
+                Decision::Input { response: InputResponse::decline() }
+            }
+            (Decision::Input { response }, PendingKind::Input) => {
+                let asked = pending.returns[index].input_request.as_deref();
+                let Some(asked) = asked else { return Err(bad("the call's question is lost")) };
+                let response = tackle_tools::with_defaults(asked, response);
+                tackle_tools::check_input(asked, &response).map_err(|e| bad(&e))?;
+                Decision::Input { response }
+            }
+            (decision, _) => decision,
+        };
+        plan.push((index, decision));
+    }
+    if let Some(call_id) = decisions.into_keys().next() {
+        return Err(RunError::BadDecision { call_id, reason: "no such call is waiting".into() });
+    }
+    Ok(plan)
 }
 
 /// The kind a waiting call of the batch had, by its index.

@@ -68,6 +68,8 @@ pub(crate) fn router<S: Store>(shared: Arc<Shared<S>>) -> Router {
         .route("/v1/runs", post(create_run::<S>))
         .route("/v1/runs/{id}", get(get_run::<S>))
         .route("/v1/runs/{id}/events", get(events::<S>))
+        .route("/v1/runs/{id}/decisions", post(decide::<S>))
+        .route("/v1/runs/{id}/cancel", post(cancel::<S>))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(ready::<S>))
         .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "Not found", "no such endpoint") })
@@ -243,6 +245,81 @@ impl<S: Store> Follow<S> {
             }
         }
     }
+}
+
+/// `POST /v1/runs/{id}/decisions`: a decision for every call the run waits for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Decisions {
+    /// By call id: `{"decision": "approve"}`, `{"decision": "deny", "reason": …}`,
+    /// `{"decision": "approve_with_arguments", "arguments": {…}}`,
+    /// `{"decision": "input", "response": {…}}`, `{"decision": "result", "result": {…}}`.
+    decisions: std::collections::BTreeMap<String, tackle_harness::Decision>,
+}
+
+async fn decide<S: Store>(
+    State(shared): State<Arc<Shared<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let body = body.map_err(|rejection| {
+        Problem::new(rejection.status(), "Request body refused", rejection.body_text())
+    })?;
+    let request: Decisions = serde_json::from_slice(&body)
+        .map_err(|e| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid request body", e.to_string()))?;
+    let (who, run_id) = (owner.clone(), id.clone());
+    let run = blocking(&shared.store, move |s| s.run(&who, &run_id))
+        .await
+        .map_err(Problem::store)?
+        .ok_or_else(|| Problem::not_found("run"))?;
+    let not_waiting =
+        || Problem::new(StatusCode::CONFLICT, "Not waiting", "the run is not waiting for decisions");
+    if run.status != crate::RunStatus::Suspended {
+        return Err(not_waiting());
+    }
+    // Checked now, exactly as the resume will check them, so that a mistake is answered here.
+    let state: tackle_harness::RunState =
+        run.state.as_deref().and_then(|s| serde_json::from_str(s).ok()).ok_or_else(not_waiting)?;
+    let list = crate::worker::decision_list(request.decisions.clone());
+    shared
+        .engine
+        .harness
+        .check_decisions(&state, &list)
+        .map_err(|e| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Decisions refused", e.to_string()))?;
+    let text = serde_json::to_string(&request.decisions)
+        .map_err(|e| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Decisions refused", e.to_string()))?;
+    let taken = blocking(&shared.store, move |s| s.submit_decisions(&owner, &id, &text))
+        .await
+        .map_err(Problem::store)?;
+    if !taken {
+        // Another client decided first.
+        return Err(not_waiting());
+    }
+    shared.work_added.send_modify(|n| *n += 1);
+    Ok((StatusCode::ACCEPTED, axum::Json(json!({"id": run.id, "status": "queued"}))).into_response())
+}
+
+/// `POST /v1/runs/{id}/cancel`: stops the run (at once when this process runs it).
+async fn cancel<S: Store>(
+    State(shared): State<Arc<Shared<S>>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let run_id = id.clone();
+    let status = blocking(&shared.store, move |s| s.cancel(&owner, &run_id))
+        .await
+        .map_err(Problem::store)?
+        .ok_or_else(|| Problem::not_found("run"))?;
+    if status == crate::RunStatus::Running
+        && let Some(token) = shared.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&id)
+    {
+        token.cancel();
+    }
+    shared.events_added.send_modify(|n| *n += 1);
+    Ok((StatusCode::ACCEPTED, axum::Json(json!({"id": id, "status": status}))).into_response())
 }
 
 async fn ready<S: Store>(State(shared): State<Arc<Shared<S>>>) -> Result<&'static str, Problem> {

@@ -10,6 +10,8 @@
 //! POST /v1/runs            {"prompt": "…"}            → 202 {"id": "run_…", "status": "queued"}
 //! GET  /v1/runs/{id}                                 → the run: status, answer or error
 //! GET  /v1/runs/{id}/events  (SSE, Last-Event-ID)    → every event once, in order
+//! POST /v1/runs/{id}/decisions {"decisions": {CALL_ID: {"decision": "approve"}, …}}
+//! POST /v1/runs/{id}/cancel
 //! GET  /healthz, /readyz
 //! ```
 //!
@@ -126,6 +128,10 @@ pub(crate) struct Shared<S: Store> {
     /// Counts writes of events and settlements here (event streams wait on it).
     pub(crate) events_added: watch::Sender<u64>,
     pub(crate) shutdown: CancellationToken,
+    /// The engine, for checking decisions before they are taken.
+    pub(crate) engine: Arc<Engine>,
+    /// The runs this process is running, to stop them at once when cancelled.
+    pub(crate) running: std::sync::Mutex<std::collections::HashMap<String, CancellationToken>>,
 }
 
 /// A running server: its router, and its workers until [`Server::shutdown`].
@@ -143,12 +149,13 @@ impl<S: Store> Server<S> {
             work_added: watch::Sender::new(0),
             events_added: watch::Sender::new(0),
             shutdown: CancellationToken::new(),
+            engine: Arc::new(engine),
+            running: std::sync::Mutex::default(),
         });
-        let engine = Arc::new(engine);
         let workers = (0..shared.config.workers)
             .map(|i| {
                 let name = format!("{}/{i}", shared.config.name);
-                tokio::spawn(worker::work(Arc::clone(&shared), Arc::clone(&engine), name))
+                tokio::spawn(worker::work(Arc::clone(&shared), name))
             })
             .collect();
         Server { shared, workers }

@@ -54,6 +54,8 @@ pub enum RunStatus {
     Answered,
     /// It stopped without an answer.
     Failed,
+    /// It was cancelled.
+    Cancelled,
 }
 
 impl RunStatus {
@@ -64,6 +66,7 @@ impl RunStatus {
             RunStatus::Suspended => "suspended",
             RunStatus::Answered => "answered",
             RunStatus::Failed => "failed",
+            RunStatus::Cancelled => "cancelled",
         }
     }
 
@@ -73,13 +76,14 @@ impl RunStatus {
             "running" => RunStatus::Running,
             "suspended" => RunStatus::Suspended,
             "answered" => RunStatus::Answered,
+            "cancelled" => RunStatus::Cancelled,
             _ => RunStatus::Failed,
         }
     }
 
     /// Whether nothing more will happen to the run without a new request.
     pub fn is_settled(self) -> bool {
-        matches!(self, RunStatus::Suspended | RunStatus::Answered | RunStatus::Failed)
+        matches!(self, RunStatus::Suspended | RunStatus::Answered | RunStatus::Failed | RunStatus::Cancelled)
     }
 }
 
@@ -104,6 +108,12 @@ pub struct RunRecord {
     /// The last checkpoint of the harness state (not shown to clients).
     #[serde(skip)]
     pub state: Option<String>,
+    /// Decisions taken for a suspended run, until a worker has gone on with them.
+    #[serde(skip)]
+    pub decisions: Option<String>,
+    /// Whether the owner asked for the run to stop.
+    #[serde(skip)]
+    pub cancel_requested: bool,
     /// When it was created, in milliseconds since the epoch.
     pub created_ms: i64,
     /// When it last changed.
@@ -183,8 +193,20 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<(i64, String)>, StoreError>;
 
-    /// Settles `run`; false when `worker` no longer holds it.
+    /// Settles `run` (its decisions done with); false when `worker` no longer holds it.
     fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError>;
+
+    /// Queues `owner`'s suspended run again with `decisions`; false when the run is not
+    /// (or no longer) suspended.
+    fn submit_decisions(&self, owner: &Principal, run: &str, decisions: &str) -> Result<bool, StoreError>;
+
+    /// Cancels `owner`'s run: settled at once when no worker holds it (queued or
+    /// suspended), else marked for its worker to stop. Returns the status it now has, or
+    /// `None` when there is no such run.
+    fn cancel(&self, owner: &Principal, run: &str) -> Result<Option<RunStatus>, StoreError>;
+
+    /// Whether `run`'s owner asked for it to stop.
+    fn cancel_requested(&self, run: &str) -> Result<bool, StoreError>;
 }
 
 /// The SQLite store: one file, WAL mode, one connection guarded by a mutex (SQLite
@@ -201,7 +223,8 @@ CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY, org TEXT NOT NULL, user TEXT NOT NULL, created_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
     id TEXT PRIMARY KEY, org TEXT NOT NULL, user TEXT NOT NULL, status TEXT NOT NULL,
-    request TEXT NOT NULL, state TEXT, answer TEXT, error TEXT,
+    request TEXT NOT NULL, state TEXT, answer TEXT, error TEXT, decisions TEXT,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
     lease_owner TEXT, lease_until_ms INTEGER,
     created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS runs_by_status ON runs (status, created_ms);
@@ -220,6 +243,8 @@ fn row_to_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<RunRecord> {
         answer: row.get("answer")?,
         error: row.get("error")?,
         state: row.get("state")?,
+        decisions: row.get("decisions")?,
+        cancel_requested: row.get::<_, i64>("cancel_requested")? != 0,
         created_ms: row.get("created_ms")?,
         updated_ms: row.get("updated_ms")?,
     })
@@ -309,6 +334,8 @@ impl Store for SqliteStore {
             answer: None,
             error: None,
             state: None,
+            decisions: None,
+            cancel_requested: false,
             created_ms: now,
             updated_ms: now,
         })
@@ -426,8 +453,8 @@ impl Store for SqliteStore {
     fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError> {
         self.with(|c| {
             Ok(c.execute(
-                "UPDATE runs SET status = ?1, state = ?2, answer = ?3, error = ?4, lease_owner = NULL,
-                 lease_until_ms = NULL, updated_ms = ?5 WHERE id = ?6 AND lease_owner = ?7",
+                "UPDATE runs SET status = ?1, state = COALESCE(?2, state), answer = ?3, error = ?4, decisions = NULL,
+                 lease_owner = NULL, lease_until_ms = NULL, updated_ms = ?5 WHERE id = ?6 AND lease_owner = ?7",
                 params![
                     settlement.status.as_str(),
                     settlement.state,
@@ -438,6 +465,57 @@ impl Store for SqliteStore {
                     worker
                 ],
             )? == 1)
+        })
+    }
+
+    fn submit_decisions(&self, owner: &Principal, run: &str, decisions: &str) -> Result<bool, StoreError> {
+        self.with(|c| {
+            Ok(c.execute(
+                "UPDATE runs SET status = 'queued', decisions = ?1, updated_ms = ?2
+                 WHERE id = ?3 AND org = ?4 AND user = ?5 AND status = 'suspended'",
+                params![decisions, now_ms(), run, owner.org, owner.user],
+            )? == 1)
+        })
+    }
+
+    fn cancel(&self, owner: &Principal, run: &str) -> Result<Option<RunStatus>, StoreError> {
+        self.with(|c| {
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let status: Option<String> = tx
+                .query_row(
+                    "SELECT status FROM runs WHERE id = ?1 AND org = ?2 AND user = ?3",
+                    params![run, owner.org, owner.user],
+                    |row| row.get(0),
+                )
+                .optional()?;
+            let Some(status) = status.map(|s| RunStatus::parse(&s)) else { return Ok(None) };
+            let now = now_ms();
+            let after = match status {
+                RunStatus::Queued | RunStatus::Suspended => {
+                    tx.execute(
+                        "UPDATE runs SET status = 'cancelled', decisions = NULL, error = 'cancelled', updated_ms = ?1 WHERE id = ?2",
+                        params![now, run],
+                    )?;
+                    RunStatus::Cancelled
+                }
+                RunStatus::Running => {
+                    tx.execute("UPDATE runs SET cancel_requested = 1, updated_ms = ?1 WHERE id = ?2", params![now, run])?;
+                    RunStatus::Running
+                }
+                settled => settled,
+            };
+            tx.commit()?;
+            Ok(Some(after))
+        })
+    }
+
+    fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
+        self.with(|c| {
+            Ok(c.query_row("SELECT cancel_requested FROM runs WHERE id = ?1", params![run], |row| {
+                row.get::<_, i64>(0)
+            })
+            .optional()?
+            .is_some_and(|flag| flag != 0))
         })
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tackle_core::Message;
-use tackle_harness::{EventSink, RunEvent, RunOutcome, RunState};
+use tackle_harness::{Decision, EventSink, RunEvent, RunOutcome, RunState};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::store::{RunRecord, RunStatus, Settlement, Store, StoreError};
@@ -26,7 +26,8 @@ pub(crate) async fn blocking<S: Store, T: Send + 'static>(
 }
 
 /// One worker's loop, until shutdown.
-pub(crate) async fn work<S: Store>(shared: Arc<Shared<S>>, engine: Arc<Engine>, worker: String) {
+pub(crate) async fn work<S: Store>(shared: Arc<Shared<S>>, worker: String) {
+    let engine = Arc::clone(&shared.engine);
     let lease = shared.config.lease;
     let mut work = shared.work_added.subscribe();
     loop {
@@ -147,6 +148,33 @@ async fn write_all<S: Store>(
     lost
 }
 
+/// The runs this process is running.
+fn running<S: Store>(
+    shared: &Shared<S>,
+) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, tokio_util::sync::CancellationToken>> {
+    shared.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Whether the owner of `run` asked for it to stop (read from the store).
+async fn owner_cancelled<S: Store>(shared: &Arc<Shared<S>>, run: &str) -> bool {
+    let id = run.to_owned();
+    blocking(&shared.store, move |s| s.cancel_requested(&id)).await.unwrap_or(false)
+}
+
+/// Decisions as stored (a map from call id to decision), in a stable order.
+pub(crate) fn decision_list(map: std::collections::BTreeMap<String, Decision>) -> Vec<(String, Decision)> {
+    map.into_iter().collect()
+}
+
+/// Whether a checkpoint was taken inside a resume: decided calls may have started.
+fn resume_under_way(state: &RunState) -> bool {
+    state.pending.as_ref().is_some_and(|batch| {
+        batch.waiting().any(|(_, call, _)| {
+            state.execution.approved.contains(&call.id) || state.execution.inputs.contains_key(&call.id)
+        })
+    })
+}
+
 /// The message a call gets when the worker running it stopped before its result was kept.
 pub(crate) const INTERRUPTED: &str = "interrupted: the server running this call stopped before its result was recorded; its outcome is unknown";
 
@@ -178,8 +206,19 @@ async fn run_one<S: Store>(
         }
     };
     let prompt = run.request.get("prompt").and_then(|p| p.as_str()).map(str::to_owned);
-    // Taken over from another worker: go on from its checkpoint.
-    let recovering = checkpoint.is_some();
+    let decisions: Option<Vec<(String, Decision)>> = match run.decisions.as_deref().map(serde_json::from_str)
+    {
+        None => None,
+        Some(Ok(map)) => Some(decision_list(map)),
+        Some(Err(error)) => {
+            settle(failed(format!("the run's decisions cannot be read: {error}"))).await?;
+            shared.events_added.send_modify(|n| *n += 1);
+            return Ok(());
+        }
+    };
+    // Taken over from another worker (or decided while a resume was under way): go on from
+    // the checkpoint.
+    let recovering = checkpoint.as_ref().is_some_and(|state| decisions.is_none() || resume_under_way(state));
     let mut state = match (checkpoint, prompt) {
         (Some(state), _) => state,
         // Not checkpointed yet: no call can have started, so the run starts from the top.
@@ -202,17 +241,32 @@ async fn run_one<S: Store>(
             return Ok(());
         }
     };
+    // Cancelled from this process at once, from another at the next heartbeat.
+    running(shared).insert(run.id.clone(), ctx.cancel.clone());
+    let by_owner = Arc::new(std::sync::atomic::AtomicBool::new(run.cancel_requested));
+    if run.cancel_requested {
+        ctx.cancel.cancel();
+    }
     // The lease is kept alive while the run goes; losing it cancels the run.
     let heartbeat = {
         let (shared, id, worker, ctx) =
             (Arc::clone(shared), run.id.clone(), worker.to_owned(), Arc::clone(&ctx));
+        let by_owner = Arc::clone(&by_owner);
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(lease / 3).await;
                 let (id, worker) = (id.clone(), worker.clone());
-                match blocking(&shared.store, move |s| s.heartbeat(&id, &worker, lease)).await {
-                    Ok(true) => {}
-                    Ok(false) | Err(_) => {
+                let beat = blocking(&shared.store, move |s| {
+                    Ok((s.heartbeat(&id, &worker, lease)?, s.cancel_requested(&id)?))
+                })
+                .await;
+                match beat {
+                    Ok((true, false)) => {}
+                    Ok((true, true)) => {
+                        by_owner.store(true, std::sync::atomic::Ordering::SeqCst);
+                        ctx.cancel.cancel();
+                    }
+                    Ok((false, _)) | Err(_) => {
                         ctx.cancel.cancel();
                         return;
                     }
@@ -223,10 +277,10 @@ async fn run_one<S: Store>(
     let mut sink = Sink { writes };
     let model = engine.model.as_ref();
     let going = async {
-        if recovering {
-            engine.harness.recover(model, &ctx, &mut state, INTERRUPTED, &mut sink).await
-        } else {
-            engine.harness.run(model, &ctx, &mut state, &mut sink).await
+        match decisions {
+            _ if recovering => engine.harness.recover(model, &ctx, &mut state, INTERRUPTED, &mut sink).await,
+            Some(decisions) => engine.harness.resume(model, &ctx, &mut state, decisions, &mut sink).await,
+            None => engine.harness.run(model, &ctx, &mut state, &mut sink).await,
         }
     };
     let outcome = tokio::select! {
@@ -234,6 +288,7 @@ async fn run_one<S: Store>(
         () = shared.shutdown.cancelled() => None,
     };
     heartbeat.abort();
+    running(shared).remove(&run.id);
     drop(sink);
     let lost = writer.await.unwrap_or(true);
     let Some(outcome) = outcome else {
@@ -253,6 +308,17 @@ async fn run_one<S: Store>(
         },
         Ok(RunOutcome::Suspended(_)) => {
             Settlement { status: RunStatus::Suspended, state: checkpoint, answer: None, error: None }
+        }
+        Err(tackle_harness::RunError::Cancelled)
+            if by_owner.load(std::sync::atomic::Ordering::SeqCst)
+                || owner_cancelled(shared, &run.id).await =>
+        {
+            Settlement {
+                status: RunStatus::Cancelled,
+                state: checkpoint,
+                answer: None,
+                error: Some("cancelled".into()),
+            }
         }
         Err(error) => Settlement {
             status: RunStatus::Failed,

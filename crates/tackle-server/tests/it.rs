@@ -10,6 +10,7 @@ use tackle_core::{AssistantPart, AssistantTurn, Message, ToolCall, UserPart};
 use tackle_harness::Harness;
 use tackle_server::{Engine, Server, ServerConfig, SqliteStore, Store};
 use tackle_test::FunctionModel;
+use tackle_tools::ToolsetExt as _;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct AddArgs {
@@ -354,4 +355,170 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls() {
     let seqs: Vec<i64> = events.iter().map(|e| e.0).collect();
     assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "every event once, numbered on");
     second.shutdown().await;
+}
+
+/// An engine whose model asks to delete a file (a tool that needs approval) and then
+/// answers; `deleted` counts the deletions.
+fn approval_engine(deleted: Arc<std::sync::atomic::AtomicUsize>) -> Engine {
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Path {
+        path: String,
+    }
+    let delete = tackle_tools::typed_tool(
+        "delete",
+        "Delete a file.",
+        move |_ctx: tackle_tools::ToolContext, p: Path| {
+            let deleted = Arc::clone(&deleted);
+            async move {
+                deleted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                Ok::<_, tackle_tools::ToolError>(format!("deleted {}", p.path))
+            }
+        },
+    )
+    .build()
+    .unwrap();
+    let registry = tackle_tools::ToolRegistry::builder()
+        .toolset(tackle_tools::StaticToolset::new("files").tool(delete).approval_required())
+        .build()
+        .unwrap();
+    let model = FunctionModel::new(|request| {
+        let answered = request.messages.iter().any(|m| {
+            matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
+        });
+        Ok(if answered {
+            AssistantTurn::text("Deleted.")
+        } else {
+            AssistantTurn {
+                parts: vec![AssistantPart::ToolCall(ToolCall::new(
+                    "c_del",
+                    "delete",
+                    json!({"path": "/tmp/a"}),
+                ))],
+                ..AssistantTurn::default()
+            }
+        })
+    });
+    Engine::new(Harness::new(registry), Arc::new(model))
+}
+
+async fn serve(server: &Server<SqliteStore>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let router = server.router();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    url
+}
+
+/// Approval from a second process: one server runs the run to its suspension and stops;
+/// the decision goes to another on the same store, whose worker resumes the run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decisions_resume_a_suspended_run_from_another_process() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let deleted = Arc::new(AtomicUsize::new(0));
+    let config = || ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
+    let first =
+        Server::start(SqliteStore::open(&path).unwrap(), approval_engine(Arc::clone(&deleted)), config());
+    let alice = first.store().create_token("acme", "alice").unwrap();
+    let bob = first.store().create_token("acme", "bob").unwrap();
+    let owner = first.store().authenticate(&alice).unwrap().unwrap();
+    let run = first.store().create_run(&owner, &json!({"prompt": "Delete /tmp/a"})).unwrap();
+    let record = settled(first.store().as_ref(), &owner, &run.id).await;
+    assert_eq!(record.status, tackle_server::RunStatus::Suspended);
+    assert_eq!(deleted.load(Ordering::SeqCst), 0);
+    first.shutdown().await;
+
+    let second =
+        Server::start(SqliteStore::open(&path).unwrap(), approval_engine(Arc::clone(&deleted)), config());
+    let url = serve(&second).await;
+    let http = reqwest::Client::new();
+    let decide = |token: &str, body: Value| {
+        http.post(format!("{url}/v1/runs/{}/decisions", run.id))
+            .bearer_auth(token.to_owned())
+            .json(&body)
+            .send()
+    };
+    // Mistakes are answered at once and change nothing.
+    let missing = decide(&alice, json!({"decisions": {}})).await.unwrap();
+    assert_eq!(missing.status().as_u16(), 422);
+    let wrong = decide(&alice, json!({"decisions": {"c_del": {"decision": "result", "result": {"status": "ok", "content": {"text": "x"}}}}})).await.unwrap();
+    assert_eq!(wrong.status().as_u16(), 422, "{}", wrong.text().await.unwrap());
+    let stranger = decide(&bob, json!({"decisions": {"c_del": {"decision": "approve"}}})).await.unwrap();
+    assert_eq!(stranger.status().as_u16(), 404);
+
+    let approved = decide(&alice, json!({"decisions": {"c_del": {"decision": "approve"}}})).await.unwrap();
+    assert_eq!(approved.status().as_u16(), 202);
+    let record = settled(second.store().as_ref(), &owner, &run.id).await;
+    assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
+    assert_eq!(record.answer.as_deref(), Some("Deleted."));
+    assert_eq!(deleted.load(Ordering::SeqCst), 1);
+    let again = decide(&alice, json!({"decisions": {"c_del": {"decision": "approve"}}})).await.unwrap();
+    assert_eq!(again.status().as_u16(), 409, "decided once only");
+    let events = second.store().events_after(&owner, &run.id, 0, 1000).unwrap();
+    assert!(events.iter().any(|e| e.1.contains("\"suspended\"")));
+    assert!(events.iter().any(|e| e.1.contains("\"tool_call_finished\"")));
+    second.shutdown().await;
+}
+
+/// Cancel: a suspended run is cancelled at once; a running one stops.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_stops_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("server.db");
+    let deleted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let config = ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
+    let server = Server::start(SqliteStore::open(&path).unwrap(), approval_engine(deleted), config);
+    let url = serve(&server).await;
+    let token = server.store().create_token("acme", "alice").unwrap();
+    let owner = server.store().authenticate(&token).unwrap().unwrap();
+    let run = server.store().create_run(&owner, &json!({"prompt": "Delete /tmp/a"})).unwrap();
+    settled(server.store().as_ref(), &owner, &run.id).await;
+    let http = reqwest::Client::new();
+    let cancelled =
+        http.post(format!("{url}/v1/runs/{}/cancel", run.id)).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(cancelled.status().as_u16(), 202);
+    let body: Value = cancelled.json().await.unwrap();
+    assert_eq!(body["status"], "cancelled");
+    assert_eq!(
+        server.store().run(&owner, &run.id).unwrap().unwrap().status,
+        tackle_server::RunStatus::Cancelled
+    );
+    server.shutdown().await;
+
+    // A running one: its tool waits until the run is cancelled.
+    let slow =
+        tackle_tools::typed_tool("wait", "Wait.", |ctx: tackle_tools::ToolContext, _: Empty| async move {
+            ctx.cancellation().cancelled().await;
+            Ok::<_, tackle_tools::ToolError>("stopped")
+        })
+        .build()
+        .unwrap();
+    let model = FunctionModel::new(|_| {
+        Ok(AssistantTurn {
+            parts: vec![AssistantPart::ToolCall(ToolCall::new("c_wait", "wait", json!({})))],
+            ..AssistantTurn::default()
+        })
+    });
+    let engine = Engine::new(
+        Harness::new(tackle_tools::ToolRegistry::builder().tool(slow).build().unwrap()),
+        Arc::new(model),
+    );
+    let server =
+        Server::start(SqliteStore::open(&path).unwrap(), engine, ServerConfig::default().with_workers(1));
+    let url = serve(&server).await;
+    let run = server.store().create_run(&owner, &json!({"prompt": "Wait."})).unwrap();
+    for _ in 0..100 {
+        if server.store().run(&owner, &run.id).unwrap().unwrap().status == tackle_server::RunStatus::Running {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let cancelled =
+        http.post(format!("{url}/v1/runs/{}/cancel", run.id)).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(cancelled.status().as_u16(), 202);
+    let record = settled(server.store().as_ref(), &owner, &run.id).await;
+    assert_eq!(record.status, tackle_server::RunStatus::Cancelled, "{:?}", record.error);
+    server.shutdown().await;
 }
