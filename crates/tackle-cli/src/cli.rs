@@ -75,6 +75,14 @@ pub(crate) struct ServeArgs {
     /// Workers in this process (runs at once).
     #[arg(long, default_value_t = 4)]
     pub(crate) workers: usize,
+    /// Where runs, events and tokens are kept: `postgres://…` for PostgreSQL (many server
+    /// processes on one database), else a SQLite file (default: `server.db` in the data dir).
+    #[arg(long, global = true, env = "TACKLE_DATABASE", value_name = "URL|PATH")]
+    pub(crate) database: Option<String>,
+    /// Seconds a run stays with a server that stopped renewing its lease before another
+    /// takes it over.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    pub(crate) lease: u64,
     #[command(flatten)]
     pub(crate) provider: ProviderArgs,
     #[command(subcommand)]

@@ -6,26 +6,45 @@ use std::sync::Arc;
 
 use tackle_core::Model;
 use tackle_harness::Harness;
-use tackle_server::{Engine, Server, ServerConfig, SqliteStore, Store};
+use tackle_server::{AnyStore, Engine, Server, ServerConfig, Store};
 
 use crate::cli::{ServeArgs, ServeCommand, TokenCommand};
 use crate::config::Config;
 use crate::failure::Failure;
 use crate::{provider, tools};
 
-fn store() -> Result<(SqliteStore, std::path::PathBuf), Failure> {
-    let dir = crate::sessions::data_dir()?;
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| Failure::run(format!("cannot create the data dir {}: {e}", dir.display())))?;
-    let path = dir.join("server.db");
-    let store = SqliteStore::open(&path)
-        .map_err(|e| Failure::run(format!("cannot open the server's store {}: {e}", path.display())))?;
-    Ok((store, path))
+/// The store `--database` names, else `server.db` in the data dir; and how to name it in
+/// messages (a PostgreSQL URL without its password).
+fn store(database: Option<&str>, connections: u32) -> Result<(AnyStore, String), Failure> {
+    let spec = match database {
+        Some(spec) => spec.to_owned(),
+        None => {
+            let dir = crate::sessions::data_dir()?;
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| Failure::run(format!("cannot create the data dir {}: {e}", dir.display())))?;
+            dir.join("server.db").display().to_string()
+        }
+    };
+    let shown = shown(&spec);
+    let store = AnyStore::open(&spec, connections)
+        .map_err(|e| Failure::run(format!("cannot open the server's store {shown}: {e}")))?;
+    Ok((store, shown))
+}
+
+/// A database URL as it may be shown: any password replaced.
+fn shown(spec: &str) -> String {
+    match url::Url::parse(spec) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("*****"));
+            url.to_string()
+        }
+        _ => spec.to_owned(),
+    }
 }
 
 pub(crate) async fn serve(args: ServeArgs, config: &Config) -> Result<ExitCode, Failure> {
     if let Some(ServeCommand::Token(TokenCommand::Create { org, user })) = &args.command {
-        let (store, _) = store()?;
+        let (store, _) = store(args.database.as_deref(), 1)?;
         let token = store.create_token(org, user).map_err(|e| Failure::usage(e.to_string()))?;
         crate::print_line(&token);
         crate::eprint_line(&format!(
@@ -33,7 +52,8 @@ pub(crate) async fn serve(args: ServeArgs, config: &Config) -> Result<ExitCode, 
         ));
         return Ok(ExitCode::SUCCESS);
     }
-    let (store, path) = store()?;
+    // A connection per worker, and a few for the API.
+    let (store, path) = store(args.database.as_deref(), args.workers.max(1) as u32 + 4)?;
     let chosen = match provider::choose(&args.provider, config)? {
         Some(chosen) => chosen,
         None => {
@@ -63,13 +83,16 @@ pub(crate) async fn serve(args: ServeArgs, config: &Config) -> Result<ExitCode, 
             "warning: listening on {address}, beyond loopback: anyone who can reach it and holds a token can run tools"
         ));
     }
-    let server = Server::start(store, engine, ServerConfig::default().with_workers(args.workers));
+    let config = ServerConfig::default()
+        .with_workers(args.workers)
+        .with_lease(std::time::Duration::from_secs(args.lease.max(1)));
+    let server = Server::start(store, engine, config);
     crate::eprint_line(&format!(
         "tackle serve: http://{address} ({} with {}, {} workers, store {})",
         chosen.name,
         chosen.model,
         args.workers.max(1),
-        path.display()
+        path
     ));
     let router = server.router();
     let served = axum::serve(listener, router)

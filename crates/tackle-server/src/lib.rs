@@ -19,6 +19,7 @@
 //! refused; every read is scoped to the token's user.
 
 mod api;
+mod pg;
 pub mod store;
 mod worker;
 
@@ -31,7 +32,8 @@ use tackle_tools::RunContext;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-pub use store::{Principal, RunRecord, RunStatus, SqliteStore, Store, StoreError};
+pub use pg::PgStore;
+pub use store::{AnyStore, Principal, RunRecord, RunStatus, SqliteStore, Store, StoreError};
 
 /// Makes the context of a run from its id: the tools' settings and secrets, the
 /// provider's confidence. An error fails the run with that message.

@@ -59,7 +59,7 @@ pub enum RunStatus {
 }
 
 impl RunStatus {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             RunStatus::Queued => "queued",
             RunStatus::Running => "running",
@@ -70,7 +70,7 @@ impl RunStatus {
         }
     }
 
-    fn parse(text: &str) -> RunStatus {
+    pub(crate) fn parse(text: &str) -> RunStatus {
         match text {
             "queued" => RunStatus::Queued,
             "running" => RunStatus::Running,
@@ -133,7 +133,7 @@ pub struct Settlement {
     pub error: Option<String>,
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
@@ -143,7 +143,7 @@ pub fn token_hash(token: &str) -> String {
 }
 
 /// A name for an organisation or user: 1–64 characters of letters, digits, `-`, `_`, `.`, `@`.
-fn check_name(kind: &str, name: &str) -> Result<(), StoreError> {
+pub(crate) fn check_name(kind: &str, name: &str) -> Result<(), StoreError> {
     let ok = !name.is_empty()
         && name.len() <= 64
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@'));
@@ -250,7 +250,7 @@ fn row_to_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<RunRecord> {
     })
 }
 
-fn random_hex(bytes: usize) -> Result<String, StoreError> {
+pub(crate) fn random_hex(bytes: usize) -> Result<String, StoreError> {
     let mut buffer = vec![0u8; bytes];
     getrandom::fill(&mut buffer).map_err(|e| StoreError::Database(format!("no randomness: {e}")))?;
     Ok(buffer.iter().map(|b| format!("{b:02x}")).collect())
@@ -517,6 +517,85 @@ impl Store for SqliteStore {
             .optional()?
             .is_some_and(|flag| flag != 0))
         })
+    }
+}
+
+/// The store chosen when the server starts: SQLite in a file, or PostgreSQL.
+#[derive(Debug, Clone)]
+pub enum AnyStore {
+    /// SQLite.
+    Sqlite(SqliteStore),
+    /// PostgreSQL.
+    Postgres(crate::pg::PgStore),
+}
+
+impl AnyStore {
+    /// `postgres://…` (or `postgresql://…`): PostgreSQL with up to `connections`
+    /// connections; anything else: the SQLite file at that path.
+    pub fn open(database: &str, connections: u32) -> Result<Self, StoreError> {
+        if database.starts_with("postgres://") || database.starts_with("postgresql://") {
+            Ok(AnyStore::Postgres(crate::pg::PgStore::open(database, connections)?))
+        } else {
+            Ok(AnyStore::Sqlite(SqliteStore::open(Path::new(database))?))
+        }
+    }
+
+    fn inner(&self) -> &dyn Store {
+        match self {
+            AnyStore::Sqlite(store) => store,
+            AnyStore::Postgres(store) => store,
+        }
+    }
+}
+
+impl Store for AnyStore {
+    fn create_token(&self, org: &str, user: &str) -> Result<String, StoreError> {
+        self.inner().create_token(org, user)
+    }
+    fn authenticate(&self, token: &str) -> Result<Option<Principal>, StoreError> {
+        self.inner().authenticate(token)
+    }
+    fn create_run(&self, owner: &Principal, request: &serde_json::Value) -> Result<RunRecord, StoreError> {
+        self.inner().create_run(owner, request)
+    }
+    fn run(&self, owner: &Principal, id: &str) -> Result<Option<RunRecord>, StoreError> {
+        self.inner().run(owner, id)
+    }
+    fn claim(&self, worker: &str, lease: Duration) -> Result<Option<RunRecord>, StoreError> {
+        self.inner().claim(worker, lease)
+    }
+    fn heartbeat(&self, run: &str, worker: &str, lease: Duration) -> Result<bool, StoreError> {
+        self.inner().heartbeat(run, worker, lease)
+    }
+    fn append_events(
+        &self,
+        run: &str,
+        worker: &str,
+        events: &[String],
+        checkpoint: Option<&str>,
+    ) -> Result<Option<i64>, StoreError> {
+        self.inner().append_events(run, worker, events, checkpoint)
+    }
+    fn events_after(
+        &self,
+        owner: &Principal,
+        run: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<(i64, String)>, StoreError> {
+        self.inner().events_after(owner, run, after, limit)
+    }
+    fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError> {
+        self.inner().settle(run, worker, settlement)
+    }
+    fn submit_decisions(&self, owner: &Principal, run: &str, decisions: &str) -> Result<bool, StoreError> {
+        self.inner().submit_decisions(owner, run, decisions)
+    }
+    fn cancel(&self, owner: &Principal, run: &str) -> Result<Option<RunStatus>, StoreError> {
+        self.inner().cancel(owner, run)
+    }
+    fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
+        self.inner().cancel_requested(run)
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tackle_core::{AssistantPart, AssistantTurn, Message, ToolCall, UserPart};
 use tackle_harness::Harness;
-use tackle_server::{Engine, Server, ServerConfig, SqliteStore, Store};
+use tackle_server::{AnyStore, Engine, Server, ServerConfig, Store};
 use tackle_test::FunctionModel;
 use tackle_tools::ToolsetExt as _;
 
@@ -38,16 +38,72 @@ fn model() -> FunctionModel {
     })
 }
 
-struct Running {
-    url: String,
-    server: Server<SqliteStore>,
-    http: reqwest::Client,
-    _dir: tempfile::TempDir,
+/// Where a test's store lives: a SQLite file always, and a fresh database on the
+/// PostgreSQL server `TACKLE_TEST_POSTGRES` names (`.ci/run` starts one and sets
+/// `TACKLE_REQUIRE_POSTGRES`, so that CI never skips it).
+#[derive(Clone)]
+enum Backend {
+    Sqlite(Arc<tempfile::TempDir>),
+    Postgres(String),
 }
 
-async fn start() -> Running {
-    let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("server.db")).unwrap();
+impl Backend {
+    fn open(&self) -> AnyStore {
+        match self {
+            Backend::Sqlite(dir) => {
+                AnyStore::open(dir.path().join("server.db").to_str().unwrap(), 8).unwrap()
+            }
+            Backend::Postgres(url) => AnyStore::open(url, 8).unwrap(),
+        }
+    }
+}
+
+fn backends() -> Vec<Backend> {
+    let mut out = vec![Backend::Sqlite(Arc::new(tempfile::tempdir().unwrap()))];
+    match std::env::var("TACKLE_TEST_POSTGRES") {
+        Ok(admin) if !admin.is_empty() => out.push(Backend::Postgres(fresh_database(&admin))),
+        _ => {
+            assert!(
+                std::env::var_os("TACKLE_REQUIRE_POSTGRES").is_none(),
+                "TACKLE_REQUIRE_POSTGRES is set but TACKLE_TEST_POSTGRES names no server"
+            );
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!(
+                    "note: PostgreSQL skipped: TACKLE_TEST_POSTGRES is not set (.ci/run starts a server)"
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A new, empty database on the server `admin` points at; its URL.
+fn fresh_database(admin: &str) -> String {
+    let name = format!("tackle_test_{}_{}", std::process::id(), fastrand_name());
+    tokio::task::block_in_place(|| {
+        let mut client = postgres::Client::connect(admin, postgres::NoTls).unwrap();
+        client.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+    });
+    let (base, _) = admin.rsplit_once('/').unwrap();
+    format!("{base}/{name}")
+}
+
+fn fastrand_name() -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    format!("{}_{nanos}", NEXT.fetch_add(1, Ordering::SeqCst))
+}
+
+struct Running {
+    url: String,
+    server: Server<AnyStore>,
+    http: reqwest::Client,
+}
+
+async fn start(backend: &Backend) -> Running {
+    let store = backend.open();
     let add =
         tackle_tools::typed_tool(
             "add",
@@ -67,7 +123,7 @@ async fn start() -> Running {
     let url = format!("http://{}", listener.local_addr().unwrap());
     let router = server.router();
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    Running { url, server, http: reqwest::Client::new(), _dir: dir }
+    Running { url, server, http: reqwest::Client::new() }
 }
 
 impl Running {
@@ -122,7 +178,13 @@ fn sse_events(body: &str) -> Vec<(i64, Value)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_goes_through_and_its_events_resume_from_any_point() {
-    let running = start().await;
+    for backend in backends() {
+        a_run_goes_through_and_its_events_resume_from_any_point_on(backend).await;
+    }
+}
+
+async fn a_run_goes_through_and_its_events_resume_from_any_point_on(backend: Backend) {
+    let running = start(&backend).await;
     let alice = running.token("acme", "alice");
     let (status, created) = running.post(&alice, r#"{"prompt": "2+40?"}"#).await;
     assert_eq!(status, 202, "{created}");
@@ -159,7 +221,13 @@ async fn a_run_goes_through_and_its_events_resume_from_any_point() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_sees_only_its_own_users_runs() {
-    let running = start().await;
+    for backend in backends() {
+        a_token_sees_only_its_own_users_runs_on(backend).await;
+    }
+}
+
+async fn a_token_sees_only_its_own_users_runs_on(backend: Backend) {
+    let running = start(&backend).await;
     let alice = running.token("acme", "alice");
     let bob = running.token("acme", "bob");
     let mallory = running.token("evil", "alice");
@@ -182,7 +250,13 @@ async fn a_token_sees_only_its_own_users_runs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_requests_are_problems() {
-    let running = start().await;
+    for backend in backends() {
+        bad_requests_are_problems_on(backend).await;
+    }
+}
+
+async fn bad_requests_are_problems_on(backend: Backend) {
+    let running = start(&backend).await;
     let alice = running.token("acme", "alice");
     let (status, problem) = running.post(&alice, r#"{"prompt": "hi", "temperature": 2}"#).await;
     assert_eq!(status, 422);
@@ -208,9 +282,13 @@ async fn bad_requests_are_problems() {
 /// (no call can have started), its events numbered on after the lost worker's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_whose_worker_vanished_before_any_checkpoint_starts_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("server.db");
-    let store = SqliteStore::open(&path).unwrap();
+    for backend in backends() {
+        a_run_whose_worker_vanished_before_any_checkpoint_starts_again_on(backend).await;
+    }
+}
+
+async fn a_run_whose_worker_vanished_before_any_checkpoint_starts_again_on(backend: Backend) {
+    let store = backend.open();
     let token = store.create_token("acme", "alice").unwrap();
     let owner = store.authenticate(&token).unwrap().unwrap();
     let run = store.create_run(&owner, &json!({"prompt": "2+40?"})).unwrap();
@@ -221,7 +299,7 @@ async fn a_run_whose_worker_vanished_before_any_checkpoint_starts_again() {
     let harness = Harness::new(tackle_tools::ToolRegistry::builder().tool(add_tool()).build().unwrap());
     let engine = Engine::new(harness, Arc::new(model()));
     let config = ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
-    let server = Server::start(SqliteStore::open(&path).unwrap(), engine, config);
+    let server = Server::start(backend.open(), engine, config);
     let record = settled(server.store().as_ref(), &owner, &run.id).await;
     assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
     let events = server.store().events_after(&owner, &run.id, 0, 100).unwrap();
@@ -262,9 +340,13 @@ struct Empty {}
 /// with its outcome unknown — never run twice — and the run answers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls() {
+    for backend in backends() {
+        a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend).await;
+    }
+}
+
+async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend: Backend) {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("server.db");
     let charged = Arc::new(AtomicUsize::new(0));
     let looked_up = Arc::new(AtomicUsize::new(0));
     let engine = || {
@@ -324,7 +406,7 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls() {
             .with_lease(Duration::from_millis(600))
     };
 
-    let first = Server::start(SqliteStore::open(&path).unwrap(), engine(), config());
+    let first = Server::start(backend.open(), engine(), config());
     let token = first.store().create_token("acme", "alice").unwrap();
     let owner = first.store().authenticate(&token).unwrap().unwrap();
     let run = first.store().create_run(&owner, &json!({"prompt": "Charge me the price."})).unwrap();
@@ -341,7 +423,7 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls() {
     );
     first.shutdown().await;
 
-    let second = Server::start(SqliteStore::open(&path).unwrap(), engine(), config());
+    let second = Server::start(backend.open(), engine(), config());
     let record = settled(second.store().as_ref(), &owner, &run.id).await;
     assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
     assert_eq!(record.answer.as_deref(), Some("Checked."));
@@ -401,7 +483,7 @@ fn approval_engine(deleted: Arc<std::sync::atomic::AtomicUsize>) -> Engine {
     Engine::new(Harness::new(registry), Arc::new(model))
 }
 
-async fn serve(server: &Server<SqliteStore>) -> String {
+async fn serve(server: &Server<AnyStore>) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let router = server.router();
@@ -413,13 +495,16 @@ async fn serve(server: &Server<SqliteStore>) -> String {
 /// the decision goes to another on the same store, whose worker resumes the run.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn decisions_resume_a_suspended_run_from_another_process() {
+    for backend in backends() {
+        decisions_resume_a_suspended_run_from_another_process_on(backend).await;
+    }
+}
+
+async fn decisions_resume_a_suspended_run_from_another_process_on(backend: Backend) {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("server.db");
     let deleted = Arc::new(AtomicUsize::new(0));
     let config = || ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
-    let first =
-        Server::start(SqliteStore::open(&path).unwrap(), approval_engine(Arc::clone(&deleted)), config());
+    let first = Server::start(backend.open(), approval_engine(Arc::clone(&deleted)), config());
     let alice = first.store().create_token("acme", "alice").unwrap();
     let bob = first.store().create_token("acme", "bob").unwrap();
     let owner = first.store().authenticate(&alice).unwrap().unwrap();
@@ -429,8 +514,7 @@ async fn decisions_resume_a_suspended_run_from_another_process() {
     assert_eq!(deleted.load(Ordering::SeqCst), 0);
     first.shutdown().await;
 
-    let second =
-        Server::start(SqliteStore::open(&path).unwrap(), approval_engine(Arc::clone(&deleted)), config());
+    let second = Server::start(backend.open(), approval_engine(Arc::clone(&deleted)), config());
     let url = serve(&second).await;
     let http = reqwest::Client::new();
     let decide = |token: &str, body: Value| {
@@ -464,11 +548,15 @@ async fn decisions_resume_a_suspended_run_from_another_process() {
 /// Cancel: a suspended run is cancelled at once; a running one stops.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_stops_a_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("server.db");
+    for backend in backends() {
+        cancel_stops_a_run_on(backend).await;
+    }
+}
+
+async fn cancel_stops_a_run_on(backend: Backend) {
     let deleted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let config = ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
-    let server = Server::start(SqliteStore::open(&path).unwrap(), approval_engine(deleted), config);
+    let server = Server::start(backend.open(), approval_engine(deleted), config);
     let url = serve(&server).await;
     let token = server.store().create_token("acme", "alice").unwrap();
     let owner = server.store().authenticate(&token).unwrap().unwrap();
@@ -504,8 +592,7 @@ async fn cancel_stops_a_run() {
         Harness::new(tackle_tools::ToolRegistry::builder().tool(slow).build().unwrap()),
         Arc::new(model),
     );
-    let server =
-        Server::start(SqliteStore::open(&path).unwrap(), engine, ServerConfig::default().with_workers(1));
+    let server = Server::start(backend.open(), engine, ServerConfig::default().with_workers(1));
     let url = serve(&server).await;
     let run = server.store().create_run(&owner, &json!({"prompt": "Wait."})).unwrap();
     for _ in 0..100 {

@@ -76,3 +76,151 @@ async fn serve_runs_a_posted_prompt_for_a_token_holder() {
     let status = tokio::task::spawn_blocking(move || server.wait().unwrap()).await.unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+/// The database for a test: a fresh PostgreSQL database when `TACKLE_TEST_POSTGRES` names a
+/// server (required in CI), else a SQLite file in `dir`.
+fn database(dir: &std::path::Path) -> String {
+    match std::env::var("TACKLE_TEST_POSTGRES") {
+        Ok(admin) if !admin.is_empty() => {
+            let name = format!(
+                "tackle_cli_{}_{}",
+                std::process::id(),
+                dir.file_name().unwrap().to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric(), "")
+            );
+            let name = name.to_ascii_lowercase();
+            let created = name.clone();
+            let admin_url = admin.clone();
+            std::thread::spawn(move || {
+                let mut client = postgres::Client::connect(&admin_url, postgres::NoTls).unwrap();
+                client.batch_execute(&format!("CREATE DATABASE {created}")).unwrap();
+            })
+            .join()
+            .unwrap();
+            format!("{}/{name}", admin.rsplit_once('/').unwrap().0)
+        }
+        _ => {
+            assert!(
+                std::env::var_os("TACKLE_REQUIRE_POSTGRES").is_none(),
+                "TACKLE_REQUIRE_POSTGRES is set but TACKLE_TEST_POSTGRES is not"
+            );
+            dir.join("server.db").display().to_string()
+        }
+    }
+}
+
+/// Starts `tackle serve` on `database`; returns the process and its URL.
+async fn serve_process(config: &std::path::Path, database: &str) -> (std::process::Child, String) {
+    let mut server = tackle_process(config)
+        .args(["serve", "--listen", "127.0.0.1:0", "--workers", "1", "--lease", "2", "--database", database])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stderr = server.stderr.take().unwrap();
+    let first = tokio::task::spawn_blocking(move || {
+        let mut reader = BufReader::new(stderr);
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        // Keep draining so the server never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+        line
+    })
+    .await
+    .unwrap();
+    let url = first.split_whitespace().find(|w| w.starts_with("http://")).expect(&first).to_owned();
+    (server, url)
+}
+
+/// Two `tackle serve` processes on one database; the one running a run is killed with
+/// SIGKILL in the middle of a tool call. The other takes the run over once the lease runs
+/// out: the call is not run again (web_search is not idempotent; the model hears that its
+/// outcome is unknown), the run answers, and a client sees every event once.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_killed_mid_call_loses_nothing_and_repeats_nothing() {
+    let provider = MockServer::start().await;
+    let wire = Wire::Chat;
+    let search = [("call_s", "web_search", json!({"query": "rivers"}))];
+    wire.mount(&provider, vec![wire.turn("Looking.", &search), wire.turn("Found it.", &[])]).await;
+    // The search answers slowly: the first server dies while it waits.
+    wiremock::Mock::given(wiremock::matchers::path("/search"))
+        .respond_with(
+            wiremock::ResponseTemplate::new(200)
+                .set_delay(std::time::Duration::from_secs(30))
+                .set_body_json(json!({"results": []})),
+        )
+        .mount(&provider)
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"", provider.uri());
+    let config = settings(dir.path(), wire, &provider, &extra);
+    let database = database(dir.path());
+
+    let mut create = tackle(&config);
+    create.args(["serve", "token", "create", "--org", "acme", "--user", "alice", "--database", &database]);
+    let (code, token, stderr) = output(create).await;
+    assert_eq!(code, 0, "{stderr}");
+    let token = token.trim().to_owned();
+
+    let (mut first, first_url) = serve_process(&config, &database).await;
+    let http = reqwest::Client::new();
+    let created: Value = http
+        .post(format!("{first_url}/v1/runs"))
+        .bearer_auth(&token)
+        .json(&json!({"prompt": "Tell me about rivers."}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().expect("a run id").to_owned();
+    let searches = || async {
+        provider.received_requests().await.unwrap().iter().filter(|r| r.url.path() == "/search").count()
+    };
+    for _ in 0..200 {
+        if searches().await == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(searches().await, 1, "the first server is in the middle of the call");
+
+    let (mut second, second_url) = serve_process(&config, &database).await;
+    first.kill().unwrap();
+    let _ = first.wait();
+
+    let events =
+        http.get(format!("{second_url}/v1/runs/{id}/events")).bearer_auth(&token).send().await.unwrap();
+    let events =
+        tokio::time::timeout(std::time::Duration::from_secs(60), events.text()).await.unwrap().unwrap();
+    let ids: Vec<i64> =
+        events.lines().filter_map(|l| l.strip_prefix("id: ")).map(|n| n.parse().unwrap()).collect();
+    assert_eq!(ids, (1..=ids.len() as i64).collect::<Vec<_>>(), "every event once, in order: {events}");
+    assert!(events.contains("\"event\":\"finished\""), "{events}");
+    let run: Value = http
+        .get(format!("{second_url}/v1/runs/{id}"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(run["status"], "answered", "{run}");
+    assert_eq!(run["answer"], "Found it.");
+    assert_eq!(searches().await, 1, "the call was not run a second time");
+    let asked: Vec<Value> = provider
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path() == "/v1/chat/completions")
+        .map(|r| serde_json::from_slice(&r.body).unwrap())
+        .collect();
+    assert_eq!(asked.len(), 2);
+    assert!(asked[1].to_string().contains("outcome is unknown"), "{}", asked[1]);
+
+    let _ = std::process::Command::new("kill").args(["-INT", &second.id().to_string()]).status();
+    let status = tokio::task::spawn_blocking(move || second.wait().unwrap()).await.unwrap();
+    assert!(status.success(), "{status:?}");
+}
