@@ -83,6 +83,10 @@ pub(crate) struct ServeArgs {
     /// takes it over.
     #[arg(long, default_value_t = 30, value_name = "SECONDS")]
     pub(crate) lease: u64,
+    /// Seconds runs under way get to finish on Ctrl-C; those still going then are left to
+    /// their checkpoints for another server.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS")]
+    pub(crate) grace: u64,
     #[command(flatten)]
     pub(crate) provider: ProviderArgs,
     #[command(subcommand)]

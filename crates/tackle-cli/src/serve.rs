@@ -95,12 +95,20 @@ pub(crate) async fn serve(args: ServeArgs, config: &Config) -> Result<ExitCode, 
         path
     ));
     let router = server.router();
+    let server = std::sync::Arc::new(server);
+    let draining = std::sync::Arc::clone(&server);
+    // Ctrl-C: no more claims, event streams end (so that connections close), then runs
+    // under way get the grace period.
     let served = axum::serve(listener, router)
-        .with_graceful_shutdown(async {
+        .with_graceful_shutdown(async move {
             let _ = tokio::signal::ctrl_c().await;
+            crate::eprint_line("tackle serve: stopping");
+            draining.begin_shutdown();
         })
         .await;
-    server.shutdown().await;
+    if let Some(server) = std::sync::Arc::into_inner(server) {
+        server.shutdown(std::time::Duration::from_secs(args.grace)).await;
+    }
     served.map_err(|e| Failure::run(format!("the server stopped: {e}")))?;
     Ok(ExitCode::SUCCESS)
 }

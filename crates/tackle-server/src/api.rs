@@ -242,6 +242,8 @@ impl<S: Store> Follow<S> {
             tokio::select! {
                 _ = self.changes.changed() => {}
                 () = tokio::time::sleep(poll) => {}
+                // Shutting down: the client reconnects elsewhere with Last-Event-ID.
+                () = self.shared.draining.cancelled() => return None,
             }
         }
     }

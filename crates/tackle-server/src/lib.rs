@@ -129,7 +129,11 @@ pub(crate) struct Shared<S: Store> {
     pub(crate) work_added: watch::Sender<u64>,
     /// Counts writes of events and settlements here (event streams wait on it).
     pub(crate) events_added: watch::Sender<u64>,
-    pub(crate) shutdown: CancellationToken,
+    /// Cancelled when the server begins to shut down: no more claims, event streams end.
+    pub(crate) draining: CancellationToken,
+    /// Cancelled when the grace period is over: runs still going are left to their
+    /// checkpoints, their leases released for another server.
+    pub(crate) aborting: CancellationToken,
     /// The engine, for checking decisions before they are taken.
     pub(crate) engine: Arc<Engine>,
     /// The runs this process is running, to stop them at once when cancelled.
@@ -150,7 +154,8 @@ impl<S: Store> Server<S> {
             config,
             work_added: watch::Sender::new(0),
             events_added: watch::Sender::new(0),
-            shutdown: CancellationToken::new(),
+            draining: CancellationToken::new(),
+            aborting: CancellationToken::new(),
             engine: Arc::new(engine),
             running: std::sync::Mutex::default(),
         });
@@ -173,11 +178,27 @@ impl<S: Store> Server<S> {
         &self.shared.store
     }
 
-    /// Stops claiming runs and stops the workers; runs in flight are left to their leases.
-    pub async fn shutdown(self) {
-        self.shared.shutdown.cancel();
-        for worker in self.workers {
-            let _ = worker.await;
+    /// Begins to shut down: no more runs are claimed here, and event streams end (clients
+    /// reconnect elsewhere with `Last-Event-ID`). Runs under way go on.
+    pub fn begin_shutdown(&self) {
+        self.shared.draining.cancel();
+    }
+
+    /// Shuts down: no more claims; runs under way get `grace` to finish, and those still
+    /// going then are stopped, their leases released so that another server goes on from
+    /// their checkpoints at once.
+    pub async fn shutdown(self, grace: Duration) {
+        self.shared.draining.cancel();
+        let mut workers = self.workers;
+        let all = futures_util::future::join_all(workers.iter_mut());
+        if tokio::time::timeout(grace, all).await.is_err() {
+            self.shared.aborting.cancel();
+            for worker in workers {
+                // A worker that finished in the grace period was awaited already.
+                if !worker.is_finished() {
+                    let _ = worker.await;
+                }
+            }
         }
     }
 }

@@ -135,6 +135,9 @@ impl Store for PgStore {
     fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
         off_runtime(|| self.0.cancel_requested(run))
     }
+    fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
+        off_runtime(|| self.0.release(run, worker))
+    }
 }
 
 fn db(error: impl std::fmt::Display) -> StoreError {
@@ -406,6 +409,17 @@ impl Store for Inner {
         };
         tx.commit().map_err(db)?;
         Ok(Some(after))
+    }
+
+    fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
+        let changed = self
+            .client()?
+            .execute(
+                "UPDATE runs SET lease_until_ms = 0 WHERE id = $1 AND lease_owner = $2 AND status = 'running'",
+                &[&run, &worker],
+            )
+            .map_err(db)?;
+        Ok(changed == 1)
     }
 
     fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {

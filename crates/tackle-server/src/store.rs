@@ -207,6 +207,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// Whether `run`'s owner asked for it to stop.
     fn cancel_requested(&self, run: &str) -> Result<bool, StoreError>;
+
+    /// Gives up `worker`'s lease on `run` at once, for another worker to take it over.
+    fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError>;
 }
 
 /// The SQLite store: one file, WAL mode, one connection guarded by a mutex (SQLite
@@ -509,6 +512,15 @@ impl Store for SqliteStore {
         })
     }
 
+    fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
+        self.with(|c| {
+            Ok(c.execute(
+                "UPDATE runs SET lease_until_ms = 0 WHERE id = ?1 AND lease_owner = ?2 AND status = 'running'",
+                params![run, worker],
+            )? == 1)
+        })
+    }
+
     fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
         self.with(|c| {
             Ok(c.query_row("SELECT cancel_requested FROM runs WHERE id = ?1", params![run], |row| {
@@ -596,6 +608,9 @@ impl Store for AnyStore {
     }
     fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
         self.inner().cancel_requested(run)
+    }
+    fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
+        self.inner().release(run, worker)
     }
 }
 

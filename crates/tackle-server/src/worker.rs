@@ -31,7 +31,7 @@ pub(crate) async fn work<S: Store>(shared: Arc<Shared<S>>, worker: String) {
     let lease = shared.config.lease;
     let mut work = shared.work_added.subscribe();
     loop {
-        if shared.shutdown.is_cancelled() {
+        if shared.draining.is_cancelled() {
             return;
         }
         work.borrow_and_update();
@@ -44,7 +44,7 @@ pub(crate) async fn work<S: Store>(shared: Arc<Shared<S>>, worker: String) {
                 tokio::select! {
                     _ = work.changed() => {}
                     () = tokio::time::sleep(shared.config.poll) => {}
-                    () = shared.shutdown.cancelled() => return,
+                    () = shared.draining.cancelled() => return,
                 }
                 continue;
             }
@@ -285,14 +285,18 @@ async fn run_one<S: Store>(
     };
     let outcome = tokio::select! {
         outcome = going => Some(outcome),
-        () = shared.shutdown.cancelled() => None,
+        () = shared.aborting.cancelled() => None,
     };
     heartbeat.abort();
     running(shared).remove(&run.id);
     drop(sink);
     let lost = writer.await.unwrap_or(true);
     let Some(outcome) = outcome else {
-        // Stopped mid-run: the lease runs out and another worker goes on from the checkpoint.
+        // Stopped mid-run: the lease is released and another server goes on from the
+        // checkpoint at once.
+        let (id, holder) = (run.id.clone(), worker.to_owned());
+        blocking(&shared.store, move |s| s.release(&id, &holder)).await?;
+        shared.work_added.send_modify(|n| *n += 1);
         return Ok(());
     };
     if lost {

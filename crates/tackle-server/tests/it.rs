@@ -216,7 +216,7 @@ async fn a_run_goes_through_and_its_events_resume_from_any_point_on(backend: Bac
     assert_eq!(rest.first().map(|e| e.0), Some(3));
     assert_eq!(rest.len(), events.len() - 2);
     assert_eq!(rest, events[2..].to_vec());
-    running.server.shutdown().await;
+    running.server.shutdown(Duration::ZERO).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -245,7 +245,7 @@ async fn a_token_sees_only_its_own_users_runs_on(backend: Backend) {
     assert_eq!((status, kind.as_str()), (401, "application/problem+json"));
     let (status, _, _) = running.get(Some("tk_forged"), &format!("/v1/runs/{id}"), None).await;
     assert_eq!(status, 401);
-    running.server.shutdown().await;
+    running.server.shutdown(Duration::ZERO).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -275,7 +275,7 @@ async fn bad_requests_are_problems_on(backend: Backend) {
     assert_eq!((status, kind.as_str()), (404, "application/problem+json"));
     let (status, _, body) = running.get(None, "/readyz", None).await;
     assert_eq!((status, body.as_str()), (200, "ready"));
-    running.server.shutdown().await;
+    running.server.shutdown(Duration::ZERO).await;
 }
 
 /// A run whose worker vanished before its first checkpoint is started again from the top
@@ -306,7 +306,7 @@ async fn a_run_whose_worker_vanished_before_any_checkpoint_starts_again_on(backe
     let seqs: Vec<i64> = events.iter().map(|e| e.0).collect();
     assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>());
     assert_eq!(events.iter().filter(|e| e.1.contains("\"run_started\"")).count(), 2);
-    server.shutdown().await;
+    server.shutdown(Duration::ZERO).await;
 }
 
 fn add_tool() -> tackle_tools::FunctionTool {
@@ -421,7 +421,7 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend: Bac
         (1, 1),
         "the batch is under way"
     );
-    first.shutdown().await;
+    first.shutdown(Duration::ZERO).await;
 
     let second = Server::start(backend.open(), engine(), config());
     let record = settled(second.store().as_ref(), &owner, &run.id).await;
@@ -436,7 +436,7 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend: Bac
     let events = second.store().events_after(&owner, &run.id, 0, 1000).unwrap();
     let seqs: Vec<i64> = events.iter().map(|e| e.0).collect();
     assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "every event once, numbered on");
-    second.shutdown().await;
+    second.shutdown(Duration::ZERO).await;
 }
 
 /// An engine whose model asks to delete a file (a tool that needs approval) and then
@@ -512,7 +512,7 @@ async fn decisions_resume_a_suspended_run_from_another_process_on(backend: Backe
     let record = settled(first.store().as_ref(), &owner, &run.id).await;
     assert_eq!(record.status, tackle_server::RunStatus::Suspended);
     assert_eq!(deleted.load(Ordering::SeqCst), 0);
-    first.shutdown().await;
+    first.shutdown(Duration::ZERO).await;
 
     let second = Server::start(backend.open(), approval_engine(Arc::clone(&deleted)), config());
     let url = serve(&second).await;
@@ -542,7 +542,7 @@ async fn decisions_resume_a_suspended_run_from_another_process_on(backend: Backe
     let events = second.store().events_after(&owner, &run.id, 0, 1000).unwrap();
     assert!(events.iter().any(|e| e.1.contains("\"suspended\"")));
     assert!(events.iter().any(|e| e.1.contains("\"tool_call_finished\"")));
-    second.shutdown().await;
+    second.shutdown(Duration::ZERO).await;
 }
 
 /// Cancel: a suspended run is cancelled at once; a running one stops.
@@ -572,7 +572,7 @@ async fn cancel_stops_a_run_on(backend: Backend) {
         server.store().run(&owner, &run.id).unwrap().unwrap().status,
         tackle_server::RunStatus::Cancelled
     );
-    server.shutdown().await;
+    server.shutdown(Duration::ZERO).await;
 
     // A running one: its tool waits until the run is cancelled.
     let slow =
@@ -607,5 +607,63 @@ async fn cancel_stops_a_run_on(backend: Backend) {
     assert_eq!(cancelled.status().as_u16(), 202);
     let record = settled(server.store().as_ref(), &owner, &run.id).await;
     assert_eq!(record.status, tackle_server::RunStatus::Cancelled, "{:?}", record.error);
-    server.shutdown().await;
+    server.shutdown(Duration::ZERO).await;
+}
+
+/// Shutting down with a grace period: no new run is claimed, the run under way finishes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graceful_shutdown_lets_the_run_under_way_finish() {
+    for backend in backends() {
+        let slow = tackle_tools::typed_tool(
+            "slow",
+            "Take a moment.",
+            |_ctx: tackle_tools::ToolContext, _: Empty| async move {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                Ok::<_, tackle_tools::ToolError>("done")
+            },
+        )
+        .build()
+        .unwrap();
+        let model = FunctionModel::new(|request| {
+            let answered = request.messages.iter().any(|m| {
+                matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
+            });
+            Ok(if answered {
+                AssistantTurn::text("Finished.")
+            } else {
+                AssistantTurn {
+                    parts: vec![AssistantPart::ToolCall(ToolCall::new("c_slow", "slow", json!({})))],
+                    ..AssistantTurn::default()
+                }
+            })
+        });
+        let engine = Engine::new(
+            Harness::new(tackle_tools::ToolRegistry::builder().tool(slow).build().unwrap()),
+            Arc::new(model),
+        );
+        let server = Server::start(
+            backend.open(),
+            engine,
+            ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(20)),
+        );
+        let token = server.store().create_token("acme", "alice").unwrap();
+        let owner = server.store().authenticate(&token).unwrap().unwrap();
+        let run = server.store().create_run(&owner, &json!({"prompt": "Go."})).unwrap();
+        for _ in 0..100 {
+            if server.store().run(&owner, &run.id).unwrap().unwrap().status
+                == tackle_server::RunStatus::Running
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let store = Arc::clone(server.store());
+        server.shutdown(Duration::from_secs(10)).await;
+        let record = store.run(&owner, &run.id).unwrap().unwrap();
+        assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
+        // Nothing is claimed after the shutdown began.
+        let later = store.create_run(&owner, &json!({"prompt": "Again."})).unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(store.run(&owner, &later.id).unwrap().unwrap().status, tackle_server::RunStatus::Queued);
+    }
 }
