@@ -70,6 +70,9 @@ pub(crate) fn router<S: Store>(shared: Arc<Shared<S>>) -> Router {
         .route("/v1/runs/{id}/events", get(events::<S>))
         .route("/v1/runs/{id}/decisions", post(decide::<S>))
         .route("/v1/runs/{id}/cancel", post(cancel::<S>))
+        .route("/v1/tools", get(tools::<S>))
+        .route("/openapi.json", get(|| async { axum::Json(crate::openapi::document()) }))
+        .route("/metrics", get(metrics::<S>))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(ready::<S>))
         .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "Not found", "no such endpoint") })
@@ -121,6 +124,7 @@ async fn create_run<S: Store>(
     let stored = json!({"prompt": request.prompt});
     let run =
         blocking(&shared.store, move |s| s.create_run(&owner, &stored)).await.map_err(Problem::store)?;
+    shared.metrics.runs_created.inc();
     shared.work_added.send_modify(|n| *n += 1);
     let location = format!("/v1/runs/{}", run.id);
     let body = json!({"id": run.id, "status": run.status, "events": format!("{location}/events")});
@@ -322,6 +326,40 @@ async fn cancel<S: Store>(
     }
     shared.events_added.send_modify(|n| *n += 1);
     Ok((StatusCode::ACCEPTED, axum::Json(json!({"id": id, "status": status}))).into_response())
+}
+
+/// `GET /v1/tools`: every tool, whether this user's runs are offered it and, if not, why.
+async fn tools<S: Store>(
+    State(shared): State<Arc<Shared<S>>>,
+    headers: HeaderMap,
+) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let ctx = (shared.engine.context)(&format!("tools-{}-{}", owner.org, owner.user))
+        .map_err(|e| Problem::new(StatusCode::SERVICE_UNAVAILABLE, "Tools unavailable", e))?;
+    let registry = shared.engine.harness.registry();
+    let report = registry.availability(&ctx);
+    let tools: Vec<serde_json::Value> = report
+        .tools
+        .iter()
+        .map(|line| {
+            let description = registry.definition(&line.name).map(|d| d.description.clone()).unwrap_or_default();
+            match &line.status {
+                Ok(()) => json!({"name": line.name, "source": line.source, "description": description, "offered": true}),
+                Err(why) => json!({"name": line.name, "source": line.source, "description": description,
+                                   "offered": false, "reason": why.to_string()}),
+            }
+        })
+        .collect();
+    Ok(axum::Json(json!({"tools": tools})).into_response())
+}
+
+async fn metrics<S: Store>(State(shared): State<Arc<Shared<S>>>) -> Response {
+    let mut response = shared.metrics.render().into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/openmetrics-text; version=1.0.0; charset=utf-8"),
+    );
+    response
 }
 
 async fn ready<S: Store>(State(shared): State<Arc<Shared<S>>>) -> Result<&'static str, Problem> {

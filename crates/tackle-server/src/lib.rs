@@ -12,6 +12,8 @@
 //! GET  /v1/runs/{id}/events  (SSE, Last-Event-ID)    → every event once, in order
 //! POST /v1/runs/{id}/decisions {"decisions": {CALL_ID: {"decision": "approve"}, …}}
 //! POST /v1/runs/{id}/cancel
+//! GET  /v1/tools                                     → each tool offered, or why not
+//! GET  /openapi.json, /metrics (Prometheus)
 //! GET  /healthz, /readyz
 //! ```
 //!
@@ -19,6 +21,8 @@
 //! refused; every read is scoped to the token's user.
 
 mod api;
+mod metrics;
+mod openapi;
 mod pg;
 pub mod store;
 mod worker;
@@ -136,6 +140,8 @@ pub(crate) struct Shared<S: Store> {
     pub(crate) aborting: CancellationToken,
     /// The engine, for checking decisions before they are taken.
     pub(crate) engine: Arc<Engine>,
+    /// What `/metrics` reports.
+    pub(crate) metrics: metrics::Metrics,
     /// The runs this process is running, to stop them at once when cancelled.
     pub(crate) running: std::sync::Mutex<std::collections::HashMap<String, CancellationToken>>,
 }
@@ -158,6 +164,7 @@ impl<S: Store> Server<S> {
             aborting: CancellationToken::new(),
             engine: Arc::new(engine),
             running: std::sync::Mutex::default(),
+            metrics: metrics::Metrics::new(),
         });
         let workers = (0..shared.config.workers)
             .map(|i| {

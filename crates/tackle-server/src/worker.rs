@@ -39,7 +39,10 @@ pub(crate) async fn work<S: Store>(shared: Arc<Shared<S>>, worker: String) {
         let id = worker.clone();
         let claimed = blocking(&shared.store, move |s| s.claim(&id, lease)).await;
         let run = match claimed {
-            Ok(Some(run)) => run,
+            Ok(Some(run)) => {
+                shared.metrics.runs_claimed.inc();
+                run
+            }
             Ok(None) => {
                 tokio::select! {
                     _ = work.changed() => {}
@@ -126,11 +129,14 @@ async fn write_all<S: Store>(
             Some((state, ack)) => (Some(state), Some(ack)),
             None => (None, None),
         };
+        let events_count = events.len() as u64;
         let (run, holder) = (id.clone(), worker.clone());
         let written =
             blocking(&shared.store, move |s| s.append_events(&run, &holder, &events, state.as_deref())).await;
+        let count = events_count;
         let ok = match written {
             Ok(Some(_)) => {
+                shared.metrics.events_written.inc_by(count);
                 shared.events_added.send_modify(|n| *n += 1);
                 true
             }
@@ -243,6 +249,10 @@ async fn run_one<S: Store>(
     };
     // Cancelled from this process at once, from another at the next heartbeat.
     running(shared).insert(run.id.clone(), ctx.cancel.clone());
+    shared.metrics.runs_running.inc();
+    if recovering {
+        shared.metrics.runs_recovered.inc();
+    }
     let by_owner = Arc::new(std::sync::atomic::AtomicBool::new(run.cancel_requested));
     if run.cancel_requested {
         ctx.cancel.cancel();
@@ -289,6 +299,7 @@ async fn run_one<S: Store>(
     };
     heartbeat.abort();
     running(shared).remove(&run.id);
+    shared.metrics.runs_running.dec();
     drop(sink);
     let lost = writer.await.unwrap_or(true);
     let Some(outcome) = outcome else {
@@ -331,7 +342,10 @@ async fn run_one<S: Store>(
             error: Some(error.to_string()),
         },
     };
-    settle(settlement).await?;
+    let status = settlement.status;
+    if settle(settlement).await? {
+        shared.metrics.settled(status.as_str());
+    }
     shared.events_added.send_modify(|n| *n += 1);
     Ok(())
 }

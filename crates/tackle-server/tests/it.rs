@@ -667,3 +667,60 @@ async fn a_graceful_shutdown_lets_the_run_under_way_finish() {
         assert_eq!(store.run(&owner, &later.id).unwrap().unwrap().status, tackle_server::RunStatus::Queued);
     }
 }
+
+/// `/v1/tools`, `/metrics` and `/openapi.json`: every documented path is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_metrics_and_the_api_description() {
+    let backend = backends().remove(0);
+    let running = start(&backend).await;
+    let alice = running.token("acme", "alice");
+    let (status, _, body) = running.get(Some(&alice), "/v1/tools", None).await;
+    assert_eq!(status, 200);
+    let tools: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(tools["tools"][0]["name"], "add");
+    assert_eq!(tools["tools"][0]["offered"], true);
+    assert_eq!(running.get(None, "/v1/tools", None).await.0, 401);
+
+    let (_, created) = running.post(&alice, r#"{"prompt": "2+40?"}"#).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    running.get(Some(&alice), &format!("/v1/runs/{id}/events"), None).await;
+    let (status, kind, metrics) = running.get(None, "/metrics", None).await;
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("application/openmetrics-text"), "{kind}");
+    assert!(metrics.contains("tackle_server_runs_created_total 1"), "{metrics}");
+    assert!(metrics.contains("tackle_server_runs_settled_total{status=\"answered\"} 1"), "{metrics}");
+    assert!(metrics.contains("tackle_server_runs_running 0"), "{metrics}");
+
+    let (status, _, document) = running.get(None, "/openapi.json", None).await;
+    assert_eq!(status, 200);
+    let document: Value = serde_json::from_str(&document).unwrap();
+    assert_eq!(document["openapi"], "3.1.0");
+    let paths: Vec<&str> = document["paths"].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        paths,
+        [
+            "/v1/runs",
+            "/v1/runs/{id}",
+            "/v1/runs/{id}/events",
+            "/v1/runs/{id}/decisions",
+            "/v1/runs/{id}/cancel",
+            "/v1/tools",
+            "/healthz",
+            "/readyz",
+            "/metrics",
+            "/openapi.json"
+        ]
+    );
+    for (path, operations) in document["paths"].as_object().unwrap() {
+        for method in operations.as_object().unwrap().keys() {
+            let url = format!("{}{}", running.url, path.replace("{id}", &id));
+            let request =
+                if method == "post" { running.http.post(&url).body("{}") } else { running.http.get(&url) };
+            let response =
+                request.bearer_auth(&alice).header("content-type", "application/json").send().await.unwrap();
+            let text = response.text().await.unwrap();
+            assert!(!text.contains("no such endpoint"), "{method} {path} is documented but not served");
+        }
+    }
+    running.server.shutdown(Duration::ZERO).await;
+}
