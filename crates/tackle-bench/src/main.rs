@@ -34,6 +34,9 @@
 //! `tackle-bench cold --tackle BIN --base-url URL`: the command line from a cold process
 //! (see `wire.rs`).
 //!
+//! `tackle-bench serve [--database URL] [--concurrency C] [--runs N] [--rounds R] [--workers W]
+//! | [--suspended N]`: `tackle-server` under load on loopback (see `serve_load.rs`).
+//!
 //! `tackle-bench suspended`: 10,000 runs suspended on an approval with a 20-message history
 //! each, held in one process: memory per run, and per run in SQLite as the CLI saves them.
 //!
@@ -54,6 +57,7 @@ mod env;
 mod guard;
 mod local;
 mod mcp;
+mod serve_load;
 mod suspend;
 mod wire;
 mod wire_server;
@@ -547,6 +551,17 @@ fn main() {
             _ => Err("usage: tackle-bench cold --tackle PATH-OF-tackle --base-url URL (of wire-server)".into()),
         },
         "suspended" => suspend::bench(),
+        "serve" => {
+            let number = |name: &str, default: usize| flag(name).and_then(|v| v.parse().ok()).unwrap_or(default);
+            serve_load::bench(serve_load::Load {
+                database: flag("--database"),
+                concurrency: number("--concurrency", 100),
+                runs: number("--runs", 1000),
+                rounds: number("--rounds", 4),
+                workers: number("--workers", 32),
+                suspended: flag("--suspended").and_then(|v| v.parse().ok()),
+            })
+        }
         "wire-server" => wire_server::serve(flag("--port").and_then(|p| p.parse().ok()).unwrap_or(18451)),
         "wire" => match (flag("--base-url"), wire::Api::from_name(flag("--api").unwrap_or("chat"))) {
             (Some(url), Some(api)) if args.iter().any(|a| a == "--first-token") => wire::first_token(url, api),

@@ -176,7 +176,7 @@ async fn events<S: Store>(
         .await
         .map_err(Problem::store)?
         .ok_or_else(|| Problem::not_found("run"))?;
-    let changes = shared.events_added.subscribe();
+    let changes = shared.follow(&id);
     let state =
         Follow { shared, owner, id, after, pending: std::collections::VecDeque::new(), changes, done: false };
     let stream = futures_util::stream::unfold(state, |mut follow| async move {
@@ -194,6 +194,16 @@ struct Follow<S: Store> {
     pending: std::collections::VecDeque<(i64, String)>,
     changes: tokio::sync::watch::Receiver<u64>,
     done: bool,
+}
+
+impl<S: Store> Drop for Follow<S> {
+    fn drop(&mut self) {
+        // The last stream of a run takes its wake-up channel with it.
+        let mut changes = self.shared.changes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if changes.get(&self.id).is_some_and(|sender| sender.receiver_count() <= 1) {
+            changes.remove(&self.id);
+        }
+    }
 }
 
 impl<S: Store> Follow<S> {
@@ -324,7 +334,7 @@ async fn cancel<S: Store>(
     {
         token.cancel();
     }
-    shared.events_added.send_modify(|n| *n += 1);
+    shared.changed(&id);
     Ok((StatusCode::ACCEPTED, axum::Json(json!({"id": id, "status": status}))).into_response())
 }
 

@@ -131,8 +131,9 @@ pub(crate) struct Shared<S: Store> {
     pub(crate) config: ServerConfig,
     /// Counts runs queued here (workers wait on it, and poll for other processes').
     pub(crate) work_added: watch::Sender<u64>,
-    /// Counts writes of events and settlements here (event streams wait on it).
-    pub(crate) events_added: watch::Sender<u64>,
+    /// Per run followed here: counts writes of its events and settlement (its event
+    /// streams wait on it; other runs' writes do not wake them).
+    pub(crate) changes: std::sync::Mutex<std::collections::HashMap<String, watch::Sender<u64>>>,
     /// Cancelled when the server begins to shut down: no more claims, event streams end.
     pub(crate) draining: CancellationToken,
     /// Cancelled when the grace period is over: runs still going are left to their
@@ -144,6 +145,26 @@ pub(crate) struct Shared<S: Store> {
     pub(crate) metrics: metrics::Metrics,
     /// The runs this process is running, to stop them at once when cancelled.
     pub(crate) running: std::sync::Mutex<std::collections::HashMap<String, CancellationToken>>,
+}
+
+impl<S: Store> Shared<S> {
+    /// A receiver that changes whenever `run`'s events or settlement are written here.
+    pub(crate) fn follow(&self, run: &str) -> watch::Receiver<u64> {
+        let mut changes = self.changes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        changes.entry(run.to_owned()).or_insert_with(|| watch::Sender::new(0)).subscribe()
+    }
+
+    /// Wakes the streams following `run` (and forgets runs nobody follows any more).
+    pub(crate) fn changed(&self, run: &str) {
+        let mut changes = self.changes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(sender) = changes.get(run) {
+            if sender.receiver_count() == 0 {
+                changes.remove(run);
+            } else {
+                sender.send_modify(|n| *n += 1);
+            }
+        }
+    }
 }
 
 /// A running server: its router, and its workers until [`Server::shutdown`].
@@ -159,7 +180,7 @@ impl<S: Store> Server<S> {
             store: Arc::new(store),
             config,
             work_added: watch::Sender::new(0),
-            events_added: watch::Sender::new(0),
+            changes: std::sync::Mutex::default(),
             draining: CancellationToken::new(),
             aborting: CancellationToken::new(),
             engine: Arc::new(engine),

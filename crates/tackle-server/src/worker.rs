@@ -137,7 +137,7 @@ async fn write_all<S: Store>(
         let ok = match written {
             Ok(Some(_)) => {
                 shared.metrics.events_written.inc_by(count);
-                shared.events_added.send_modify(|n| *n += 1);
+                shared.changed(&id);
                 true
             }
             Ok(None) => false,
@@ -207,7 +207,7 @@ async fn run_one<S: Store>(
         Some(Ok(state)) => Some(state),
         Some(Err(error)) => {
             settle(failed(format!("the run's checkpoint cannot be read: {error}"))).await?;
-            shared.events_added.send_modify(|n| *n += 1);
+            shared.changed(&run.id);
             return Ok(());
         }
     };
@@ -218,7 +218,7 @@ async fn run_one<S: Store>(
         Some(Ok(map)) => Some(decision_list(map)),
         Some(Err(error)) => {
             settle(failed(format!("the run's decisions cannot be read: {error}"))).await?;
-            shared.events_added.send_modify(|n| *n += 1);
+            shared.changed(&run.id);
             return Ok(());
         }
     };
@@ -243,7 +243,7 @@ async fn run_one<S: Store>(
             drop(writes);
             let _ = writer.await;
             settle(failed(format!("the run could not be set up: {error}"))).await?;
-            shared.events_added.send_modify(|n| *n += 1);
+            shared.changed(&run.id);
             return Ok(());
         }
     };
@@ -346,7 +346,7 @@ async fn run_one<S: Store>(
     if settle(settlement).await? {
         shared.metrics.settled(status.as_str());
     }
-    shared.events_added.send_modify(|n| *n += 1);
+    shared.changed(&run.id);
     Ok(())
 }
 

@@ -1,0 +1,204 @@
+//! `tackle-bench serve`: `tackle-server` under load on loopback, in one process. A scripted
+//! model makes R rounds of one `add` call per run and then answers; C clients each post a
+//! run, follow its events over SSE to the end, and post the next, until N runs are done.
+//! Printed: runs/s, tool-call rounds/s, the time from posting a run to its first event
+//! (p50, p99), and memory. `--suspended N` instead holds N runs suspended on an approval
+//! and reports the memory each takes while idle. The store is SQLite in a temp dir, or
+//! `--database postgres://…`. Raise the open-file limit (`ulimit -n 8192`) for C ≥ 500.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::json;
+use tackle_core::{AssistantPart, AssistantTurn, Message, ToolCall, UserPart};
+use tackle_harness::Harness;
+use tackle_server::{AnyStore, Engine, Server, ServerConfig, Store};
+use tackle_test::FunctionModel;
+use tackle_tools::{ToolContext, ToolError, ToolRegistry, ToolsetExt as _, typed_tool};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct AddArgs {
+    a: i64,
+    b: i64,
+}
+
+/// The process's resident memory now and at its peak, in KiB (Linux; 0 elsewhere).
+fn memory_kib() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// A model that calls `add` until `rounds` results came back, then answers.
+fn model(rounds: usize) -> FunctionModel {
+    FunctionModel::new(move |request| {
+        let results = request
+            .messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::User { parts } => {
+                    Some(parts.iter().filter(|p| matches!(p, UserPart::ToolReturn(_))).count())
+                }
+                _ => None,
+            })
+            .sum::<usize>();
+        Ok(if results >= rounds {
+            AssistantTurn::text("done")
+        } else {
+            AssistantTurn {
+                parts: vec![AssistantPart::ToolCall(ToolCall::new(
+                    format!("c{results}"),
+                    "add",
+                    json!({"a": results, "b": results + 1}),
+                ))],
+                ..AssistantTurn::default()
+            }
+        })
+    })
+}
+
+fn add_registry(approval: bool) -> Result<ToolRegistry, Box<dyn std::error::Error>> {
+    let add = typed_tool("add", "Add two integers.", |_ctx: ToolContext, a: AddArgs| async move {
+        Ok::<_, ToolError>(a.a + a.b)
+    })
+    .build()?;
+    let builder = ToolRegistry::builder();
+    let builder = if approval {
+        builder.toolset(tackle_tools::StaticToolset::new("guarded").tool(add).approval_required())
+    } else {
+        builder.tool(add)
+    };
+    Ok(builder.build()?)
+}
+
+/// What a load run is.
+pub(crate) struct Load<'a> {
+    pub(crate) database: Option<&'a str>,
+    pub(crate) concurrency: usize,
+    pub(crate) runs: usize,
+    pub(crate) rounds: usize,
+    pub(crate) workers: usize,
+    pub(crate) suspended: Option<usize>,
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let dir = tempfile::tempdir()?;
+    let sqlite = dir.path().join("server.db").display().to_string();
+    let database = load.database.unwrap_or(&sqlite).to_owned();
+    let backend = if database.starts_with("postgres") { "postgres" } else { "sqlite" };
+    runtime.block_on(async move {
+        let store = AnyStore::open(&database, load.workers as u32 + 16)?;
+        let approval = load.suspended.is_some();
+        let engine = Engine::new(Harness::new(add_registry(approval)?), Arc::new(model(load.rounds)));
+        let config = ServerConfig::default().with_workers(load.workers).with_poll(Duration::from_millis(100));
+        let server = Server::start(store, engine, config);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let url = format!("http://{}", listener.local_addr()?);
+        let router = server.router();
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        let token = server.store().create_token("bench", "load")?;
+        let owner = server.store().authenticate(&token)?.ok_or("no principal")?;
+
+        if let Some(count) = load.suspended {
+            let (before, _) = memory_kib();
+            let mut ids = Vec::with_capacity(count);
+            for _ in 0..count {
+                ids.push(server.store().create_run(&owner, &json!({"prompt": "go"}))?.id);
+            }
+            for id in &ids {
+                loop {
+                    let run = server.store().run(&owner, id)?.ok_or("lost run")?;
+                    if run.status.is_settled() {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+            let (after, peak) = memory_kib();
+            let line = json!({"framework": "tackle", "bench": "serve_suspended", "store": backend, "runs": count,
+                              "rss_kib_before": before, "rss_kib_after": after, "peak_kib": peak,
+                              "bytes_per_suspended_run": ((after.saturating_sub(before)) * 1024) as f64 / count as f64});
+            println!("{line}");
+            server.shutdown(Duration::ZERO).await;
+            return Ok::<_, Box<dyn std::error::Error>>(());
+        }
+
+        let http = reqwest::Client::builder().pool_max_idle_per_host(load.concurrency).build()?;
+        let next = Arc::new(AtomicUsize::new(0));
+        let started = Instant::now();
+        let mut clients = Vec::new();
+        for _ in 0..load.concurrency {
+            let (http, url, token, next) = (http.clone(), url.clone(), token.clone(), Arc::clone(&next));
+            let total = load.runs;
+            clients.push(tokio::spawn(async move {
+                let mut firsts = Vec::new();
+                while next.fetch_add(1, Ordering::SeqCst) < total {
+                    let posted = Instant::now();
+                    let created: serde_json::Value = http
+                        .post(format!("{url}/v1/runs"))
+                        .bearer_auth(&token)
+                        .json(&json!({"prompt": "go"}))
+                        .send()
+                        .await?
+                        .json()
+                        .await?;
+                    let id = created["id"].as_str().ok_or("no run id")?.to_owned();
+                    let response = http.get(format!("{url}/v1/runs/{id}/events")).bearer_auth(&token).send().await?;
+                    let mut body = response.bytes_stream();
+                    let mut first = None;
+                    let mut text = Vec::new();
+                    while let Some(chunk) = body.next().await {
+                        let chunk = chunk?;
+                        if first.is_none() && chunk.windows(3).any(|w| w == b"id:") {
+                            first = Some(posted.elapsed().as_secs_f64() * 1e3);
+                        }
+                        text.extend_from_slice(&chunk);
+                    }
+                    if !String::from_utf8_lossy(&text).contains("\"finished\"") {
+                        return Err::<Vec<f64>, Box<dyn std::error::Error + Send + Sync>>(
+                            format!("run {id} ended without finishing").into(),
+                        );
+                    }
+                    firsts.push(first.ok_or("no event came")?);
+                }
+                Ok(firsts)
+            }));
+        }
+        let mut firsts = Vec::new();
+        for client in clients {
+            firsts.extend(client.await?.map_err(|e| e.to_string())?);
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        firsts.sort_by(f64::total_cmp);
+        let (rss, peak) = memory_kib();
+        let line = json!({
+            "framework": "tackle", "bench": "serve", "store": backend,
+            "concurrency": load.concurrency, "runs": load.runs, "rounds_per_run": load.rounds, "workers": load.workers,
+            "runs_per_s": crate::round3(load.runs as f64 / elapsed),
+            "tool_rounds_per_s": crate::round3((load.runs * load.rounds) as f64 / elapsed),
+            "first_event_ms_p50": crate::round3(quantile(&firsts, 0.5)),
+            "first_event_ms_p99": crate::round3(quantile(&firsts, 0.99)),
+            "rss_kib": rss, "peak_kib": peak,
+        });
+        println!("{line}");
+        server.shutdown(Duration::from_secs(5)).await;
+        Ok(())
+    })
+}
