@@ -104,7 +104,7 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
     let database = load.database.unwrap_or(&sqlite).to_owned();
     let backend = if database.starts_with("postgres") { "postgres" } else { "sqlite" };
     runtime.block_on(async move {
-        let store = AnyStore::open(&database, load.workers as u32 + 16)?;
+        let store = AnyStore::open(&database, load.workers as u32 * 2 + 64)?;
         let approval = load.suspended.is_some();
         let engine = Engine::new(Harness::new(add_registry(approval)?), Arc::new(model(load.rounds)));
         let config = ServerConfig::default().with_workers(load.workers).with_poll(Duration::from_millis(100));

@@ -52,8 +52,9 @@ pub(crate) async fn serve(args: ServeArgs, config: &Config) -> Result<ExitCode, 
         ));
         return Ok(ExitCode::SUCCESS);
     }
-    // A connection per worker, and a few for the API.
-    let (store, path) = store(args.database.as_deref(), args.workers.max(1) as u32 + 4)?;
+    // Connections for the workers (each may hold one while another writes its events) and
+    // for the API's event streams and requests.
+    let (store, path) = store(args.database.as_deref(), args.workers.max(1) as u32 * 2 + 64)?;
     let chosen = match provider::choose(&args.provider, config)? {
         Some(chosen) => chosen,
         None => {

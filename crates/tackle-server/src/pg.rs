@@ -177,6 +177,8 @@ impl Inner {
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(1))
             .connection_timeout(Duration::from_secs(10))
+            // Not a query per checkout: a broken connection fails its query and is dropped.
+            .test_on_check_out(false)
             .build(manager)
             .map_err(db)?;
         let mut client = pool.get().map_err(db)?;
@@ -289,39 +291,37 @@ impl Store for Inner {
         events: &[String],
         checkpoint: Option<&str>,
     ) -> Result<Option<i64>, StoreError> {
-        let mut client = self.client()?;
-        let mut tx = client.transaction().map_err(db)?;
-        // The run's row, locked: one writer numbers its events at a time.
-        let holds = tx
-            .query_opt(
-                "SELECT 1 FROM runs WHERE id = $1 AND lease_owner = $2 AND status = 'running' FOR UPDATE",
-                &[&run, &worker],
-            )
-            .map_err(db)?
-            .is_some();
-        if !holds {
-            return Ok(None);
-        }
-        let mut seq: i64 = tx
-            .query_one("SELECT COALESCE(MAX(seq), 0) FROM events WHERE run = $1", &[&run])
-            .map_err(db)?
-            .get(0);
-        if !events.is_empty() {
-            let insert = tx.prepare("INSERT INTO events (run, seq, data) VALUES ($1, $2, $3)").map_err(db)?;
-            for event in events {
-                seq += 1;
-                tx.execute(&insert, &[&run, &seq, event]).map_err(db)?;
-            }
-        }
-        if let Some(state) = checkpoint {
-            tx.execute(
-                "UPDATE runs SET state = $1, updated_ms = $2 WHERE id = $3",
-                &[&state, &now_ms(), &run],
+        // One statement, one round trip: the run's row locked (only its holder writes), the
+        // events numbered on from the last, the checkpoint kept. The primary key (run,
+        // seq) refuses a number given twice.
+        let row = self
+            .client()?
+            .query_one(
+                "WITH holder AS (
+                     SELECT id FROM runs WHERE id = $1 AND lease_owner = $2 AND status = 'running' FOR UPDATE
+                 ), base AS (
+                     SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE run = $1
+                 ), inserted AS (
+                     INSERT INTO events (run, seq, data)
+                     SELECT $1, base.seq + e.ord, e.data
+                     FROM base, unnest($3::text[]) WITH ORDINALITY AS e(data, ord)
+                     WHERE EXISTS (SELECT 1 FROM holder)
+                     RETURNING seq
+                 ), kept AS (
+                     UPDATE runs SET state = $4::text, updated_ms = $5
+                     WHERE id = $1 AND $4::text IS NOT NULL AND EXISTS (SELECT 1 FROM holder)
+                     RETURNING id
+                 )
+                 SELECT EXISTS (SELECT 1 FROM holder) AS holds,
+                        (SELECT seq FROM base) + (SELECT COUNT(*) FROM inserted) AS last,
+                        (SELECT COUNT(*) FROM kept) AS kept",
+                &[&run, &worker, &events, &checkpoint, &now_ms()],
             )
             .map_err(db)?;
+        if !row.get::<_, bool>("holds") {
+            return Ok(None);
         }
-        tx.commit().map_err(db)?;
-        Ok(Some(seq))
+        Ok(Some(row.get("last")))
     }
 
     fn events_after(

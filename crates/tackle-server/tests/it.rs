@@ -724,3 +724,38 @@ async fn tools_metrics_and_the_api_description() {
     }
     running.server.shutdown(Duration::ZERO).await;
 }
+
+/// The store's own rules, on every backend: one claim per lease, only the holder writes,
+/// events numbered on without gaps, a lapsed lease taken over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_store_keeps_the_lease_rules() {
+    for backend in backends() {
+        let store = backend.open();
+        let token = store.create_token("o", "u").unwrap();
+        let owner = store.authenticate(&token).unwrap().unwrap();
+        let run = store.create_run(&owner, &json!({"prompt": "x"})).unwrap();
+        let lease = Duration::from_secs(30);
+        assert_eq!(store.claim("w1", lease).unwrap().unwrap().id, run.id);
+        assert!(store.claim("w2", lease).unwrap().is_none());
+        assert_eq!(
+            store.append_events(&run.id, "w1", &["a".into(), "b".into()], Some("{}")).unwrap(),
+            Some(2)
+        );
+        assert_eq!(store.append_events(&run.id, "w2", &["c".into()], Some("{\"x\":1}")).unwrap(), None);
+        assert_eq!(store.append_events(&run.id, "w1", &[], Some("{\"y\":2}")).unwrap(), Some(2));
+        assert_eq!(store.append_events(&run.id, "w1", &["c".into()], None).unwrap(), Some(3));
+        let record = store.run(&owner, &run.id).unwrap().unwrap();
+        assert_eq!(record.state.as_deref(), Some("{\"y\":2}"), "only the holder's checkpoint is kept");
+        let seqs: Vec<i64> =
+            store.events_after(&owner, &run.id, 1, 10).unwrap().into_iter().map(|e| e.0).collect();
+        assert_eq!(seqs, vec![2, 3]);
+        assert!(store.release(&run.id, "w1").unwrap());
+        assert_eq!(
+            store.claim("w2", lease).unwrap().unwrap().id,
+            run.id,
+            "a released lease is taken at once"
+        );
+        assert!(!store.heartbeat(&run.id, "w1", lease).unwrap());
+        assert_eq!(store.append_events(&run.id, "w2", &["d".into()], None).unwrap(), Some(4));
+    }
+}
