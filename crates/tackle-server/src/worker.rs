@@ -224,7 +224,15 @@ async fn run_one<S: Store>(
     };
     // Taken over from another worker (or decided while a resume was under way): go on from
     // the checkpoint.
-    let recovering = checkpoint.as_ref().is_some_and(|state| decisions.is_none() || resume_under_way(state));
+    // Decisions go to a resume only while the checkpoint still waits for them: a resume
+    // under way, or done (the run went on and its worker stopped later), is recovered.
+    let resume_with = match (&checkpoint, decisions) {
+        (Some(state), Some(decisions)) if state.pending.is_some() && !resume_under_way(state) => {
+            Some(decisions)
+        }
+        _ => None,
+    };
+    let recovering = checkpoint.is_some() && resume_with.is_none();
     let mut state = match (checkpoint, prompt) {
         (Some(state), _) => state,
         // Not checkpointed yet: no call can have started, so the run starts from the top.
@@ -287,9 +295,11 @@ async fn run_one<S: Store>(
     let mut sink = Sink { writes };
     let model = engine.model.as_ref();
     let going = async {
-        match decisions {
-            _ if recovering => engine.harness.recover(model, &ctx, &mut state, INTERRUPTED, &mut sink).await,
+        match resume_with {
             Some(decisions) => engine.harness.resume(model, &ctx, &mut state, decisions, &mut sink).await,
+            None if recovering => {
+                engine.harness.recover(model, &ctx, &mut state, INTERRUPTED, &mut sink).await
+            }
             None => engine.harness.run(model, &ctx, &mut state, &mut sink).await,
         }
     };

@@ -18,12 +18,15 @@ struct AddArgs {
     b: i64,
 }
 
+/// Whether a result of a call is in the conversation.
+fn has_results(messages: &[Message]) -> bool {
+    messages.iter().any(|m| matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_)))))
+}
+
 /// A model that adds when asked and answers once the result is back.
 fn model() -> FunctionModel {
     FunctionModel::new(|request| {
-        let answered = request.messages.iter().any(|m| {
-            matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
-        });
+        let answered = has_results(request.messages);
         Ok(if answered {
             AssistantTurn::text("It is 42.")
         } else {
@@ -382,9 +385,7 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend: Bac
         .unwrap();
         let registry = tackle_tools::ToolRegistry::builder().tool(charge).tool(lookup).build().unwrap();
         let model = FunctionModel::new(|request| {
-            let answered = request.messages.iter().any(|m| {
-                matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
-            });
+            let answered = has_results(request.messages);
             Ok(if answered {
                 AssistantTurn::text("Checked.")
             } else {
@@ -464,9 +465,7 @@ fn approval_engine(deleted: Arc<std::sync::atomic::AtomicUsize>) -> Engine {
         .build()
         .unwrap();
     let model = FunctionModel::new(|request| {
-        let answered = request.messages.iter().any(|m| {
-            matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
-        });
+        let answered = has_results(request.messages);
         Ok(if answered {
             AssistantTurn::text("Deleted.")
         } else {
@@ -625,9 +624,7 @@ async fn a_graceful_shutdown_lets_the_run_under_way_finish() {
         .build()
         .unwrap();
         let model = FunctionModel::new(|request| {
-            let answered = request.messages.iter().any(|m| {
-                matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_))))
-            });
+            let answered = has_results(request.messages);
             Ok(if answered {
                 AssistantTurn::text("Finished.")
             } else {
@@ -758,4 +755,108 @@ async fn every_store_keeps_the_lease_rules() {
         assert!(!store.heartbeat(&run.id, "w1", lease).unwrap());
         assert_eq!(store.append_events(&run.id, "w2", &["d".into()], None).unwrap(), Some(4));
     }
+}
+
+/// A run resumed with decisions went on past them and its server stopped in a later
+/// batch: the run taken over is recovered (its decisions are not applied a second time),
+/// the later call is reported interrupted, and nothing ran twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_went_on_after_its_decisions_is_recovered_not_resumed_again() {
+    for backend in backends() {
+        a_run_that_went_on_after_its_decisions_on(backend).await;
+    }
+}
+
+async fn a_run_that_went_on_after_its_decisions_on(backend: Backend) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Path {
+        path: String,
+    }
+    let deleted = Arc::new(AtomicUsize::new(0));
+    let charged = Arc::new(AtomicUsize::new(0));
+    let engine = || {
+        let (deleted, charged) = (Arc::clone(&deleted), Arc::clone(&charged));
+        let delete = tackle_tools::typed_tool(
+            "delete",
+            "Delete a file.",
+            move |_ctx: tackle_tools::ToolContext, p: Path| {
+                let deleted = Arc::clone(&deleted);
+                async move {
+                    deleted.fetch_add(1, Ordering::SeqCst);
+                    Ok::<_, tackle_tools::ToolError>(format!("deleted {}", p.path))
+                }
+            },
+        )
+        .build()
+        .unwrap();
+        let charge = tackle_tools::typed_tool(
+            "charge",
+            "Charge.",
+            move |_ctx: tackle_tools::ToolContext, _: Empty| {
+                let charged = Arc::clone(&charged);
+                async move {
+                    charged.fetch_add(1, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_secs(3600)).await;
+                    Ok::<_, tackle_tools::ToolError>("charged")
+                }
+            },
+        )
+        .build()
+        .unwrap();
+        let registry = tackle_tools::ToolRegistry::builder()
+            .toolset(tackle_tools::StaticToolset::new("files").tool(delete).approval_required())
+            .tool(charge)
+            .build()
+            .unwrap();
+        let model = FunctionModel::new(|request| {
+            let results = request
+                .messages
+                .iter()
+                .filter(|m| matches!(m, Message::User { parts } if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_)))))
+                .count();
+            Ok(match results {
+                0 => AssistantTurn {
+                    parts: vec![AssistantPart::ToolCall(ToolCall::new(
+                        "c_del",
+                        "delete",
+                        json!({"path": "/tmp/a"}),
+                    ))],
+                    ..AssistantTurn::default()
+                },
+                1 => AssistantTurn {
+                    parts: vec![AssistantPart::ToolCall(ToolCall::new("c_charge", "charge", json!({})))],
+                    ..AssistantTurn::default()
+                },
+                _ => AssistantTurn::text("Done."),
+            })
+        });
+        Engine::new(Harness::new(registry), Arc::new(model))
+    };
+    let config = || ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
+    let first = Server::start(backend.open(), engine(), config());
+    let token = first.store().create_token("acme", "alice").unwrap();
+    let owner = first.store().authenticate(&token).unwrap().unwrap();
+    let run = first.store().create_run(&owner, &json!({"prompt": "Delete and charge."})).unwrap();
+    assert_eq!(
+        settled(first.store().as_ref(), &owner, &run.id).await.status,
+        tackle_server::RunStatus::Suspended
+    );
+    assert!(
+        first.store().submit_decisions(&owner, &run.id, r#"{"c_del": {"decision": "approve"}}"#).unwrap()
+    );
+    for _ in 0..200 {
+        if charged.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(charged.load(Ordering::SeqCst), 1, "the run went on to the charge");
+    first.shutdown(Duration::ZERO).await;
+
+    let second = Server::start(backend.open(), engine(), config());
+    let record = settled(second.store().as_ref(), &owner, &run.id).await;
+    assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
+    assert_eq!((deleted.load(Ordering::SeqCst), charged.load(Ordering::SeqCst)), (1, 1), "nothing ran twice");
+    second.shutdown(Duration::ZERO).await;
 }

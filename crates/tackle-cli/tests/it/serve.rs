@@ -25,21 +25,8 @@ async fn serve_runs_a_posted_prompt_for_a_token_holder() {
     assert!(token.starts_with("tk_"), "{token}");
     assert!(stderr.contains("shown this once"));
 
-    let mut server = tackle_process(&config)
-        .args(["serve", "--listen", "127.0.0.1:0", "--workers", "2"])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stderr = server.stderr.take().unwrap();
-    let first = tokio::task::spawn_blocking(move || {
-        let mut line = String::new();
-        BufReader::new(stderr).read_line(&mut line).unwrap();
-        line
-    })
-    .await
-    .unwrap();
-    let url = first.split_whitespace().find(|w| w.starts_with("http://")).expect(&first).to_owned();
+    // Nothing configured: the store is SQLite in the data dir.
+    let (mut server, url) = serve_process(&config, &["--workers", "2"]).await;
 
     let http = reqwest::Client::new();
     let created: Value = http
@@ -108,10 +95,12 @@ fn database(dir: &std::path::Path) -> String {
     }
 }
 
-/// Starts `tackle serve` on `database`; returns the process and its URL.
-async fn serve_process(config: &std::path::Path, database: &str) -> (std::process::Child, String) {
+/// Starts `tackle serve` on a loopback port with `extra` arguments; returns the process and
+/// its URL.
+async fn serve_process(config: &std::path::Path, extra: &[&str]) -> (std::process::Child, String) {
     let mut server = tackle_process(config)
-        .args(["serve", "--listen", "127.0.0.1:0", "--workers", "1", "--lease", "2", "--database", database])
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(extra)
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -161,7 +150,8 @@ async fn a_server_killed_mid_call_loses_nothing_and_repeats_nothing() {
     assert_eq!(code, 0, "{stderr}");
     let token = token.trim().to_owned();
 
-    let (mut first, first_url) = serve_process(&config, &database).await;
+    let (mut first, first_url) =
+        serve_process(&config, &["--workers", "1", "--lease", "2", "--database", &database]).await;
     let http = reqwest::Client::new();
     let created: Value = http
         .post(format!("{first_url}/v1/runs"))
@@ -185,7 +175,8 @@ async fn a_server_killed_mid_call_loses_nothing_and_repeats_nothing() {
     }
     assert_eq!(searches().await, 1, "the first server is in the middle of the call");
 
-    let (mut second, second_url) = serve_process(&config, &database).await;
+    let (mut second, second_url) =
+        serve_process(&config, &["--workers", "1", "--lease", "2", "--database", &database]).await;
     first.kill().unwrap();
     let _ = first.wait();
 
