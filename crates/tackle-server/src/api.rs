@@ -176,9 +176,18 @@ async fn events<S: Store>(
         .await
         .map_err(Problem::store)?
         .ok_or_else(|| Problem::not_found("run"))?;
-    let changes = shared.follow(&id);
-    let state =
-        Follow { shared, owner, id, after, pending: std::collections::VecDeque::new(), changes, done: false };
+    let notes = shared.follow(&id);
+    let state = Follow {
+        shared,
+        owner,
+        id,
+        after,
+        pending: std::collections::VecDeque::new(),
+        notes,
+        stale: true,
+        idle: 0,
+        done: false,
+    };
     let stream = futures_util::stream::unfold(state, |mut follow| async move {
         let event = follow.next().await?;
         Some((Ok(event), follow))
@@ -192,7 +201,12 @@ struct Follow<S: Store> {
     id: String,
     after: i64,
     pending: std::collections::VecDeque<(i64, String)>,
-    changes: tokio::sync::watch::Receiver<u64>,
+    /// What this process writes of the run.
+    notes: tokio::sync::broadcast::Receiver<crate::Note>,
+    /// Whether the store must be read (at first, after a gap, and when told).
+    stale: bool,
+    /// Reads of the store in a row that found nothing: the next one waits longer.
+    idle: u32,
     done: bool,
 }
 
@@ -227,8 +241,38 @@ impl<S: Store> Follow<S> {
                     _ => return None,
                 }
             }
-            // Marked seen before reading, so a write after the read is not missed.
-            self.changes.borrow_and_update();
+            if !self.stale {
+                // Quiet runs are read less often: up to 8 times the poll interval.
+                let poll = self.shared.config.poll * (1 << self.idle.min(3));
+                tokio::select! {
+                    note = self.notes.recv() => match note {
+                        // Events written here come as they are, unless one is missing.
+                        Ok(crate::Note::Events(written)) => {
+                            self.idle = 0;
+                            let mut expected = self.after + 1;
+                            for (seq, data) in written.iter() {
+                                if *seq < expected {
+                                    continue;
+                                }
+                                if *seq > expected {
+                                    self.pending.clear();
+                                    self.stale = true;
+                                    break;
+                                }
+                                self.pending.push_back((*seq, data.clone()));
+                                expected += 1;
+                            }
+                        }
+                        Ok(crate::Note::Changed) | Err(_) => self.stale = true,
+                    },
+                    // Other processes' writes are seen by reading the store now and then.
+                    () = tokio::time::sleep(poll) => self.stale = true,
+                    // Shutting down: the client reconnects elsewhere with Last-Event-ID.
+                    () = self.shared.draining.cancelled() => return None,
+                }
+                continue;
+            }
+            self.stale = false;
             let (owner, id, after) = (self.owner.clone(), self.id.clone(), self.after);
             let read = blocking(&self.shared.store, move |s| {
                 let events = s.events_after(&owner, &id, after, PAGE)?;
@@ -245,19 +289,18 @@ impl<S: Store> Follow<S> {
                         self.done = true;
                         continue;
                     }
+                    self.idle = if events.is_empty() { self.idle.saturating_add(1) } else { 0 };
                     if !events.is_empty() {
+                        // A full page: there may be more to read before listening.
+                        self.stale = events.len() == PAGE;
                         self.pending.extend(events);
                         continue;
                     }
                 }
-                Err(error) => tracing::warn!(%error, "reading events failed"),
-            }
-            let poll = self.shared.config.poll;
-            tokio::select! {
-                _ = self.changes.changed() => {}
-                () = tokio::time::sleep(poll) => {}
-                // Shutting down: the client reconnects elsewhere with Last-Event-ID.
-                () = self.shared.draining.cancelled() => return None,
+                Err(error) => {
+                    tracing::warn!(%error, "reading events failed");
+                    tokio::time::sleep(self.shared.config.poll).await;
+                }
             }
         }
     }

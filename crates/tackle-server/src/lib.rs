@@ -125,6 +125,15 @@ impl ServerConfig {
     }
 }
 
+/// What a run's streams in this process hear of its writes.
+#[derive(Debug, Clone)]
+pub(crate) enum Note {
+    /// Events written, with their sequence numbers, in order.
+    Events(Arc<Vec<(i64, String)>>),
+    /// The run changed otherwise (settled, cancelled, decided): read the store.
+    Changed,
+}
+
 /// What the handlers and workers share.
 pub(crate) struct Shared<S: Store> {
     pub(crate) store: Arc<S>,
@@ -133,7 +142,8 @@ pub(crate) struct Shared<S: Store> {
     pub(crate) work_added: watch::Sender<u64>,
     /// Per run followed here: counts writes of its events and settlement (its event
     /// streams wait on it; other runs' writes do not wake them).
-    pub(crate) changes: std::sync::Mutex<std::collections::HashMap<String, watch::Sender<u64>>>,
+    pub(crate) changes:
+        std::sync::Mutex<std::collections::HashMap<String, tokio::sync::broadcast::Sender<Note>>>,
     /// Cancelled when the server begins to shut down: no more claims, event streams end.
     pub(crate) draining: CancellationToken,
     /// Cancelled when the grace period is over: runs still going are left to their
@@ -148,22 +158,26 @@ pub(crate) struct Shared<S: Store> {
 }
 
 impl<S: Store> Shared<S> {
-    /// A receiver that changes whenever `run`'s events or settlement are written here.
-    pub(crate) fn follow(&self, run: &str) -> watch::Receiver<u64> {
+    /// What is written of `run` here from now on.
+    pub(crate) fn follow(&self, run: &str) -> tokio::sync::broadcast::Receiver<Note> {
         let mut changes = self.changes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        changes.entry(run.to_owned()).or_insert_with(|| watch::Sender::new(0)).subscribe()
+        changes.entry(run.to_owned()).or_insert_with(|| tokio::sync::broadcast::channel(64).0).subscribe()
     }
 
-    /// Wakes the streams following `run` (and forgets runs nobody follows any more).
-    pub(crate) fn changed(&self, run: &str) {
+    /// Tells the streams following `run` what was written (and forgets runs nobody follows
+    /// any more).
+    pub(crate) fn publish(&self, run: &str, note: Note) {
         let mut changes = self.changes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(sender) = changes.get(run) {
-            if sender.receiver_count() == 0 {
-                changes.remove(run);
-            } else {
-                sender.send_modify(|n| *n += 1);
-            }
+        if let Some(sender) = changes.get(run)
+            && sender.send(note).is_err()
+        {
+            changes.remove(run);
         }
+    }
+
+    /// Tells the streams following `run` that its state changed (settled, cancelled).
+    pub(crate) fn changed(&self, run: &str) {
+        self.publish(run, Note::Changed);
     }
 }
 

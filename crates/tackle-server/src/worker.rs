@@ -129,15 +129,22 @@ async fn write_all<S: Store>(
             Some((state, ack)) => (Some(state), Some(ack)),
             None => (None, None),
         };
-        let events_count = events.len() as u64;
         let (run, holder) = (id.clone(), worker.clone());
-        let written =
-            blocking(&shared.store, move |s| s.append_events(&run, &holder, &events, state.as_deref())).await;
-        let count = events_count;
+        let events = Arc::new(events);
+        let written = {
+            let events = Arc::clone(&events);
+            blocking(&shared.store, move |s| s.append_events(&run, &holder, &events, state.as_deref())).await
+        };
         let ok = match written {
-            Ok(Some(_)) => {
-                shared.metrics.events_written.inc_by(count);
-                shared.changed(&id);
+            Ok(Some(last)) => {
+                shared.metrics.events_written.inc_by(events.len() as u64);
+                // The streams here get the events as written, numbered; none reads them back.
+                let first = last - events.len() as i64 + 1;
+                let numbered: Vec<(i64, String)> =
+                    events.iter().enumerate().map(|(i, e)| (first + i as i64, e.clone())).collect();
+                if !numbered.is_empty() {
+                    shared.publish(&id, crate::Note::Events(Arc::new(numbered)));
+                }
                 true
             }
             Ok(None) => false,
