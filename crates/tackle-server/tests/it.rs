@@ -338,6 +338,41 @@ async fn settled<S: Store>(
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Empty {}
 
+/// `delete(path)`, counted in `deleted`.
+fn delete_tool(deleted: Arc<std::sync::atomic::AtomicUsize>) -> tackle_tools::FunctionTool {
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Path {
+        path: String,
+    }
+    tackle_tools::typed_tool("delete", "Delete a file.", move |_ctx: tackle_tools::ToolContext, p: Path| {
+        let deleted = Arc::clone(&deleted);
+        async move {
+            deleted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok::<_, tackle_tools::ToolError>(format!("deleted {}", p.path))
+        }
+    })
+    .build()
+    .unwrap()
+}
+
+/// `charge()`, counted in `charged`, which never finishes: the server stops while it runs.
+fn charge_tool(charged: Arc<std::sync::atomic::AtomicUsize>) -> tackle_tools::FunctionTool {
+    tackle_tools::typed_tool(
+        "charge",
+        "Charge the card.",
+        move |_ctx: tackle_tools::ToolContext, _: Empty| {
+            let charged = Arc::clone(&charged);
+            async move {
+                charged.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok::<_, tackle_tools::ToolError>("charged")
+            }
+        },
+    )
+    .build()
+    .unwrap()
+}
+
 /// A server stopped in the middle of a batch; another, on the same store, takes the run over
 /// from its checkpoint: the idempotent call runs again, the other is reported interrupted
 /// with its outcome unknown — never run twice — and the run answers.
@@ -354,21 +389,7 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend: Bac
     let looked_up = Arc::new(AtomicUsize::new(0));
     let engine = || {
         let (charged, looked_up) = (Arc::clone(&charged), Arc::clone(&looked_up));
-        let charge = tackle_tools::typed_tool(
-            "charge",
-            "Charge the card.",
-            move |_ctx: tackle_tools::ToolContext, _: Empty| {
-                let charged = Arc::clone(&charged);
-                async move {
-                    charged.fetch_add(1, Ordering::SeqCst);
-                    // The server stops while this call runs.
-                    tokio::time::sleep(Duration::from_secs(3600)).await;
-                    Ok::<_, tackle_tools::ToolError>("charged")
-                }
-            },
-        )
-        .build()
-        .unwrap();
+        let charge = charge_tool(charged);
         let lookup = tackle_tools::typed_tool(
             "lookup",
             "Look the price up.",
@@ -443,23 +464,7 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend: Bac
 /// An engine whose model asks to delete a file (a tool that needs approval) and then
 /// answers; `deleted` counts the deletions.
 fn approval_engine(deleted: Arc<std::sync::atomic::AtomicUsize>) -> Engine {
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    struct Path {
-        path: String,
-    }
-    let delete = tackle_tools::typed_tool(
-        "delete",
-        "Delete a file.",
-        move |_ctx: tackle_tools::ToolContext, p: Path| {
-            let deleted = Arc::clone(&deleted);
-            async move {
-                deleted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                Ok::<_, tackle_tools::ToolError>(format!("deleted {}", p.path))
-            }
-        },
-    )
-    .build()
-    .unwrap();
+    let delete = delete_tool(deleted);
     let registry = tackle_tools::ToolRegistry::builder()
         .toolset(tackle_tools::StaticToolset::new("files").tool(delete).approval_required())
         .build()
@@ -769,41 +774,10 @@ async fn a_run_that_went_on_after_its_decisions_is_recovered_not_resumed_again()
 
 async fn a_run_that_went_on_after_its_decisions_on(backend: Backend) {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    #[derive(serde::Deserialize, schemars::JsonSchema)]
-    struct Path {
-        path: String,
-    }
     let deleted = Arc::new(AtomicUsize::new(0));
     let charged = Arc::new(AtomicUsize::new(0));
     let engine = || {
-        let (deleted, charged) = (Arc::clone(&deleted), Arc::clone(&charged));
-        let delete = tackle_tools::typed_tool(
-            "delete",
-            "Delete a file.",
-            move |_ctx: tackle_tools::ToolContext, p: Path| {
-                let deleted = Arc::clone(&deleted);
-                async move {
-                    deleted.fetch_add(1, Ordering::SeqCst);
-                    Ok::<_, tackle_tools::ToolError>(format!("deleted {}", p.path))
-                }
-            },
-        )
-        .build()
-        .unwrap();
-        let charge = tackle_tools::typed_tool(
-            "charge",
-            "Charge.",
-            move |_ctx: tackle_tools::ToolContext, _: Empty| {
-                let charged = Arc::clone(&charged);
-                async move {
-                    charged.fetch_add(1, Ordering::SeqCst);
-                    tokio::time::sleep(Duration::from_secs(3600)).await;
-                    Ok::<_, tackle_tools::ToolError>("charged")
-                }
-            },
-        )
-        .build()
-        .unwrap();
+        let (delete, charge) = (delete_tool(Arc::clone(&deleted)), charge_tool(Arc::clone(&charged)));
         let registry = tackle_tools::ToolRegistry::builder()
             .toolset(tackle_tools::StaticToolset::new("files").tool(delete).approval_required())
             .tool(charge)

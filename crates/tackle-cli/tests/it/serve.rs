@@ -29,17 +29,7 @@ async fn serve_runs_a_posted_prompt_for_a_token_holder() {
     let (mut server, url) = serve_process(&config, &["--workers", "2"]).await;
 
     let http = reqwest::Client::new();
-    let created: Value = http
-        .post(format!("{url}/v1/runs"))
-        .bearer_auth(&token)
-        .json(&json!({"prompt": "Say something."}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().expect("a run id").to_owned();
+    let id = post_run(&http, &url, &token, "Say something.").await;
     let events = http.get(format!("{url}/v1/runs/{id}/events")).bearer_auth(&token).send().await.unwrap();
     let events =
         tokio::time::timeout(std::time::Duration::from_secs(30), events.text()).await.unwrap().unwrap();
@@ -93,6 +83,21 @@ fn database(dir: &std::path::Path) -> String {
             dir.join("server.db").display().to_string()
         }
     }
+}
+
+/// Posts `prompt` as a run; its id.
+async fn post_run(http: &reqwest::Client, url: &str, token: &str, prompt: &str) -> String {
+    let created: Value = http
+        .post(format!("{url}/v1/runs"))
+        .bearer_auth(token)
+        .json(&json!({ "prompt": prompt }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    created["id"].as_str().expect("a run id").to_owned()
 }
 
 /// Starts `tackle serve` on a loopback port with `extra` arguments; returns the process and
@@ -153,17 +158,7 @@ async fn a_server_killed_mid_call_loses_nothing_and_repeats_nothing() {
     let (mut first, first_url) =
         serve_process(&config, &["--workers", "1", "--lease", "2", "--database", &database]).await;
     let http = reqwest::Client::new();
-    let created: Value = http
-        .post(format!("{first_url}/v1/runs"))
-        .bearer_auth(&token)
-        .json(&json!({"prompt": "Tell me about rivers."}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().expect("a run id").to_owned();
+    let id = post_run(&http, &first_url, &token, "Tell me about rivers.").await;
     let searches = || async {
         provider.received_requests().await.unwrap().iter().filter(|r| r.url.path() == "/search").count()
     };
