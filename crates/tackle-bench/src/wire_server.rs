@@ -77,16 +77,20 @@ fn parse(body: &[u8], name_of: fn(&Value) -> Option<&str>) -> Result<(Value, usi
     let request: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
     let model = request["model"].as_str().unwrap_or_default();
     let (r, k) = workload(model).ok_or_else(|| format!("unknown model {model:?}"))?;
-    if r > 0 {
-        let tools = request.get("tools").and_then(Value::as_array);
-        let names: Vec<&str> = tools.into_iter().flatten().filter_map(name_of).collect();
-        for want in ["add", "echo"] {
-            if !names.contains(&want) {
-                return Err(format!("tool {want:?} is not declared"));
-            }
-        }
-    }
+    let tools = request.get("tools").and_then(Value::as_array);
+    let names: Vec<&str> = tools.into_iter().flatten().filter_map(name_of).collect();
+    check_tools(&names, r)?;
     Ok((request, r, k))
+}
+
+/// The items of every turn of `role` in `turns`, each turn's items under `items` (content
+/// blocks, parts), in order.
+fn items_of<'a>(turns: &'a [Value], role: &str, items: &str) -> Vec<&'a Value> {
+    turns
+        .iter()
+        .filter(|t| t["role"] == role)
+        .flat_map(|t| t[items].as_array().into_iter().flatten())
+        .collect()
 }
 
 /// Text of a result's content: a string, or text parts.
@@ -271,13 +275,7 @@ fn answer_messages(body: &[u8]) -> Result<(bool, String), String> {
     let (request, r, k) = parse(body, |t| t.get("name").and_then(Value::as_str))?;
     let model = request["model"].as_str().unwrap_or_default();
     let messages = request["messages"].as_array().ok_or("no messages")?;
-    let blocks = |role: &str| {
-        messages
-            .iter()
-            .filter(move |m| m["role"] == role)
-            .flat_map(|m| m["content"].as_array().into_iter().flatten())
-            .collect::<Vec<&Value>>()
-    };
+    let blocks = |role: &str| items_of(messages, role, "content");
     let calls = blocks("assistant").into_iter().filter(|b| b["type"] == "tool_use").count();
     let results: Vec<(String, String)> = blocks("user")
         .into_iter()
@@ -360,13 +358,7 @@ fn answer_gemini(action: &str, body: &[u8]) -> Result<(bool, String), String> {
         .collect();
     check_tools(&names, r)?;
     let contents = request["contents"].as_array().ok_or("no contents")?;
-    let parts = |role: &str| {
-        contents
-            .iter()
-            .filter(move |c| c["role"] == role)
-            .flat_map(|c| c["parts"].as_array().into_iter().flatten())
-            .collect::<Vec<&Value>>()
-    };
+    let parts = |role: &str| items_of(contents, role, "parts");
     let calls = parts("model").into_iter().filter(|p| p.get("functionCall").is_some()).count();
     let results: Vec<(String, String)> = parts("user")
         .into_iter()
@@ -421,13 +413,7 @@ fn answer_bedrock(model: &str, method: &str, body: &[u8]) -> Result<(bool, Vec<u
         .collect();
     check_tools(&names, r)?;
     let messages = request["messages"].as_array().ok_or("no messages")?;
-    let blocks = |role: &str| {
-        messages
-            .iter()
-            .filter(move |m| m["role"] == role)
-            .flat_map(|m| m["content"].as_array().into_iter().flatten())
-            .collect::<Vec<&Value>>()
-    };
+    let blocks = |role: &str| items_of(messages, role, "content");
     let calls = blocks("assistant").into_iter().filter(|b| b.get("toolUse").is_some()).count();
     let results: Vec<(String, String)> = blocks("user")
         .into_iter()

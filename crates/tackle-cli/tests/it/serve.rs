@@ -30,19 +30,8 @@ async fn serve_runs_a_posted_prompt_for_a_token_holder() {
 
     let http = reqwest::Client::new();
     let id = post_run(&http, &url, &token, "Say something.").await;
-    let events = http.get(format!("{url}/v1/runs/{id}/events")).bearer_auth(&token).send().await.unwrap();
-    let events =
-        tokio::time::timeout(std::time::Duration::from_secs(30), events.text()).await.unwrap().unwrap();
+    let (events, run) = follow_to_end(&http, &url, &token, &id).await;
     assert!(events.contains("\"event\":\"finished\""), "{events}");
-    let run: Value = http
-        .get(format!("{url}/v1/runs/{id}"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
     assert_eq!(run["status"], "answered", "{run}");
     assert_eq!(run["answer"], "Served.");
     let refused = http.get(format!("{url}/v1/runs/{id}")).send().await.unwrap();
@@ -98,6 +87,23 @@ async fn post_run(http: &reqwest::Client, url: &str, token: &str, prompt: &str) 
         .await
         .unwrap();
     created["id"].as_str().expect("a run id").to_owned()
+}
+
+/// Follows a run's events to the end (at most 60 s); the events as sent, then the run.
+async fn follow_to_end(http: &reqwest::Client, url: &str, token: &str, id: &str) -> (String, Value) {
+    let events = http.get(format!("{url}/v1/runs/{id}/events")).bearer_auth(token).send().await.unwrap();
+    let events =
+        tokio::time::timeout(std::time::Duration::from_secs(60), events.text()).await.unwrap().unwrap();
+    let run = http
+        .get(format!("{url}/v1/runs/{id}"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (events, run)
 }
 
 /// Starts `tackle serve` on a loopback port with `extra` arguments; returns the process and
@@ -175,23 +181,11 @@ async fn a_server_killed_mid_call_loses_nothing_and_repeats_nothing() {
     first.kill().unwrap();
     let _ = first.wait();
 
-    let events =
-        http.get(format!("{second_url}/v1/runs/{id}/events")).bearer_auth(&token).send().await.unwrap();
-    let events =
-        tokio::time::timeout(std::time::Duration::from_secs(60), events.text()).await.unwrap().unwrap();
+    let (events, run) = follow_to_end(&http, &second_url, &token, &id).await;
     let ids: Vec<i64> =
         events.lines().filter_map(|l| l.strip_prefix("id: ")).map(|n| n.parse().unwrap()).collect();
     assert_eq!(ids, (1..=ids.len() as i64).collect::<Vec<_>>(), "every event once, in order: {events}");
     assert!(events.contains("\"event\":\"finished\""), "{events}");
-    let run: Value = http
-        .get(format!("{second_url}/v1/runs/{id}"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
     assert_eq!(run["status"], "answered", "{run}");
     assert_eq!(run["answer"], "Found it.");
     assert_eq!(searches().await, 1, "the call was not run a second time");
