@@ -139,13 +139,17 @@ impl EventSink for Terminal {
                 self.running.insert(call_id, label);
                 self.update_spinner();
             }
-            RunEvent::ToolCallFinished { call_id, name, status, duration, detail, metadata } => {
+            RunEvent::ToolCallFinished { call_id, name, status, duration, detail, metadata, cost } => {
                 let label = self.running.remove(&call_id).unwrap_or(name);
                 self.progress.remove(&call_id);
                 let mark = if status == ToolStatus::Ok { "✓" } else { "✗" };
                 let millis = duration.as_millis();
                 let why = detail.map(|d| format!(": {}", one_line(&d, 1000))).unwrap_or_default();
-                self.line(&format!("{mark} {label} {} in {millis} ms{why}", status_text(status)));
+                let paid = cost
+                    .filter(|c| *c > tackle_core::Cost::ZERO)
+                    .map(|c| format!(", {c}"))
+                    .unwrap_or_default();
+                self.line(&format!("{mark} {label} {} in {millis} ms{paid}{why}", status_text(status)));
                 // What a write or an edit changed, as it ran.
                 if let Some(diff) = metadata.as_ref().and_then(|m| m.get("diff")).and_then(|d| d.as_str()) {
                     for line in diff_lines(diff) {

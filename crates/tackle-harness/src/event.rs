@@ -67,6 +67,10 @@ pub enum RunEvent {
         /// table allows).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
+        /// What the call cost: what the tool reported, else its definition's price for a
+        /// call that reached it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost: Option<tackle_core::Cost>,
         /// What the tool left for the host (its private metadata: the diff an edit made,
         /// how a command ended), bounded; never shown to the model.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,6 +137,35 @@ pub trait EventSink: Send {
     /// that makes runs durable writes it before returning — the calls start only then — so
     /// that a run taken over later knows which calls may have run.
     fn checkpoint(&mut self, _state: &crate::RunState) {}
+
+    /// The host's word before a step starts: a model round, or a call (with what its
+    /// definition says it costs). A refusal ends the run before a round
+    /// ([`RunError::Stopped`](crate::RunError::Stopped), the state valid for a later
+    /// continuation), and answers a call with [`ToolStatus::Blocked`](tackle_core::ToolStatus)
+    /// and the reason, without running it. A host that charges credits charges a call here.
+    fn admit(&mut self, _step: Step<'_>) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A step the harness is about to take, for [`EventSink::admit`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum Step<'a> {
+    /// A model round: the run's `round`-th (from 1).
+    Round {
+        /// Which round.
+        round: u32,
+    },
+    /// A call about to start.
+    Call {
+        /// The call id.
+        call_id: &'a str,
+        /// The tool.
+        tool: &'a str,
+        /// What the tool's definition says one call costs.
+        cost: Option<tackle_core::Cost>,
+    },
 }
 
 impl<F: FnMut(RunEvent) + Send> EventSink for F {

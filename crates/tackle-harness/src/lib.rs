@@ -46,7 +46,7 @@ mod run;
 mod state;
 mod wording;
 
-pub use event::{Discard, EventSink, RunEvent};
+pub use event::{Discard, EventSink, RunEvent, Step};
 pub use limits::{LimitKind, Limits};
 pub use run::Harness;
 pub use state::{

@@ -17,7 +17,7 @@ use tackle_tools::{
     BatchOutcome, ExecutionState, Executor, Offer, ProgressSink, RegistrySource, RunContext, ToolRegistry,
 };
 
-use crate::event::{EventSink, RunEvent};
+use crate::event::{EventSink, RunEvent, Step};
 use crate::limits::{LimitKind, Limits};
 use crate::state::{
     Answer, CallTrace, Counters, Decision, PendingBatch, PendingCall, PendingKind, RunError, RunOutcome,
@@ -284,9 +284,18 @@ impl Harness {
             sink.checkpoint(state);
             let Some(taken) = state.pending.take() else { return Err(RunError::NotSuspended) };
             batch = taken;
+            let offer = self.registry().offer(ctx);
+            let mut approved = approved;
+            approved.retain(|(index, call)| match self.refusal(&offer, call, sink) {
+                None => true,
+                Some(refused) => {
+                    self.emit_finished(sink, &refused, Duration::ZERO);
+                    batch.returns[*index] = refused;
+                    false
+                }
+            });
             let calls: Vec<ToolCall> = approved.iter().map(|(_, call)| call.clone()).collect();
             self.emit_started(sink, &calls);
-            let offer = self.registry().offer(ctx);
             let outcome = self.execute(&offer, ctx, &calls, &mut state.execution, sink).await;
             for (((index, _), ret), took) in approved.iter().zip(outcome.returns).zip(outcome.durations) {
                 self.emit_finished(sink, &ret, took);
@@ -511,6 +520,8 @@ impl Harness {
                     provider: ctx.provider_confidence,
                 });
             }
+            sink.admit(Step::Round { round: state.counters.rounds.saturating_add(1) })
+                .map_err(RunError::Stopped)?;
             let final_round = state.final_round;
             let profile = model.profile();
             // A model that cannot call tools is offered none; calls it makes anyway find
@@ -606,6 +617,16 @@ impl Harness {
         }
     }
 
+    /// Asks the host to admit `call`; a refusal is the call's result.
+    fn refusal(&self, offer: &Offer, call: &ToolCall, sink: &mut dyn EventSink) -> Option<ToolReturn> {
+        let cost = offer.get(&call.name).and_then(|t| t.definition().cost);
+        sink.admit(Step::Call { call_id: &call.id, tool: &call.name, cost }).err().map(|reason| ToolReturn {
+            call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            ..ToolReturn::with_status(ToolStatus::Blocked, reason)
+        })
+    }
+
     fn sensitive(&self, name: &str) -> Vec<String> {
         self.registry().definition(name).map_or_else(Vec::new, |d| d.sensitive_arguments.clone())
     }
@@ -691,6 +712,7 @@ impl Harness {
                 status: ret.status,
                 duration: took,
                 detail: ret.detail.clone(),
+                cost: ret.cost,
                 metadata: crate::state::bounded_metadata(ret.private_metadata.as_ref()),
             });
         }
@@ -760,6 +782,32 @@ impl Harness {
         }
         let mut durations = vec![Duration::ZERO; n];
         let mut exhausted = None;
+        // Calls that will wait (for a human or another worker) do not start now; those that
+        // start now are admitted by the host first.
+        let starts_now = |call: &ToolCall, approved: &std::collections::BTreeSet<String>| match offer
+            .get(&call.name)
+            .map(|t| t.definition().kind)
+        {
+            Some(ToolKind::ApprovalRequired) => approved.contains(&call.id),
+            Some(ToolKind::External | ToolKind::Deferred) => false,
+            _ => true,
+        };
+        {
+            to_run.retain(|&i| {
+                let call = &calls[i];
+                if !starts_now(call, &state.execution.approved) {
+                    return true;
+                }
+                match self.refusal(offer, call, sink) {
+                    None => true,
+                    Some(refused) => {
+                        self.emit_finished(sink, &refused, Duration::ZERO);
+                        returns[i] = Some(refused);
+                        false
+                    }
+                }
+            });
+        }
         if !to_run.is_empty() {
             let subset: Vec<ToolCall>;
             let batch: &[ToolCall] = if to_run.len() == n {
@@ -768,16 +816,8 @@ impl Harness {
                 subset = to_run.iter().map(|&i| calls[i].clone()).collect();
                 &subset
             };
-            // Calls that will wait (for a human or another worker) do not start now.
             let approved = &state.execution.approved;
-            self.emit_started(
-                sink,
-                batch.iter().filter(|call| match offer.get(&call.name).map(|t| t.definition().kind) {
-                    Some(ToolKind::ApprovalRequired) => approved.contains(&call.id),
-                    Some(ToolKind::External | ToolKind::Deferred) => false,
-                    _ => true,
-                }),
-            );
+            self.emit_started(sink, batch.iter().filter(|call| starts_now(call, approved)));
             let outcome = self.execute(offer, ctx, batch, &mut state.execution, sink).await;
             exhausted = outcome.exhausted;
             for ((&i, ret), took) in to_run.iter().zip(outcome.returns).zip(outcome.durations) {

@@ -258,6 +258,10 @@ pub enum RunError {
     /// The run was cancelled.
     #[error("the run was cancelled")]
     Cancelled,
+    /// The host refused the next model round ([`crate::EventSink::admit`]): credits spent,
+    /// say. Every recorded call has its result; the conversation can be continued.
+    #[error("the run stopped before its next round: {0}")]
+    Stopped(String),
     /// `run` was called on a suspended run; call `resume`.
     #[error("the run is suspended; resume it with decisions for its pending calls")]
     Suspended,

@@ -453,3 +453,86 @@ async fn checkpoints_come_before_calls_start_and_after_their_results() {
     );
     assert_eq!(after.counters.tool_calls, 1);
 }
+
+/// A host that charges: a purse of credits, each call's declared cost taken when it is
+/// admitted, rounds admitted while anything is left.
+struct Purse {
+    left: tackle_core::Cost,
+    admitted: Vec<String>,
+    costs: Vec<Option<tackle_core::Cost>>,
+}
+
+impl tackle_harness::EventSink for Purse {
+    fn emit(&mut self, event: RunEvent) {
+        if let RunEvent::ToolCallFinished { cost, .. } = event {
+            self.costs.push(cost);
+        }
+    }
+
+    fn admit(&mut self, step: tackle_harness::Step<'_>) -> Result<(), String> {
+        match step {
+            tackle_harness::Step::Round { round } if self.left == tackle_core::Cost::ZERO => {
+                return Err(format!("no credits left for round {round}"));
+            }
+            tackle_harness::Step::Call { cost, .. } => {
+                let cost = cost.unwrap_or(tackle_core::Cost::ZERO);
+                if cost > self.left {
+                    return Err(format!("this call costs {cost}; {} left", self.left));
+                }
+                self.left = tackle_core::Cost::from_micros(self.left.micros() - cost.micros());
+            }
+            _ => {}
+        }
+        self.admitted.push(format!("{step:?}"));
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn the_host_admits_each_round_and_call_and_a_refusal_is_clean() {
+    let priced = function_tool(
+        "lookup",
+        "Look a word up.",
+        json!({"type": "object"}),
+        |_ctx: ToolContext, _args| async move { Ok::<_, ToolError>(ToolReturn::text("found")) },
+    )
+    .cost(tackle_core::Cost::credits(2.0))
+    .build()
+    .unwrap();
+    let registry = ToolRegistry::builder().tool(priced).build().unwrap();
+    let harness = Harness::new(registry);
+    // Three credits: the first lookup is admitted (and its cost reported), the second
+    // refused without running; the third round finds the purse empty.
+    let model = tackle_test::ScriptedModel::new([
+        calls(&[("c1", "lookup", json!({}))]),
+        calls(&[("c2", "lookup", json!({}))]),
+        AssistantTurn::text("never asked"),
+    ]);
+    let mut state = start(&harness);
+    let mut purse = Purse { left: tackle_core::Cost::credits(3.0), admitted: Vec::new(), costs: Vec::new() };
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut purse).await;
+    assert_eq!(
+        purse.costs,
+        vec![Some(tackle_core::Cost::credits(2.0)), None],
+        "the refused call cost nothing"
+    );
+    // The answer follows the refused call's result.
+    let returns = last_returns(&state.messages[..state.messages.len() - 1]);
+    assert_eq!(returns[0].status, tackle_core::ToolStatus::Blocked);
+    assert!(returns[0].content.contains("costs 2 credits; 1 credits left"), "{:?}", returns[0].content);
+    // One credit is left: round three is admitted and answers.
+    assert_eq!(answer_text(outcome.unwrap()), "never asked");
+    assert_eq!(purse.admitted.len(), 4, "{:?}", purse.admitted);
+
+    // With nothing left the run stops before its next round, its history whole.
+    let model =
+        tackle_test::ScriptedModel::new([calls(&[("c3", "lookup", json!({}))]), AssistantTurn::text("x")]);
+    let mut state = start(&harness);
+    let mut purse = Purse { left: tackle_core::Cost::credits(2.0), admitted: Vec::new(), costs: Vec::new() };
+    let stopped = harness.run(&model, &ctx(), &mut state, &mut purse).await.unwrap_err();
+    assert!(
+        matches!(&stopped, tackle_harness::RunError::Stopped(why) if why.contains("round 2")),
+        "{stopped}"
+    );
+    assert_history_valid(&state.messages);
+}
