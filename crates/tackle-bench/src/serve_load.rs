@@ -14,7 +14,8 @@ use futures_util::StreamExt;
 use serde_json::json;
 use tackle_core::{AssistantPart, AssistantTurn, Message, ToolCall, UserPart};
 use tackle_harness::Harness;
-use tackle_server::{AnyStore, Engine, Server, ServerConfig, Store};
+use tackle_server::store::SessionLink;
+use tackle_server::{Engine, Server, ServerConfig};
 use tackle_test::FunctionModel;
 use tackle_tools::{ToolContext, ToolError, ToolRegistry, ToolsetExt as _, typed_tool};
 
@@ -104,7 +105,7 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
     let database = load.database.unwrap_or(&sqlite).to_owned();
     let backend = if database.starts_with("postgres") { "postgres" } else { "sqlite" };
     runtime.block_on(async move {
-        let store = AnyStore::open(&database, load.workers as u32 * 2 + 64)?;
+        let store = tackle_server::open(&database, load.workers as u32 * 2 + 64)?;
         let approval = load.suspended.is_some();
         let engine = Engine::new(Harness::new(add_registry(approval)?), Arc::new(model(load.rounds)));
         let config = ServerConfig::default().with_workers(load.workers).with_poll(Duration::from_millis(100));
@@ -120,7 +121,7 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
             let (before, _) = memory_kib();
             let mut ids = Vec::with_capacity(count);
             for _ in 0..count {
-                ids.push(server.store().create_run(&owner, &json!({"prompt": "go"}))?.id);
+                ids.push(server.store().create_run(&owner, &json!({"prompt": "go"}), &SessionLink::New { title: "go".into() })?.id);
             }
             for id in &ids {
                 loop {

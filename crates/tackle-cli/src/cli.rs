@@ -98,6 +98,115 @@ pub(crate) enum ServeCommand {
     /// Manages the tokens users call the server with.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Makes the key that seals organisation secrets (give it to every server process as
+    /// TACKLE_SERVER_KEY, or in a file named by TACKLE_SERVER_KEY_FILE).
+    #[command(subcommand)]
+    Key(KeyCommand),
+    /// Sets an organisation's policy.
+    #[command(subcommand)]
+    Org(OrgCommand),
+    /// Sets plans: the capabilities they unlock and the credits they grant.
+    #[command(subcommand)]
+    Plan(PlanCommand),
+    /// Puts users on plans.
+    #[command(subcommand)]
+    User(UserCommand),
+    /// Keeps an organisation's secrets, sealed with the server key.
+    #[command(subcommand)]
+    Secret(OrgSecretCommand),
+    /// Grants users credits.
+    #[command(subcommand)]
+    Credits(CreditsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum KeyCommand {
+    /// Prints a new random key (64 hex digits).
+    Create,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum OrgCommand {
+    /// Sets the policy from a TOML file: `[locked]` and `[defaults]` setting values,
+    /// `models = [...]` its users may choose, `disabled_tools = [...]`.
+    Set {
+        /// The organisation.
+        #[arg(long)]
+        org: String,
+        /// The policy file.
+        #[arg(long, value_name = "FILE")]
+        file: std::path::PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum PlanCommand {
+    /// Creates or changes a plan.
+    Set {
+        /// The plan's name.
+        name: String,
+        /// A capability it unlocks (`web_search`, `memory`, …); repeat for more.
+        #[arg(long = "capability", value_name = "KEY")]
+        capabilities: Vec<String>,
+        /// Credits a user gets when put on the plan.
+        #[arg(long, default_value_t = 0.0)]
+        allowance: f64,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum UserCommand {
+    /// Puts a user on a plan (created when new); a new plan grants its allowance.
+    Plan {
+        /// The organisation.
+        #[arg(long)]
+        org: String,
+        /// The user.
+        #[arg(long)]
+        user: String,
+        /// The plan.
+        #[arg(long)]
+        plan: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum OrgSecretCommand {
+    /// Keeps the secret for `<tool>.<field>`, read from standard input.
+    Set {
+        /// The organisation.
+        #[arg(long)]
+        org: String,
+        /// `<tool>.<field>`.
+        address: String,
+    },
+    /// Removes a secret.
+    Remove {
+        /// The organisation.
+        #[arg(long)]
+        org: String,
+        /// `<tool>.<field>`.
+        address: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum CreditsCommand {
+    /// Grants a user credits (negative: takes them back); the user is metered from then on.
+    Grant {
+        /// The organisation.
+        #[arg(long)]
+        org: String,
+        /// The user.
+        #[arg(long)]
+        user: String,
+        /// Credits.
+        #[arg(allow_negative_numbers = true)]
+        amount: f64,
+        /// Why (kept in the ledger).
+        #[arg(long, default_value = "grant")]
+        note: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -196,6 +196,48 @@ pub(crate) struct FileSettings {
     pub(crate) locked: BTreeMap<String, toml::Value>,
     #[serde(default)]
     pub(crate) defaults: BTreeMap<String, toml::Value>,
+    /// `tackle serve`: the models it offers.
+    #[serde(default)]
+    pub(crate) server: ServerEntry,
+    /// What each model `tackle serve` offers costs, by its name.
+    #[serde(default)]
+    pub(crate) prices: BTreeMap<String, PriceEntry>,
+}
+
+/// `[server]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ServerEntry {
+    /// The providers (by name) whose models clients may choose; the first is the default.
+    /// Absent: the chosen provider alone.
+    pub(crate) models: Option<Vec<String>>,
+}
+
+/// `[prices.<model>]`: credits per million tokens, and the least balance a round needs.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PriceEntry {
+    pub(crate) input: f64,
+    pub(crate) output: f64,
+    pub(crate) cached_input: Option<f64>,
+    #[serde(default)]
+    pub(crate) round_minimum: f64,
+}
+
+impl PriceEntry {
+    /// The price, refusing amounts that are negative or not numbers.
+    pub(crate) fn price(&self, name: &str) -> Result<tackle_server::Price, Failure> {
+        let amounts = [Some(self.input), Some(self.output), self.cached_input, Some(self.round_minimum)];
+        if amounts.into_iter().flatten().any(|a| !a.is_finite() || a < 0.0) {
+            return Err(Failure::usage(format!("[prices.{name}]: prices are credits, zero or more")));
+        }
+        Ok(tackle_server::Price {
+            input: tackle_core::Cost::credits(self.input),
+            cached_input: self.cached_input.map(tackle_core::Cost::credits),
+            output: tackle_core::Cost::credits(self.output),
+            round_minimum: tackle_core::Cost::credits(self.round_minimum),
+        })
+    }
 }
 
 /// The settings in force, and where the file was.
@@ -423,7 +465,7 @@ fn check_address(address: &str, table: &str) -> Result<(), Failure> {
 
 /// A setting value as the text tools read: strings as they are, numbers and booleans
 /// written out, lists joined by newlines.
-fn plain(value: &toml::Value, key: &str) -> Result<String, Failure> {
+pub(crate) fn plain(value: &toml::Value, key: &str) -> Result<String, Failure> {
     Ok(match value {
         toml::Value::String(s) => s.clone(),
         toml::Value::Integer(n) => n.to_string(),

@@ -160,7 +160,7 @@ fn check_name(name: &str) -> Result<(), Failure> {
 }
 
 /// Reads the value: hidden from a terminal, else the first line of standard input.
-fn read_value(name: &str) -> Result<String, Failure> {
+pub(crate) fn read_value(name: &str) -> Result<String, Failure> {
     let value = if std::io::stdin().is_terminal() {
         rpassword::prompt_password(format!("value for {name} (not shown): "))
             .map_err(|e| Failure::run(format!("cannot read the value: {e}")))?

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -16,7 +16,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::Shared;
-use crate::store::{Principal, Store};
+use crate::policy::{self, Asked, Profile};
+use crate::store::{Principal, SessionLink, StoreError};
 use crate::worker::blocking;
 
 /// An RFC 9457 problem.
@@ -36,13 +37,35 @@ impl Problem {
         Problem::new(StatusCode::NOT_FOUND, "Not found", format!("no {what} with that id is yours"))
     }
 
-    fn store(error: crate::StoreError) -> Self {
-        tracing::warn!(%error, "the store failed");
-        Problem::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Store unavailable",
-            "the store could not be reached; try again",
-        )
+    fn store(error: StoreError) -> Self {
+        match error {
+            StoreError::NotFound(detail) => Problem::new(StatusCode::NOT_FOUND, "Not found", detail),
+            StoreError::Conflict(detail) => Problem::new(StatusCode::CONFLICT, "Conflict", detail),
+            StoreError::Invalid(detail) => {
+                Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid request", detail)
+            }
+            error => {
+                tracing::warn!(%error, "the store failed");
+                Problem::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Store unavailable",
+                    "the store could not be reached; try again",
+                )
+            }
+        }
+    }
+
+    fn invalid(detail: impl Into<String>) -> Self {
+        Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid request body", detail)
+    }
+
+    fn setup(error: policy::SetupError) -> Self {
+        match error {
+            policy::SetupError::Refused(detail) => Problem::new(StatusCode::FORBIDDEN, "Not allowed", detail),
+            policy::SetupError::Broken(detail) => {
+                Problem::new(StatusCode::SERVICE_UNAVAILABLE, "Runs cannot be set up", detail)
+            }
+        }
     }
 }
 
@@ -62,26 +85,30 @@ impl IntoResponse for Problem {
     }
 }
 
-pub(crate) fn router<S: Store>(shared: Arc<Shared<S>>) -> Router {
+pub(crate) fn router(shared: Arc<Shared>) -> Router {
     let max_body = shared.config.max_body;
     Router::new()
-        .route("/v1/runs", post(create_run::<S>))
-        .route("/v1/runs/{id}", get(get_run::<S>))
-        .route("/v1/runs/{id}/events", get(events::<S>))
-        .route("/v1/runs/{id}/decisions", post(decide::<S>))
-        .route("/v1/runs/{id}/cancel", post(cancel::<S>))
-        .route("/v1/tools", get(tools::<S>))
+        .route("/v1/runs", post(create_run))
+        .route("/v1/runs/{id}", get(get_run))
+        .route("/v1/runs/{id}/events", get(events))
+        .route("/v1/runs/{id}/decisions", post(decide))
+        .route("/v1/runs/{id}/cancel", post(cancel))
+        .route("/v1/sessions", get(sessions))
+        .route("/v1/sessions/{id}", get(session))
+        .route("/v1/tools", get(tools))
+        .route("/v1/me", get(me).put(set_me))
+        .route("/v1/usage", get(usage))
         .route("/openapi.json", get(|| async { axum::Json(crate::openapi::document()) }))
-        .route("/metrics", get(metrics::<S>))
+        .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(ready::<S>))
+        .route("/readyz", get(ready))
         .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "Not found", "no such endpoint") })
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(shared)
 }
 
 /// The token's principal, or 401.
-async fn principal<S: Store>(shared: &Arc<Shared<S>>, headers: &HeaderMap) -> Result<Principal, Problem> {
+async fn principal(shared: &Arc<Shared>, headers: &HeaderMap) -> Result<Principal, Problem> {
     let unauthorised = |detail: &str| Problem::new(StatusCode::UNAUTHORIZED, "Unauthorised", detail);
     let value = headers
         .get(header::AUTHORIZATION)
@@ -101,33 +128,67 @@ async fn principal<S: Store>(shared: &Arc<Shared<S>>, headers: &HeaderMap) -> Re
 struct RunRequest {
     /// The user's prompt.
     prompt: String,
+    /// The session to continue; absent: a new one.
+    #[serde(default)]
+    session: Option<String>,
+    /// The model, by the server's name for it, among those the organisation allows.
+    #[serde(default)]
+    model: Option<String>,
+    /// The tools the run may be offered (each one offered to this user); absent: all.
+    #[serde(default)]
+    tools: Option<std::collections::BTreeSet<String>>,
+    /// A temporary conversation: kept out of the history, without tools that keep state.
+    #[serde(default)]
+    temporary: bool,
 }
 
-async fn create_run<S: Store>(
-    State(shared): State<Arc<Shared<S>>>,
+/// The body as JSON of type `T`, or the problem with it.
+fn body_of<T: serde::de::DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, Problem> {
+    let body = body.map_err(|rejection| {
+        Problem::new(rejection.status(), "Request body refused", rejection.body_text())
+    })?;
+    serde_json::from_slice(&body).map_err(|e| Problem::invalid(e.to_string()))
+}
+
+async fn create_run(
+    State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, Problem> {
     let owner = principal(&shared, &headers).await?;
-    let body = body.map_err(|rejection| {
-        Problem::new(rejection.status(), "Request body refused", rejection.body_text())
-    })?;
-    let request: RunRequest = serde_json::from_slice(&body)
-        .map_err(|e| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid request body", e.to_string()))?;
+    let request: RunRequest = body_of(body)?;
     if request.prompt.trim().is_empty() {
-        return Err(Problem::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "Invalid request body",
-            "the prompt is empty",
-        ));
+        return Err(Problem::invalid("the prompt is empty"));
     }
-    let stored = json!({"prompt": request.prompt});
-    let run =
-        blocking(&shared.store, move |s| s.create_run(&owner, &stored)).await.map_err(Problem::store)?;
+    let link = match (&request.session, request.temporary) {
+        (Some(_), true) => {
+            return Err(Problem::invalid("a temporary conversation has no session to continue"));
+        }
+        (Some(session), false) => SessionLink::Continue { session: session.clone() },
+        (None, true) => SessionLink::Temporary,
+        (None, false) => SessionLink::New { title: crate::store::title_of(&request.prompt) },
+    };
+    let asked = Asked {
+        prompt: request.prompt,
+        model: request.model,
+        tools: request.tools,
+        temporary: request.temporary,
+    };
+    // What was chosen is checked now, so that a mistake is answered here (and again when
+    // the run starts, should the organisation change its mind in between).
+    if asked.model.is_some() || asked.tools.is_some() {
+        let who = owner.clone();
+        let tenant = blocking(&shared.store, move |s| s.tenant(&who)).await.map_err(Problem::store)?;
+        policy::check(&shared.engine, &owner, &tenant, &asked).map_err(Problem::setup)?;
+    }
+    let stored = serde_json::to_value(&asked).map_err(|e| Problem::invalid(e.to_string()))?;
+    let run = blocking(&shared.store, move |s| s.create_run(&owner, &stored, &link))
+        .await
+        .map_err(Problem::store)?;
     shared.metrics.runs_created.inc();
     shared.work_added.send_modify(|n| *n += 1);
     let location = format!("/v1/runs/{}", run.id);
-    let body = json!({"id": run.id, "status": run.status, "events": format!("{location}/events")});
+    let body = json!({"id": run.id, "status": run.status, "session": run.session, "events": format!("{location}/events")});
     let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
     if let Ok(value) = HeaderValue::from_str(&location) {
         response.headers_mut().insert(header::LOCATION, value);
@@ -135,8 +196,8 @@ async fn create_run<S: Store>(
     Ok(response)
 }
 
-async fn get_run<S: Store>(
-    State(shared): State<Arc<Shared<S>>>,
+async fn get_run(
+    State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, Problem> {
@@ -151,8 +212,8 @@ const PAGE: usize = 500;
 
 /// `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (or from the start), each
 /// with its sequence number as the SSE id, then the stream ends once the run is settled.
-async fn events<S: Store>(
-    State(shared): State<Arc<Shared<S>>>,
+async fn events(
+    State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Problem> {
@@ -195,8 +256,8 @@ async fn events<S: Store>(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
-struct Follow<S: Store> {
-    shared: Arc<Shared<S>>,
+struct Follow {
+    shared: Arc<Shared>,
     owner: Principal,
     id: String,
     after: i64,
@@ -210,7 +271,7 @@ struct Follow<S: Store> {
     done: bool,
 }
 
-impl<S: Store> Drop for Follow<S> {
+impl Drop for Follow {
     fn drop(&mut self) {
         // The last stream of a run takes its wake-up channel with it.
         let mut changes = self.shared.changes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -220,7 +281,7 @@ impl<S: Store> Drop for Follow<S> {
     }
 }
 
-impl<S: Store> Follow<S> {
+impl Follow {
     /// The next event, waiting for it; `None` once the run is settled and every event sent.
     async fn next(&mut self) -> Option<Event> {
         loop {
@@ -316,18 +377,14 @@ struct Decisions {
     decisions: std::collections::BTreeMap<String, tackle_harness::Decision>,
 }
 
-async fn decide<S: Store>(
-    State(shared): State<Arc<Shared<S>>>,
+async fn decide(
+    State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, Problem> {
     let owner = principal(&shared, &headers).await?;
-    let body = body.map_err(|rejection| {
-        Problem::new(rejection.status(), "Request body refused", rejection.body_text())
-    })?;
-    let request: Decisions = serde_json::from_slice(&body)
-        .map_err(|e| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid request body", e.to_string()))?;
+    let request: Decisions = body_of(body)?;
     let (who, run_id) = (owner.clone(), id.clone());
     let run = blocking(&shared.store, move |s| s.run(&who, &run_id))
         .await
@@ -361,8 +418,8 @@ async fn decide<S: Store>(
 }
 
 /// `POST /v1/runs/{id}/cancel`: stops the run (at once when this process runs it).
-async fn cancel<S: Store>(
-    State(shared): State<Arc<Shared<S>>>,
+async fn cancel(
+    State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, Problem> {
@@ -381,16 +438,68 @@ async fn cancel<S: Store>(
     Ok((StatusCode::ACCEPTED, axum::Json(json!({"id": id, "status": status}))).into_response())
 }
 
-/// `GET /v1/tools`: every tool, whether this user's runs are offered it and, if not, why.
-async fn tools<S: Store>(
-    State(shared): State<Arc<Shared<S>>>,
+/// `?limit=N` (and `?run=ID` for usage).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Listing {
+    #[serde(default)]
+    limit: Option<usize>,
+    #[serde(default)]
+    run: Option<String>,
+}
+
+/// The most items a listing gives.
+const MAX_LISTED: usize = 200;
+
+fn listing(query: Result<Query<Listing>, QueryRejection>) -> Result<Listing, Problem> {
+    let Query(listing) =
+        query.map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad query", e.body_text()))?;
+    Ok(listing)
+}
+
+/// `GET /v1/sessions`: the user's conversations, the most recent first.
+async fn sessions(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    query: Result<Query<Listing>, QueryRejection>,
+) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let limit = listing(query)?.limit.unwrap_or(50).clamp(1, MAX_LISTED);
+    let sessions =
+        blocking(&shared.store, move |s| s.sessions(&owner, limit)).await.map_err(Problem::store)?;
+    Ok(axum::Json(json!({"sessions": sessions})).into_response())
+}
+
+/// `GET /v1/sessions/{id}`: a conversation and its runs, in order.
+async fn session(
+    State(shared): State<Arc<Shared>>,
+    Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, Problem> {
     let owner = principal(&shared, &headers).await?;
-    let ctx = (shared.engine.context)(&format!("tools-{}-{}", owner.org, owner.user))
-        .map_err(|e| Problem::new(StatusCode::SERVICE_UNAVAILABLE, "Tools unavailable", e))?;
+    let found = blocking(&shared.store, move |s| s.session(&owner, &id)).await.map_err(Problem::store)?;
+    let (session, runs) = found.ok_or_else(|| Problem::not_found("session"))?;
+    let mut body = serde_json::to_value(&session).map_err(|e| Problem::invalid(e.to_string()))?;
+    body["runs_list"] = serde_json::to_value(&runs).map_err(|e| Problem::invalid(e.to_string()))?;
+    Ok(axum::Json(body).into_response())
+}
+
+/// `GET /v1/tools`: every tool, whether this user's runs are offered it and, if not, why.
+async fn tools(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let who = owner.clone();
+    let tenant = blocking(&shared.store, move |s| s.tenant(&who)).await.map_err(Problem::store)?;
+    let asked = Asked::default();
+    let setup = policy::setup(
+        &shared.engine,
+        &owner,
+        &tenant,
+        &format!("tools-{}-{}", owner.org, owner.user),
+        &asked,
+    )
+    .map_err(Problem::setup)?;
     let registry = shared.engine.harness.registry();
-    let report = registry.availability(&ctx);
+    let report = registry.availability(&setup.ctx);
     let tools: Vec<serde_json::Value> = report
         .tools
         .iter()
@@ -406,7 +515,96 @@ async fn tools<S: Store>(
     Ok(axum::Json(json!({"tools": tools})).into_response())
 }
 
-async fn metrics<S: Store>(State(shared): State<Arc<Shared<S>>>) -> Response {
+/// Millionths of a credit as credits.
+fn credits(micros: i64) -> f64 {
+    micros as f64 / 1_000_000.0
+}
+
+/// `GET /v1/me`: who the token is, their plan, balance, the models they may choose and
+/// their preferences and settings.
+async fn me(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let who = owner.clone();
+    let tenant = blocking(&shared.store, move |s| s.tenant(&who)).await.map_err(Problem::store)?;
+    let (org, profile) = policy::read(&tenant)
+        .map_err(|e| Problem::new(StatusCode::SERVICE_UNAVAILABLE, "Store damaged", e))?;
+    let models: Vec<&str> = shared
+        .engine
+        .models
+        .iter()
+        .map(|m| m.name.as_str())
+        .filter(|name| org.models.as_ref().is_none_or(|allowed| allowed.iter().any(|a| a == name)))
+        .collect();
+    Ok(axum::Json(json!({
+        "org": owner.org,
+        "user": owner.user,
+        "plan": tenant.plan.as_ref().map(|p| json!({"name": p.name, "capabilities": p.capabilities})),
+        "metered": tenant.balance_micros.is_some(),
+        "balance": tenant.balance_micros.map(credits),
+        "models": models,
+        "profile": profile,
+    }))
+    .into_response())
+}
+
+/// `PUT /v1/me`: the user's preferences and setting values, replaced.
+async fn set_me(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let profile: Profile = body_of(body)?;
+    let who = owner.clone();
+    let tenant = blocking(&shared.store, move |s| s.tenant(&who)).await.map_err(Problem::store)?;
+    let (org, _) = policy::read(&tenant)
+        .map_err(|e| Problem::new(StatusCode::SERVICE_UNAVAILABLE, "Store damaged", e))?;
+    policy::check_profile(&shared.engine, &org, &profile).map_err(Problem::invalid)?;
+    let text = serde_json::to_string(&profile).map_err(|e| Problem::invalid(e.to_string()))?;
+    blocking(&shared.store, move |s| s.set_profile(&owner, &text)).await.map_err(Problem::store)?;
+    Ok(axum::Json(json!({"profile": profile})).into_response())
+}
+
+/// `GET /v1/usage`: the balance and what each run cost (`?run=ID` for one).
+async fn usage(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    query: Result<Query<Listing>, QueryRejection>,
+) -> Result<Response, Problem> {
+    let owner = principal(&shared, &headers).await?;
+    let listing = listing(query)?;
+    let limit = listing.limit.unwrap_or(50).clamp(1, MAX_LISTED);
+    let (lines, balance) = blocking(&shared.store, move |s| {
+        Ok((s.usage(&owner, listing.run.as_deref(), limit)?, s.balance(&owner)?))
+    })
+    .await
+    .map_err(Problem::store)?;
+    let mut runs = Vec::new();
+    let (mut spent, mut granted) = (0i64, 0i64);
+    for line in &lines {
+        granted = granted.saturating_add(line.granted_micros);
+        if line.run.is_empty() {
+            continue;
+        }
+        let total = line.model_micros.saturating_add(line.tool_micros);
+        spent = spent.saturating_add(total);
+        runs.push(json!({
+            "run": line.run,
+            "model": credits(line.model_micros),
+            "tools": credits(line.tool_micros),
+            "total": credits(total),
+        }));
+    }
+    Ok(axum::Json(json!({
+        "balance": balance.map(credits),
+        "spent": credits(spent),
+        "granted": credits(granted),
+        "runs": runs,
+    }))
+    .into_response())
+}
+
+async fn metrics(State(shared): State<Arc<Shared>>) -> Response {
     let mut response = shared.metrics.render().into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -415,7 +613,7 @@ async fn metrics<S: Store>(State(shared): State<Arc<Shared<S>>>) -> Response {
     response
 }
 
-async fn ready<S: Store>(State(shared): State<Arc<Shared<S>>>) -> Result<&'static str, Problem> {
+async fn ready(State(shared): State<Arc<Shared>>) -> Result<&'static str, Problem> {
     blocking(&shared.store, |s| s.authenticate("readiness-probe")).await.map_err(Problem::store)?;
     Ok("ready")
 }

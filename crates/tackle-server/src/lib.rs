@@ -7,65 +7,119 @@
 //! Clients follow the events over SSE and pick up where they left off with `Last-Event-ID`.
 //!
 //! ```text
-//! POST /v1/runs            {"prompt": "…"}            → 202 {"id": "run_…", "status": "queued"}
+//! POST /v1/runs            {"prompt": "…", "session"?, "model"?, "tools"?, "temporary"?}
+//!                                                    → 202 {"id": "run_…", "session": "ses_…"}
 //! GET  /v1/runs/{id}                                 → the run: status, answer or error
 //! GET  /v1/runs/{id}/events  (SSE, Last-Event-ID)    → every event once, in order
 //! POST /v1/runs/{id}/decisions {"decisions": {CALL_ID: {"decision": "approve"}, …}}
 //! POST /v1/runs/{id}/cancel
+//! GET  /v1/sessions, /v1/sessions/{id}               → conversations and their runs
 //! GET  /v1/tools                                     → each tool offered, or why not
+//! GET  /v1/me, PUT /v1/me                            → plan, balance, preferences, settings
+//! GET  /v1/usage[?run=ID]                            → credits spent, per run
 //! GET  /openapi.json, /metrics (Prometheus)
 //! GET  /healthz, /readyz
 //! ```
 //!
 //! Errors are RFC 9457 problem details; request bodies are bounded and unknown fields
 //! refused; every read is scoped to the token's user.
+//!
+//! Organisations, plans, secrets and credits are kept in the store and managed with
+//! `tackle serve org|plan|user|secret|credits` (see [`Store`]); [`policy`] turns them into
+//! each run's context.
 
 mod api;
 mod metrics;
 mod openapi;
 mod pg;
+pub mod policy;
+mod secrets;
+mod sqlite;
 pub mod store;
 mod worker;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use tackle_core::Model;
+use tackle_core::{Confidence, Model};
 use tackle_harness::Harness;
 use tackle_tools::RunContext;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 pub use pg::PgStore;
-pub use store::{AnyStore, Principal, RunRecord, RunStatus, SqliteStore, Store, StoreError};
+pub use policy::{ModelEntry, OrgPolicy, Price, Profile};
+pub use secrets::{KEY_FILE_VAR, KEY_VAR, SecretKey};
+pub use sqlite::SqliteStore;
+pub use store::{PlanRecord, Principal, RunRecord, RunStatus, Store, StoreError, open};
 
-/// Makes the context of a run from its id: the tools' settings and secrets, the
-/// provider's confidence. An error fails the run with that message.
+/// Makes the base context of a run from its id: the server's tool settings and secrets.
+/// The organisation's and user's layers, the plan and the model's confidence go on top.
+/// An error fails the run with that message.
 pub type ContextFactory = dyn Fn(&str) -> Result<RunContext, String> + Send + Sync;
 
-/// What runs the server's runs: the harness (tools, limits), the model, and each run's
-/// context.
+/// What runs the server's runs: the harness (tools, limits), the models clients choose
+/// from, each run's base context, and the key that opens organisation secrets.
 pub struct Engine {
     /// The harness every run goes through.
     pub harness: Harness,
-    /// The model every run talks to.
-    pub model: Arc<dyn Model>,
-    /// Each run's context.
+    /// The models, by name; the first is the default.
+    pub models: Vec<ModelEntry>,
+    /// Each run's base context.
     pub context: Arc<ContextFactory>,
+    /// Opens the organisations' secrets.
+    pub secret_key: Option<SecretKey>,
 }
 
 impl Engine {
-    /// An engine whose runs get a plain context (no tool settings, medium confidence).
+    /// An engine with one model, `default`, trusted at medium confidence and free; runs
+    /// get a plain base context.
     pub fn new(harness: Harness, model: Arc<dyn Model>) -> Self {
-        Engine { harness, model, context: Arc::new(|id| Ok(RunContext::new(id))) }
+        Engine {
+            harness,
+            models: vec![ModelEntry {
+                name: "default".into(),
+                model,
+                confidence: Confidence::Medium,
+                price: None,
+            }],
+            context: Arc::new(|id| Ok(RunContext::new(id))),
+            secret_key: None,
+        }
     }
 
-    /// Each run's context made by `factory`.
+    /// An engine whose models are `models` (the first is the default; at least one).
+    pub fn with_models(harness: Harness, models: Vec<ModelEntry>) -> Result<Self, StoreError> {
+        if models.is_empty() {
+            return Err(StoreError::Invalid("the server needs at least one model".into()));
+        }
+        let mut names = std::collections::BTreeSet::new();
+        if let Some(twice) = models.iter().find(|m| !names.insert(m.name.as_str())) {
+            return Err(StoreError::Invalid(format!("model {:?} is named twice", twice.name)));
+        }
+        Ok(Engine { harness, models, context: Arc::new(|id| Ok(RunContext::new(id))), secret_key: None })
+    }
+
+    /// The default model's price.
+    pub fn with_price(mut self, price: Price) -> Self {
+        if let Some(first) = self.models.first_mut() {
+            first.price = Some(price);
+        }
+        self
+    }
+
+    /// Each run's base context made by `factory`.
     pub fn with_context(
         mut self,
         factory: impl Fn(&str) -> Result<RunContext, String> + Send + Sync + 'static,
     ) -> Self {
         self.context = Arc::new(factory);
+        self
+    }
+
+    /// Opens organisation secrets with `key`.
+    pub fn with_secret_key(mut self, key: SecretKey) -> Self {
+        self.secret_key = Some(key);
         self
     }
 }
@@ -135,8 +189,8 @@ pub(crate) enum Note {
 }
 
 /// What the handlers and workers share.
-pub(crate) struct Shared<S: Store> {
-    pub(crate) store: Arc<S>,
+pub(crate) struct Shared {
+    pub(crate) store: Arc<dyn Store>,
     pub(crate) config: ServerConfig,
     /// Counts runs queued here (workers wait on it, and poll for other processes').
     pub(crate) work_added: watch::Sender<u64>,
@@ -157,7 +211,7 @@ pub(crate) struct Shared<S: Store> {
     pub(crate) running: std::sync::Mutex<std::collections::HashMap<String, CancellationToken>>,
 }
 
-impl<S: Store> Shared<S> {
+impl Shared {
     /// What is written of `run` here from now on.
     pub(crate) fn follow(&self, run: &str) -> tokio::sync::broadcast::Receiver<Note> {
         let mut changes = self.changes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -182,16 +236,16 @@ impl<S: Store> Shared<S> {
 }
 
 /// A running server: its router, and its workers until [`Server::shutdown`].
-pub struct Server<S: Store> {
-    shared: Arc<Shared<S>>,
+pub struct Server {
+    shared: Arc<Shared>,
     workers: Vec<tokio::task::JoinHandle<()>>,
 }
 
-impl<S: Store> Server<S> {
+impl Server {
     /// Starts `config.workers` workers on `store` with `engine`; call from a Tokio runtime.
-    pub fn start(store: S, engine: Engine, config: ServerConfig) -> Self {
+    pub fn start(store: Arc<dyn Store>, engine: Engine, config: ServerConfig) -> Self {
         let shared = Arc::new(Shared {
-            store: Arc::new(store),
+            store,
             config,
             work_added: watch::Sender::new(0),
             changes: std::sync::Mutex::default(),
@@ -216,7 +270,7 @@ impl<S: Store> Server<S> {
     }
 
     /// The store.
-    pub fn store(&self) -> &Arc<S> {
+    pub fn store(&self) -> &Arc<dyn Store> {
         &self.shared.store
     }
 

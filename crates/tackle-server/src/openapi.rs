@@ -38,14 +38,38 @@ pub(crate) fn document() -> Value {
                 "Problem": {"type": "object", "properties": {
                     "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}}},
                 "RunRequest": {"type": "object", "additionalProperties": false, "required": ["prompt"],
-                    "properties": {"prompt": {"type": "string", "minLength": 1}}},
+                    "properties": {
+                        "prompt": {"type": "string", "minLength": 1},
+                        "session": {"type": "string", "description": "The session to continue; absent: a new one. Its last run must be settled."},
+                        "model": {"type": "string", "description": "The model, by the server's name, among those the organisation allows (GET /v1/me)."},
+                        "tools": {"type": "array", "items": {"type": "string"}, "description": "The only tools the run may be offered; each must be offered to this user."},
+                        "temporary": {"type": "boolean", "description": "Kept out of the history; tools that keep conversation state are not offered."}}},
                 "RunAccepted": {"type": "object", "properties": {
-                    "id": {"type": "string"}, "status": {"$ref": "#/components/schemas/Status"}, "events": {"type": "string"}}},
+                    "id": {"type": "string"}, "status": {"$ref": "#/components/schemas/Status"}, "events": {"type": "string"},
+                    "session": {"type": ["string", "null"]}}},
                 "Status": {"type": "string", "enum": ["queued", "running", "suspended", "answered", "failed", "cancelled"]},
                 "Run": {"type": "object", "properties": {
                     "id": {"type": "string"}, "status": {"$ref": "#/components/schemas/Status"},
                     "request": {"type": "object"}, "answer": {"type": "string"}, "error": {"type": "string"},
+                    "session": {"type": "string"}, "previous": {"type": "string", "description": "The run whose conversation this one continues."},
                     "created_ms": {"type": "integer"}, "updated_ms": {"type": "integer"}}},
+                "Session": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "title": {"type": "string"}, "runs": {"type": "integer"}, "last_run": {"type": "string"},
+                    "created_ms": {"type": "integer"}, "updated_ms": {"type": "integer"},
+                    "runs_list": {"type": "array", "items": {"$ref": "#/components/schemas/Run"}, "description": "GET /v1/sessions/{id} only: the runs in order."}}},
+                "Profile": {"type": "object", "additionalProperties": false, "properties": {
+                    "disabled_tools": {"type": "array", "items": {"type": "string"}},
+                    "disabled_capabilities": {"type": "array", "items": {"type": "string"}},
+                    "settings": {"type": "object", "additionalProperties": {"type": "string"}, "description": "By <tool>.<field>; locked and secret fields are refused."}}},
+                "Me": {"type": "object", "properties": {
+                    "org": {"type": "string"}, "user": {"type": "string"},
+                    "plan": {"type": ["object", "null"], "properties": {"name": {"type": "string"}, "capabilities": {"type": "array", "items": {"type": "string"}}}},
+                    "metered": {"type": "boolean"}, "balance": {"type": ["number", "null"], "description": "Credits, when metered."},
+                    "models": {"type": "array", "items": {"type": "string"}}, "profile": {"$ref": "#/components/schemas/Profile"}}},
+                "Usage": {"type": "object", "properties": {
+                    "balance": {"type": ["number", "null"]}, "spent": {"type": "number"}, "granted": {"type": "number"},
+                    "runs": {"type": "array", "items": {"type": "object", "properties": {
+                        "run": {"type": "string"}, "model": {"type": "number"}, "tools": {"type": "number"}, "total": {"type": "number"}}}}}},
                 "Decisions": {"type": "object", "additionalProperties": false, "required": ["decisions"], "properties": {
                     "decisions": {"type": "object", "description": "By call id.", "additionalProperties": {"$ref": "#/components/schemas/Decision"}}}},
                 "Decision": {"type": "object", "required": ["decision"], "properties": {
@@ -64,7 +88,7 @@ pub(crate) fn document() -> Value {
                 "summary": "Queue a run", "security": secured,
                 "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RunRequest"}}}},
                 "responses": with(json!({"202": {"description": "Queued", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RunAccepted"}}}}}),
-                                  problem_responses(&["401", "413", "422", "503"]))}},
+                                  problem_responses(&["401", "403", "404", "409", "413", "422", "503"]))}},
             "/v1/runs/{id}": {"get": {
                 "summary": "A run", "security": secured, "parameters": id,
                 "responses": with(json!({"200": {"description": "The run", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Run"}}}}}),
@@ -85,10 +109,33 @@ pub(crate) fn document() -> Value {
                 "summary": "Cancel a run", "security": secured, "parameters": id,
                 "responses": with(json!({"202": {"description": "Cancelled, or marked to stop", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RunAccepted"}}}}}),
                                   problem_responses(&["401", "404"]))}},
+            "/v1/sessions": {"get": {
+                "summary": "This user's sessions, the most recently used first", "security": secured,
+                "parameters": [{"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 200}}],
+                "responses": with(json!({"200": {"description": "The sessions", "content": {"application/json": {"schema": {"type": "object", "properties": {
+                    "sessions": {"type": "array", "items": {"$ref": "#/components/schemas/Session"}}}}}}}}),
+                                  problem_responses(&["400", "401"]))}},
+            "/v1/sessions/{id}": {"get": {
+                "summary": "A session and its runs, in order", "security": secured, "parameters": id,
+                "responses": with(json!({"200": {"description": "The session", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}}}),
+                                  problem_responses(&["401", "404"]))}},
             "/v1/tools": {"get": {
                 "summary": "Every tool, whether this user's runs are offered it and, if not, why", "security": secured,
                 "responses": with(json!({"200": {"description": "The tools", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Tools"}}}}}),
                                   problem_responses(&["401", "503"]))}},
+            "/v1/me": {
+                "get": {"summary": "Who the token is: plan, balance, the models they may choose, preferences and settings", "security": secured,
+                    "responses": with(json!({"200": {"description": "The user", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Me"}}}}}),
+                                      problem_responses(&["401", "503"]))},
+                "put": {"summary": "Replaces the user's preferences and setting values", "security": secured,
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Profile"}}}},
+                    "responses": with(json!({"200": {"description": "Kept"}}), problem_responses(&["401", "413", "422", "503"]))}},
+            "/v1/usage": {"get": {
+                "summary": "The balance and the credits each run cost", "security": secured,
+                "parameters": [{"name": "run", "in": "query", "required": false, "schema": {"type": "string"}},
+                               {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 200}}],
+                "responses": with(json!({"200": {"description": "Usage", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Usage"}}}}}),
+                                  problem_responses(&["400", "401"]))}},
             "/healthz": {"get": {"summary": "The process is up", "responses": {"200": {"description": "ok"}}}},
             "/readyz": {"get": {"summary": "The store answers", "responses": with(json!({"200": {"description": "ready"}}), problem_responses(&["503"]))}},
             "/metrics": {"get": {"summary": "Counters in the OpenMetrics text format", "responses": {"200": {"description": "The metrics"}}}},

@@ -1,19 +1,24 @@
 //! The PostgreSQL store: many server processes on many machines sharing one database.
 //! Runs are claimed with `FOR UPDATE SKIP LOCKED`, so workers never wait on each other's
-//! claims; appends to a run lock its row, so its events are numbered one at a time.
+//! claims; appends to a run lock its row, so its events are numbered one at a time;
+//! charges lock the user's account row, so a balance is never spent twice.
 
 use std::time::Duration;
 
-use postgres::NoTls;
+use postgres::{GenericClient, NoTls};
 use r2d2_postgres::PostgresConnectionManager;
 
+use crate::sqlite::{check_continuable, plan_record};
 use crate::store::{
-    Principal, RunRecord, RunStatus, Settlement, Store, StoreError, check_name, now_ms, random_hex,
+    Charge, Charged, EventCharge, PlanRecord, Principal, RunRecord, RunStatus, SessionLink, SessionRecord,
+    Settlement, Store, StoreError, TenantRecord, UsageLine, check_name, event_key, now_ms, random_hex,
     token_hash,
 };
 
-/// The schema, created when missing (the migration of version 1).
-const SCHEMA: &str = "
+/// The schema's migrations, in order; the store keeps the number of those applied.
+const MIGRATIONS: &[&str] = &[
+    // 1: tokens, runs as jobs, events.
+    "
 CREATE TABLE IF NOT EXISTS users (
     org TEXT NOT NULL, id TEXT NOT NULL, created_ms BIGINT NOT NULL, PRIMARY KEY (org, id));
 CREATE TABLE IF NOT EXISTS tokens (
@@ -28,17 +33,39 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs (status, created_ms);
 CREATE INDEX IF NOT EXISTS runs_by_owner ON runs (org, \"user\", created_ms);
 CREATE TABLE IF NOT EXISTS events (
     run TEXT NOT NULL, seq BIGINT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run, seq));
-";
+",
+    // 2: sessions, organisations, plans, profiles, secrets, credits.
+    "
+ALTER TABLE runs ADD COLUMN session TEXT;
+ALTER TABLE runs ADD COLUMN previous TEXT;
+CREATE INDEX runs_by_session ON runs (session, created_ms);
+ALTER TABLE users ADD COLUMN plan TEXT;
+ALTER TABLE users ADD COLUMN profile TEXT;
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY, org TEXT NOT NULL, \"user\" TEXT NOT NULL, title TEXT NOT NULL,
+    last_run TEXT, runs BIGINT NOT NULL, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL);
+CREATE INDEX sessions_by_owner ON sessions (org, \"user\", updated_ms);
+CREATE TABLE orgs (id TEXT PRIMARY KEY, policy TEXT NOT NULL, updated_ms BIGINT NOT NULL);
+CREATE TABLE plans (name TEXT PRIMARY KEY, capabilities TEXT NOT NULL, allowance_micros BIGINT NOT NULL);
+CREATE TABLE secrets (
+    org TEXT NOT NULL, address TEXT NOT NULL, sealed BYTEA NOT NULL, updated_ms BIGINT NOT NULL,
+    PRIMARY KEY (org, address));
+CREATE TABLE accounts (
+    org TEXT NOT NULL, \"user\" TEXT NOT NULL, balance_micros BIGINT NOT NULL, PRIMARY KEY (org, \"user\"));
+CREATE TABLE ledger (
+    run TEXT NOT NULL, key TEXT NOT NULL, org TEXT NOT NULL, \"user\" TEXT NOT NULL, kind TEXT NOT NULL,
+    detail TEXT NOT NULL, amount_micros BIGINT NOT NULL, created_ms BIGINT NOT NULL,
+    PRIMARY KEY (run, key));
+CREATE INDEX ledger_by_owner ON ledger (org, \"user\", run);
+",
+];
 
 type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
 
 /// The PostgreSQL store: a pool of connections. Calls block; made on an async thread, they
 /// step off it first (the client runs a runtime of its own).
 #[derive(Clone)]
-pub struct PgStore(Inner);
-
-#[derive(Clone)]
-struct Inner {
+pub struct PgStore {
     pool: Closing,
 }
 
@@ -68,7 +95,7 @@ impl Drop for Closing {
 
 impl std::fmt::Debug for PgStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PgStore").field("connections", &self.0.pool.state().connections).finish()
+        f.debug_struct("PgStore").field("connections", &self.pool.state().connections).finish()
     }
 }
 
@@ -83,60 +110,6 @@ fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
             Ok(value) => value,
             Err(panic) => std::panic::resume_unwind(panic),
         }),
-    }
-}
-
-impl Store for PgStore {
-    fn create_token(&self, org: &str, user: &str) -> Result<String, StoreError> {
-        off_runtime(|| self.0.create_token(org, user))
-    }
-    fn authenticate(&self, token: &str) -> Result<Option<Principal>, StoreError> {
-        off_runtime(|| self.0.authenticate(token))
-    }
-    fn create_run(&self, owner: &Principal, request: &serde_json::Value) -> Result<RunRecord, StoreError> {
-        off_runtime(|| self.0.create_run(owner, request))
-    }
-    fn run(&self, owner: &Principal, id: &str) -> Result<Option<RunRecord>, StoreError> {
-        off_runtime(|| self.0.run(owner, id))
-    }
-    fn claim(&self, worker: &str, lease: Duration) -> Result<Option<RunRecord>, StoreError> {
-        off_runtime(|| self.0.claim(worker, lease))
-    }
-    fn heartbeat(&self, run: &str, worker: &str, lease: Duration) -> Result<bool, StoreError> {
-        off_runtime(|| self.0.heartbeat(run, worker, lease))
-    }
-    fn append_events(
-        &self,
-        run: &str,
-        worker: &str,
-        events: &[String],
-        checkpoint: Option<&str>,
-    ) -> Result<Option<i64>, StoreError> {
-        off_runtime(|| self.0.append_events(run, worker, events, checkpoint))
-    }
-    fn events_after(
-        &self,
-        owner: &Principal,
-        run: &str,
-        after: i64,
-        limit: usize,
-    ) -> Result<Vec<(i64, String)>, StoreError> {
-        off_runtime(|| self.0.events_after(owner, run, after, limit))
-    }
-    fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError> {
-        off_runtime(|| self.0.settle(run, worker, settlement))
-    }
-    fn submit_decisions(&self, owner: &Principal, run: &str, decisions: &str) -> Result<bool, StoreError> {
-        off_runtime(|| self.0.submit_decisions(owner, run, decisions))
-    }
-    fn cancel(&self, owner: &Principal, run: &str) -> Result<Option<RunStatus>, StoreError> {
-        off_runtime(|| self.0.cancel(owner, run))
-    }
-    fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
-        off_runtime(|| self.0.cancel_requested(run))
-    }
-    fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
-        off_runtime(|| self.0.release(run, worker))
     }
 }
 
@@ -156,21 +129,88 @@ fn row_to_run(row: &postgres::Row) -> RunRecord {
         state: row.get("state"),
         decisions: row.get("decisions"),
         cancel_requested: row.get::<_, i32>("cancel_requested") != 0,
+        session: row.get("session"),
+        previous: row.get("previous"),
         created_ms: row.get("created_ms"),
         updated_ms: row.get("updated_ms"),
     }
 }
 
-impl PgStore {
-    /// Connects to `url` (`postgres://user:password@host:port/database`), with up to
-    /// `connections` connections, and creates the schema when missing.
-    pub fn open(url: &str, connections: u32) -> Result<Self, StoreError> {
-        off_runtime(|| Inner::open(url, connections)).map(PgStore)
+fn row_to_session(row: &postgres::Row) -> SessionRecord {
+    SessionRecord {
+        id: row.get("id"),
+        title: row.get("title"),
+        runs: row.get("runs"),
+        last_run: row.get("last_run"),
+        created_ms: row.get("created_ms"),
+        updated_ms: row.get("updated_ms"),
     }
 }
 
-impl Inner {
-    fn open(url: &str, connections: u32) -> Result<Self, StoreError> {
+/// The user's balance, when metered; `lock` takes the account row until the transaction
+/// ends.
+fn account(c: &mut impl GenericClient, org: &str, user: &str, lock: bool) -> Result<Option<i64>, StoreError> {
+    let sql = if lock {
+        "SELECT balance_micros FROM accounts WHERE org = $1 AND \"user\" = $2 FOR UPDATE"
+    } else {
+        "SELECT balance_micros FROM accounts WHERE org = $1 AND \"user\" = $2"
+    };
+    Ok(c.query_opt(sql, &[&org, &user]).map_err(db)?.map(|row| row.get(0)))
+}
+
+/// Writes one ledger line (once per run and key) and moves the balance of a metered user;
+/// refused when `cover` and the balance is short. Inside the caller's transaction.
+fn debit(
+    c: &mut impl GenericClient,
+    (org, user): (&str, &str),
+    run: &str,
+    (key, kind, detail, amount): (&str, &str, &str, i64),
+    cover: bool,
+) -> Result<Charged, StoreError> {
+    // The account row is locked first: two charges to one user take turns.
+    let balance = account(c, org, user, true)?;
+    if let Some(balance) = balance
+        && cover
+        && balance < amount
+    {
+        let seen = c
+            .query_opt("SELECT 1 FROM ledger WHERE run = $1 AND key = $2", &[&run, &key])
+            .map_err(db)?
+            .is_some();
+        return Ok(if seen { Charged::Already } else { Charged::Refused(balance) });
+    }
+    let inserted = c
+        .execute(
+            "INSERT INTO ledger (run, key, org, \"user\", kind, detail, amount_micros, created_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
+            &[&run, &key, &org, &user, &kind, &detail, &amount, &now_ms()],
+        )
+        .map_err(db)?;
+    if inserted == 0 {
+        return Ok(Charged::Already);
+    }
+    if balance.is_some() {
+        c.execute(
+            "UPDATE accounts SET balance_micros = balance_micros - $1 WHERE org = $2 AND \"user\" = $3",
+            &[&amount, &org, &user],
+        )
+        .map_err(db)?;
+    }
+    Ok(Charged::Taken(balance.map(|b| b.saturating_sub(amount))))
+}
+
+fn limit_of(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
+}
+
+impl PgStore {
+    /// Connects to `url` (`postgres://user:password@host:port/database`), with up to
+    /// `connections` connections, and brings the schema up to date.
+    pub fn open(url: &str, connections: u32) -> Result<Self, StoreError> {
+        off_runtime(|| Self::connect(url, connections))
+    }
+
+    fn connect(url: &str, connections: u32) -> Result<Self, StoreError> {
         let config: postgres::Config =
             url.parse().map_err(|e| StoreError::Invalid(format!("the database URL cannot be read: {e}")))?;
         let manager = PostgresConnectionManager::new(config, NoTls);
@@ -182,106 +222,193 @@ impl Inner {
             .build(manager)
             .map_err(db)?;
         let mut client = pool.get().map_err(db)?;
-        // Many processes may start at once: the schema is made under an advisory lock.
+        // Many processes may start at once: migrations run under an advisory lock.
         let mut tx = client.transaction().map_err(db)?;
         tx.execute("SELECT pg_advisory_xact_lock(7265616)", &[]).map_err(db)?;
-        tx.batch_execute(SCHEMA).map_err(db)?;
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            .map_err(db)?;
+        let applied: i32 =
+            tx.query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[]).map_err(db)?.get(0);
+        let applied = usize::try_from(applied).unwrap_or(0);
+        if applied > MIGRATIONS.len() {
+            return Err(StoreError::Invalid(format!(
+                "the store has schema version {applied}, made by a newer tackle (this one knows {})",
+                MIGRATIONS.len()
+            )));
+        }
+        for migration in &MIGRATIONS[applied..] {
+            tx.batch_execute(migration).map_err(db)?;
+        }
+        let version = MIGRATIONS.len() as i32;
+        tx.execute("DELETE FROM schema_version", &[]).map_err(db)?;
+        tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&version]).map_err(db)?;
         tx.commit().map_err(db)?;
-        Ok(Inner { pool: Closing(Some(pool)) })
+        drop(client);
+        Ok(PgStore { pool: Closing(Some(pool)) })
+    }
+
+    /// Runs `f` with a connection from the pool, off the async threads.
+    fn with<T: Send>(
+        &self,
+        f: impl FnOnce(&mut postgres::Client) -> Result<T, StoreError> + Send,
+    ) -> Result<T, StoreError> {
+        off_runtime(|| {
+            let mut client = self.pool.get().map_err(db)?;
+            f(&mut client)
+        })
+    }
+
+    /// Runs `f` in a transaction, committed when it returns `Ok`.
+    fn in_transaction<T: Send>(
+        &self,
+        f: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T, StoreError> + Send,
+    ) -> Result<T, StoreError> {
+        self.with(|c| {
+            let mut tx = c.transaction().map_err(db)?;
+            let value = f(&mut tx)?;
+            tx.commit().map_err(db)?;
+            Ok(value)
+        })
     }
 }
 
-impl Inner {
-    fn client(&self) -> Result<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>, StoreError> {
-        self.pool.get().map_err(db)
-    }
-}
-
-impl Store for Inner {
+impl Store for PgStore {
     fn create_token(&self, org: &str, user: &str) -> Result<String, StoreError> {
         check_name("organisation", org)?;
         check_name("user", user)?;
         let token = format!("tk_{}", random_hex(32)?);
         let hash = token_hash(&token);
         let now = now_ms();
-        let mut client = self.client()?;
-        let mut tx = client.transaction().map_err(db)?;
-        tx.execute(
-            "INSERT INTO users (org, id, created_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-            &[&org, &user, &now],
-        )
-        .map_err(db)?;
-        tx.execute(
-            "INSERT INTO tokens (hash, org, \"user\", created_ms) VALUES ($1, $2, $3, $4)",
-            &[&hash, &org, &user, &now],
-        )
-        .map_err(db)?;
-        tx.commit().map_err(db)?;
+        self.in_transaction(|tx| {
+            tx.execute(
+                "INSERT INTO users (org, id, created_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                &[&org, &user, &now],
+            )
+            .map_err(db)?;
+            tx.execute(
+                "INSERT INTO tokens (hash, org, \"user\", created_ms) VALUES ($1, $2, $3, $4)",
+                &[&hash, &org, &user, &now],
+            )
+            .map_err(db)?;
+            Ok(())
+        })?;
         Ok(token)
     }
 
     fn authenticate(&self, token: &str) -> Result<Option<Principal>, StoreError> {
         let hash = token_hash(token);
-        let row = self
-            .client()?
-            .query_opt("SELECT org, \"user\" FROM tokens WHERE hash = $1", &[&hash])
-            .map_err(db)?;
-        Ok(row.map(|row| Principal { org: row.get(0), user: row.get(1) }))
+        self.with(|c| {
+            let row =
+                c.query_opt("SELECT org, \"user\" FROM tokens WHERE hash = $1", &[&hash]).map_err(db)?;
+            Ok(row.map(|row| Principal { org: row.get(0), user: row.get(1) }))
+        })
     }
 
-    fn create_run(&self, owner: &Principal, request: &serde_json::Value) -> Result<RunRecord, StoreError> {
+    fn create_run(
+        &self,
+        owner: &Principal,
+        request: &serde_json::Value,
+        link: &SessionLink,
+    ) -> Result<RunRecord, StoreError> {
         let id = format!("run_{}", random_hex(12)?);
         let now = now_ms();
         let text = request.to_string();
-        let row = self
-            .client()?
-            .query_one(
-                "INSERT INTO runs (id, org, \"user\", status, request, created_ms, updated_ms)
-                 VALUES ($1, $2, $3, 'queued', $4, $5, $5) RETURNING *",
-                &[&id, &owner.org, &owner.user, &text, &now],
-            )
-            .map_err(db)?;
-        Ok(row_to_run(&row))
+        let new_session = format!("ses_{}", random_hex(12)?);
+        self.in_transaction(|tx| {
+            let (session, previous): (Option<String>, Option<String>) = match link {
+                SessionLink::Temporary => (None, None),
+                SessionLink::New { title } => {
+                    tx.execute(
+                        "INSERT INTO sessions (id, org, \"user\", title, last_run, runs, created_ms, updated_ms)
+                         VALUES ($1, $2, $3, $4, $5, 1, $6, $6)",
+                        &[&new_session, &owner.org, &owner.user, title, &id, &now],
+                    )
+                    .map_err(db)?;
+                    (Some(new_session.clone()), None)
+                }
+                SessionLink::Continue { session } => {
+                    // The session's row is locked: two runs continuing it take turns.
+                    let row = tx
+                        .query_opt(
+                            "SELECT s.last_run, r.status FROM sessions s LEFT JOIN runs r ON r.id = s.last_run
+                             WHERE s.id = $1 AND s.org = $2 AND s.\"user\" = $3 FOR UPDATE OF s",
+                            &[session, &owner.org, &owner.user],
+                        )
+                        .map_err(db)?;
+                    let Some(row) = row else {
+                        return Err(StoreError::NotFound("no session with that id is yours".into()));
+                    };
+                    let last: Option<String> = row.get(0);
+                    if let Some(status) = row.get::<_, Option<&str>>(1) {
+                        check_continuable(RunStatus::parse(status))?;
+                    }
+                    tx.execute(
+                        "UPDATE sessions SET last_run = $1, runs = runs + 1, updated_ms = $2 WHERE id = $3",
+                        &[&id, &now, session],
+                    )
+                    .map_err(db)?;
+                    (Some(session.clone()), last)
+                }
+            };
+            let row = tx
+                .query_one(
+                    "INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
+                     VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7) RETURNING *",
+                    &[&id, &owner.org, &owner.user, &text, &session, &previous, &now],
+                )
+                .map_err(db)?;
+            Ok(row_to_run(&row))
+        })
     }
 
     fn run(&self, owner: &Principal, id: &str) -> Result<Option<RunRecord>, StoreError> {
-        let row = self
-            .client()?
-            .query_opt(
-                "SELECT * FROM runs WHERE id = $1 AND org = $2 AND \"user\" = $3",
-                &[&id, &owner.org, &owner.user],
-            )
-            .map_err(db)?;
-        Ok(row.as_ref().map(row_to_run))
+        self.with(|c| {
+            let row = c
+                .query_opt(
+                    "SELECT * FROM runs WHERE id = $1 AND org = $2 AND \"user\" = $3",
+                    &[&id, &owner.org, &owner.user],
+                )
+                .map_err(db)?;
+            Ok(row.as_ref().map(row_to_run))
+        })
+    }
+
+    fn state_of(&self, run: &str) -> Result<Option<String>, StoreError> {
+        self.with(|c| {
+            let row = c.query_opt("SELECT state FROM runs WHERE id = $1", &[&run]).map_err(db)?;
+            Ok(row.and_then(|row| row.get(0)))
+        })
     }
 
     fn claim(&self, worker: &str, lease: Duration) -> Result<Option<RunRecord>, StoreError> {
         let now = now_ms();
         let until = now + lease.as_millis() as i64;
-        let row = self
-            .client()?
-            .query_opt(
-                "UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2, updated_ms = $3
-                 WHERE id = (SELECT id FROM runs
-                             WHERE status = 'queued' OR (status = 'running' AND lease_until_ms < $3)
-                             ORDER BY created_ms LIMIT 1 FOR UPDATE SKIP LOCKED)
-                 RETURNING *",
-                &[&worker, &until, &now],
-            )
-            .map_err(db)?;
-        Ok(row.as_ref().map(row_to_run))
+        self.with(|c| {
+            let row = c
+                .query_opt(
+                    "UPDATE runs SET status = 'running', lease_owner = $1, lease_until_ms = $2, updated_ms = $3
+                     WHERE id = (SELECT id FROM runs
+                                 WHERE status = 'queued' OR (status = 'running' AND lease_until_ms < $3)
+                                 ORDER BY created_ms LIMIT 1 FOR UPDATE SKIP LOCKED)
+                     RETURNING *",
+                    &[&worker, &until, &now],
+                )
+                .map_err(db)?;
+            Ok(row.as_ref().map(row_to_run))
+        })
     }
 
     fn heartbeat(&self, run: &str, worker: &str, lease: Duration) -> Result<bool, StoreError> {
         let until = now_ms() + lease.as_millis() as i64;
-        let changed = self
-            .client()?
-            .execute(
-                "UPDATE runs SET lease_until_ms = $1 WHERE id = $2 AND lease_owner = $3 AND status = 'running'",
-                &[&until, &run, &worker],
-            )
-            .map_err(db)?;
-        Ok(changed == 1)
+        self.with(|c| {
+            let changed = c
+                .execute(
+                    "UPDATE runs SET lease_until_ms = $1 WHERE id = $2 AND lease_owner = $3 AND status = 'running'",
+                    &[&until, &run, &worker],
+                )
+                .map_err(db)?;
+            Ok(changed == 1)
+        })
     }
 
     fn append_events(
@@ -289,39 +416,60 @@ impl Store for Inner {
         run: &str,
         worker: &str,
         events: &[String],
+        charges: &[EventCharge],
         checkpoint: Option<&str>,
     ) -> Result<Option<i64>, StoreError> {
         // One statement, one round trip: the run's row locked (only its holder writes), the
         // events numbered on from the last, the checkpoint kept. The primary key (run,
-        // seq) refuses a number given twice.
-        let row = self
-            .client()?
-            .query_one(
-                "WITH holder AS (
-                     SELECT id FROM runs WHERE id = $1 AND lease_owner = $2 AND status = 'running' FOR UPDATE
-                 ), base AS (
-                     SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE run = $1
-                 ), inserted AS (
-                     INSERT INTO events (run, seq, data)
-                     SELECT $1, base.seq + e.ord, e.data
-                     FROM base, unnest($3::text[]) WITH ORDINALITY AS e(data, ord)
-                     WHERE EXISTS (SELECT 1 FROM holder)
-                     RETURNING seq
-                 ), kept AS (
-                     UPDATE runs SET state = $4::text, updated_ms = $5
-                     WHERE id = $1 AND $4::text IS NOT NULL AND EXISTS (SELECT 1 FROM holder)
-                     RETURNING id
-                 )
-                 SELECT EXISTS (SELECT 1 FROM holder) AS holds,
-                        (SELECT seq FROM base) + (SELECT COUNT(*) FROM inserted) AS last,
-                        (SELECT COUNT(*) FROM kept) AS kept",
-                &[&run, &worker, &events, &checkpoint, &now_ms()],
-            )
-            .map_err(db)?;
-        if !row.get::<_, bool>("holds") {
-            return Ok(None);
+        // seq) refuses a number given twice. Charges go in the same transaction.
+        const APPEND: &str = "WITH holder AS (
+                 SELECT id, org, \"user\" FROM runs
+                 WHERE id = $1 AND lease_owner = $2 AND status = 'running' FOR UPDATE
+             ), base AS (
+                 SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE run = $1
+             ), inserted AS (
+                 INSERT INTO events (run, seq, data)
+                 SELECT $1, base.seq + e.ord, e.data
+                 FROM base, unnest($3::text[]) WITH ORDINALITY AS e(data, ord)
+                 WHERE EXISTS (SELECT 1 FROM holder)
+                 RETURNING seq
+             ), kept AS (
+                 UPDATE runs SET state = $4::text, updated_ms = $5
+                 WHERE id = $1 AND $4::text IS NOT NULL AND EXISTS (SELECT 1 FROM holder)
+                 RETURNING id
+             )
+             SELECT EXISTS (SELECT 1 FROM holder) AS holds,
+                    (SELECT org FROM holder) AS org, (SELECT \"user\" FROM holder) AS owner,
+                    (SELECT seq FROM base) + (SELECT COUNT(*) FROM inserted) AS last,
+                    (SELECT COUNT(*) FROM kept) AS kept";
+        let params: [&(dyn postgres::types::ToSql + Sync); 5] =
+            [&run, &worker, &events, &checkpoint, &now_ms()];
+        if charges.is_empty() {
+            return self.with(|c| {
+                let row = c.query_one(APPEND, &params).map_err(db)?;
+                Ok(row.get::<_, bool>("holds").then(|| row.get("last")))
+            });
         }
-        Ok(Some(row.get("last")))
+        self.in_transaction(|tx| {
+            let row = tx.query_one(APPEND, &params).map_err(db)?;
+            if !row.get::<_, bool>("holds") {
+                return Ok(None);
+            }
+            let (org, user, last): (String, String, i64) =
+                (row.get("org"), row.get("owner"), row.get("last"));
+            let first = last - events.len() as i64 + 1;
+            for charge in charges {
+                let key = event_key(first + charge.event as i64);
+                debit(
+                    tx,
+                    (&org, &user),
+                    run,
+                    (&key, charge.kind, &charge.detail, charge.amount_micros),
+                    false,
+                )?;
+            }
+            Ok(Some(last))
+        })
     }
 
     fn events_after(
@@ -331,102 +479,334 @@ impl Store for Inner {
         after: i64,
         limit: usize,
     ) -> Result<Vec<(i64, String)>, StoreError> {
-        let limit = limit.min(i64::MAX as usize) as i64;
-        let rows = self
-            .client()?
-            .query(
-                "SELECT e.seq, e.data FROM events e JOIN runs r ON r.id = e.run
-                 WHERE e.run = $1 AND r.org = $2 AND r.\"user\" = $3 AND e.seq > $4 ORDER BY e.seq LIMIT $5",
-                &[&run, &owner.org, &owner.user, &after, &limit],
-            )
-            .map_err(db)?;
-        Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+        self.with(|c| {
+            let rows = c
+                .query(
+                    "SELECT e.seq, e.data FROM events e JOIN runs r ON r.id = e.run
+                     WHERE e.run = $1 AND r.org = $2 AND r.\"user\" = $3 AND e.seq > $4 ORDER BY e.seq LIMIT $5",
+                    &[&run, &owner.org, &owner.user, &after, &limit_of(limit)],
+                )
+                .map_err(db)?;
+            Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+        })
     }
 
     fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError> {
-        let changed = self
-            .client()?
-            .execute(
-                "UPDATE runs SET status = $1, state = COALESCE($2, state), answer = $3, error = $4, decisions = NULL,
-                 lease_owner = NULL, lease_until_ms = NULL, updated_ms = $5 WHERE id = $6 AND lease_owner = $7",
-                &[
-                    &settlement.status.as_str(),
-                    &settlement.state,
-                    &settlement.answer,
-                    &settlement.error,
-                    &now_ms(),
-                    &run,
-                    &worker,
-                ],
-            )
-            .map_err(db)?;
-        Ok(changed == 1)
+        self.with(|c| {
+            let changed = c
+                .execute(
+                    "UPDATE runs SET status = $1, state = COALESCE($2, state), answer = $3, error = $4, decisions = NULL,
+                     lease_owner = NULL, lease_until_ms = NULL, updated_ms = $5 WHERE id = $6 AND lease_owner = $7",
+                    &[
+                        &settlement.status.as_str(),
+                        &settlement.state,
+                        &settlement.answer,
+                        &settlement.error,
+                        &now_ms(),
+                        &run,
+                        &worker,
+                    ],
+                )
+                .map_err(db)?;
+            Ok(changed == 1)
+        })
     }
 
     fn submit_decisions(&self, owner: &Principal, run: &str, decisions: &str) -> Result<bool, StoreError> {
-        let changed = self
-            .client()?
-            .execute(
-                "UPDATE runs SET status = 'queued', decisions = $1, updated_ms = $2
-                 WHERE id = $3 AND org = $4 AND \"user\" = $5 AND status = 'suspended'",
-                &[&decisions, &now_ms(), &run, &owner.org, &owner.user],
-            )
-            .map_err(db)?;
-        Ok(changed == 1)
+        self.with(|c| {
+            let changed = c
+                .execute(
+                    "UPDATE runs SET status = 'queued', decisions = $1, updated_ms = $2
+                     WHERE id = $3 AND org = $4 AND \"user\" = $5 AND status = 'suspended'",
+                    &[&decisions, &now_ms(), &run, &owner.org, &owner.user],
+                )
+                .map_err(db)?;
+            Ok(changed == 1)
+        })
     }
 
     fn cancel(&self, owner: &Principal, run: &str) -> Result<Option<RunStatus>, StoreError> {
-        let mut client = self.client()?;
-        let mut tx = client.transaction().map_err(db)?;
-        let Some(row) = tx
-            .query_opt(
-                "SELECT status FROM runs WHERE id = $1 AND org = $2 AND \"user\" = $3 FOR UPDATE",
-                &[&run, &owner.org, &owner.user],
-            )
-            .map_err(db)?
-        else {
-            return Ok(None);
-        };
-        let now = now_ms();
-        let after = match RunStatus::parse(row.get(0)) {
-            RunStatus::Queued | RunStatus::Suspended => {
-                tx.execute(
-                    "UPDATE runs SET status = 'cancelled', decisions = NULL, error = 'cancelled', updated_ms = $1 WHERE id = $2",
-                    &[&now, &run],
+        self.in_transaction(|tx| {
+            let Some(row) = tx
+                .query_opt(
+                    "SELECT status FROM runs WHERE id = $1 AND org = $2 AND \"user\" = $3 FOR UPDATE",
+                    &[&run, &owner.org, &owner.user],
                 )
-                .map_err(db)?;
-                RunStatus::Cancelled
-            }
-            RunStatus::Running => {
-                tx.execute(
-                    "UPDATE runs SET cancel_requested = 1, updated_ms = $1 WHERE id = $2",
-                    &[&now, &run],
-                )
-                .map_err(db)?;
-                RunStatus::Running
-            }
-            settled => settled,
-        };
-        tx.commit().map_err(db)?;
-        Ok(Some(after))
+                .map_err(db)?
+            else {
+                return Ok(None);
+            };
+            let now = now_ms();
+            let after = match RunStatus::parse(row.get(0)) {
+                RunStatus::Queued | RunStatus::Suspended => {
+                    tx.execute(
+                        "UPDATE runs SET status = 'cancelled', decisions = NULL, error = 'cancelled', updated_ms = $1 WHERE id = $2",
+                        &[&now, &run],
+                    )
+                    .map_err(db)?;
+                    RunStatus::Cancelled
+                }
+                RunStatus::Running => {
+                    tx.execute("UPDATE runs SET cancel_requested = 1, updated_ms = $1 WHERE id = $2", &[&now, &run])
+                        .map_err(db)?;
+                    RunStatus::Running
+                }
+                settled => settled,
+            };
+            Ok(Some(after))
+        })
     }
 
     fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
-        let changed = self
-            .client()?
-            .execute(
-                "UPDATE runs SET lease_until_ms = 0 WHERE id = $1 AND lease_owner = $2 AND status = 'running'",
-                &[&run, &worker],
-            )
-            .map_err(db)?;
-        Ok(changed == 1)
+        self.with(|c| {
+            let changed = c
+                .execute(
+                    "UPDATE runs SET lease_until_ms = 0 WHERE id = $1 AND lease_owner = $2 AND status = 'running'",
+                    &[&run, &worker],
+                )
+                .map_err(db)?;
+            Ok(changed == 1)
+        })
     }
 
     fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
-        let row = self
-            .client()?
-            .query_opt("SELECT cancel_requested FROM runs WHERE id = $1", &[&run])
+        self.with(|c| {
+            let row = c.query_opt("SELECT cancel_requested FROM runs WHERE id = $1", &[&run]).map_err(db)?;
+            Ok(row.is_some_and(|row| row.get::<_, i32>(0) != 0))
+        })
+    }
+
+    fn sessions(&self, owner: &Principal, limit: usize) -> Result<Vec<SessionRecord>, StoreError> {
+        self.with(|c| {
+            let rows = c
+                .query(
+                    "SELECT * FROM sessions WHERE org = $1 AND \"user\" = $2 ORDER BY updated_ms DESC, id LIMIT $3",
+                    &[&owner.org, &owner.user, &limit_of(limit)],
+                )
+                .map_err(db)?;
+            Ok(rows.iter().map(row_to_session).collect())
+        })
+    }
+
+    fn session(
+        &self,
+        owner: &Principal,
+        id: &str,
+    ) -> Result<Option<(SessionRecord, Vec<RunRecord>)>, StoreError> {
+        self.with(|c| {
+            let Some(row) = c
+                .query_opt(
+                    "SELECT * FROM sessions WHERE id = $1 AND org = $2 AND \"user\" = $3",
+                    &[&id, &owner.org, &owner.user],
+                )
+                .map_err(db)?
+            else {
+                return Ok(None);
+            };
+            let runs = c
+                .query("SELECT * FROM runs WHERE session = $1 ORDER BY created_ms, id", &[&id])
+                .map_err(db)?;
+            Ok(Some((row_to_session(&row), runs.iter().map(row_to_run).collect())))
+        })
+    }
+
+    fn set_org_policy(&self, org: &str, policy: &str) -> Result<(), StoreError> {
+        check_name("organisation", org)?;
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO orgs (id, policy, updated_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (id) DO UPDATE SET policy = excluded.policy, updated_ms = excluded.updated_ms",
+                &[&org, &policy, &now_ms()],
+            )
             .map_err(db)?;
-        Ok(row.is_some_and(|row| row.get::<_, i32>(0) != 0))
+            Ok(())
+        })
+    }
+
+    fn set_plan(&self, plan: &PlanRecord) -> Result<(), StoreError> {
+        check_name("plan", &plan.name)?;
+        let capabilities =
+            serde_json::to_string(&plan.capabilities).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO plans (name, capabilities, allowance_micros) VALUES ($1, $2, $3)
+                 ON CONFLICT (name) DO UPDATE SET capabilities = excluded.capabilities,
+                 allowance_micros = excluded.allowance_micros",
+                &[&plan.name, &capabilities, &plan.allowance_micros],
+            )
+            .map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn assign_plan(&self, org: &str, user: &str, plan: &str) -> Result<Option<i64>, StoreError> {
+        check_name("organisation", org)?;
+        check_name("user", user)?;
+        self.in_transaction(|tx| {
+            let Some(row) =
+                tx.query_opt("SELECT allowance_micros FROM plans WHERE name = $1", &[&plan]).map_err(db)?
+            else {
+                return Err(StoreError::NotFound(format!("there is no plan {plan:?}")));
+            };
+            let allowance: i64 = row.get(0);
+            tx.execute(
+                "INSERT INTO users (org, id, created_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                &[&org, &user, &now_ms()],
+            )
+            .map_err(db)?;
+            let changed = tx
+                .execute(
+                    "UPDATE users SET plan = $1 WHERE org = $2 AND id = $3 AND plan IS DISTINCT FROM $1",
+                    &[&plan, &org, &user],
+                )
+                .map_err(db)?
+                == 1;
+            if changed && allowance != 0 {
+                tx.execute(
+                    "INSERT INTO accounts (org, \"user\", balance_micros) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING",
+                    &[&org, &user],
+                )
+                .map_err(db)?;
+                let key = format!("grant:{}", random_hex(8)?);
+                debit(tx, (org, user), "", (&key, "grant", &format!("plan {plan}"), -allowance), false)?;
+            }
+            account(tx, org, user, false)
+        })
+    }
+
+    fn set_profile(&self, owner: &Principal, profile: &str) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO users (org, id, created_ms, profile) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (org, id) DO UPDATE SET profile = excluded.profile",
+                &[&owner.org, &owner.user, &now_ms(), &profile],
+            )
+            .map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn put_secret(&self, org: &str, address: &str, sealed: &[u8]) -> Result<(), StoreError> {
+        check_name("organisation", org)?;
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO secrets (org, address, sealed, updated_ms) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (org, address) DO UPDATE SET sealed = excluded.sealed, updated_ms = excluded.updated_ms",
+                &[&org, &address, &sealed, &now_ms()],
+            )
+            .map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn remove_secret(&self, org: &str, address: &str) -> Result<bool, StoreError> {
+        self.with(|c| {
+            Ok(c.execute("DELETE FROM secrets WHERE org = $1 AND address = $2", &[&org, &address])
+                .map_err(db)?
+                == 1)
+        })
+    }
+
+    fn tenant(&self, owner: &Principal) -> Result<TenantRecord, StoreError> {
+        self.with(|c| {
+            // One round trip for the organisation, the user, the plan and the balance.
+            let row = c
+                .query_one(
+                    "SELECT (SELECT policy FROM orgs WHERE id = $1) AS policy,
+                            u.profile, p.name AS plan, p.capabilities, p.allowance_micros,
+                            (SELECT balance_micros FROM accounts WHERE org = $1 AND \"user\" = $2) AS balance
+                     FROM (SELECT 1) AS one
+                     LEFT JOIN users u ON u.org = $1 AND u.id = $2
+                     LEFT JOIN plans p ON p.name = u.plan",
+                    &[&owner.org, &owner.user],
+                )
+                .map_err(db)?;
+            let plan = match row.get::<_, Option<String>>("plan") {
+                Some(name) => Some(plan_record(name, row.get("capabilities"), row.get("allowance_micros"))?),
+                None => None,
+            };
+            let secrets = c
+                .query("SELECT address, sealed FROM secrets WHERE org = $1 ORDER BY address", &[&owner.org])
+                .map_err(db)?;
+            Ok(TenantRecord {
+                org_policy: row.get("policy"),
+                plan,
+                profile: row.get("profile"),
+                sealed_secrets: secrets.iter().map(|row| (row.get(0), row.get(1))).collect(),
+                balance_micros: row.get("balance"),
+            })
+        })
+    }
+
+    fn grant(&self, org: &str, user: &str, amount_micros: i64, note: &str) -> Result<i64, StoreError> {
+        check_name("organisation", org)?;
+        check_name("user", user)?;
+        let key = format!("grant:{}", random_hex(8)?);
+        self.in_transaction(|tx| {
+            tx.execute(
+                "INSERT INTO users (org, id, created_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                &[&org, &user, &now_ms()],
+            )
+            .map_err(db)?;
+            tx.execute(
+                "INSERT INTO accounts (org, \"user\", balance_micros) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING",
+                &[&org, &user],
+            )
+            .map_err(db)?;
+            debit(tx, (org, user), "", (&key, "grant", note, amount_micros.saturating_neg()), false)?;
+            Ok(account(tx, org, user, false)?.unwrap_or(0))
+        })
+    }
+
+    fn charge(
+        &self,
+        owner: &Principal,
+        run: &str,
+        charge: &Charge<'_>,
+        cover: bool,
+    ) -> Result<Charged, StoreError> {
+        self.in_transaction(|tx| {
+            debit(
+                tx,
+                (&owner.org, &owner.user),
+                run,
+                (charge.key, charge.kind, charge.detail, charge.amount_micros),
+                cover,
+            )
+        })
+    }
+
+    fn balance(&self, owner: &Principal) -> Result<Option<i64>, StoreError> {
+        self.with(|c| account(c, &owner.org, &owner.user, false))
+    }
+
+    fn usage(
+        &self,
+        owner: &Principal,
+        run: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<UsageLine>, StoreError> {
+        self.with(|c| {
+            let rows = c
+                .query(
+                    "SELECT run,
+                            COALESCE(SUM(CASE WHEN kind = 'model' THEN amount_micros END), 0)::BIGINT,
+                            COALESCE(SUM(CASE WHEN kind = 'tool' THEN amount_micros END), 0)::BIGINT,
+                            COALESCE(SUM(CASE WHEN kind = 'grant' THEN -amount_micros END), 0)::BIGINT
+                     FROM ledger WHERE org = $1 AND \"user\" = $2 AND ($3::text IS NULL OR run = $3)
+                     GROUP BY run ORDER BY MAX(created_ms) DESC, run LIMIT $4",
+                    &[&owner.org, &owner.user, &run, &limit_of(limit)],
+                )
+                .map_err(db)?;
+            Ok(rows
+                .iter()
+                .map(|row| UsageLine {
+                    run: row.get(0),
+                    model_micros: row.get(1),
+                    tool_micros: row.get(2),
+                    granted_micros: row.get(3),
+                })
+                .collect())
+        })
     }
 }

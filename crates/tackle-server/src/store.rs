@@ -1,15 +1,15 @@
 //! Where the server keeps everything: organisations, users and their tokens (hashed),
 //! runs as jobs with leases, and each run's events with persistent sequence numbers.
 //!
-//! [`Store`] is the one interface; [`SqliteStore`] is the implementation that needs
-//! nothing installed (a file in the data dir, WAL mode). Every read of a run or its events
-//! is scoped to a [`Principal`]: a token never reaches another user's runs.
+//! [`Store`] is the one interface; [`SqliteStore`](crate::SqliteStore) needs nothing
+//! installed (a file in the data dir, WAL mode), [`PgStore`](crate::PgStore) lets many
+//! server processes share one PostgreSQL. Every read of a run, a session, events or
+//! credits is scoped to a [`Principal`]: a token never reaches another user's data.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -20,9 +20,16 @@ pub enum StoreError {
     /// The database refused or failed.
     #[error("the store failed: {0}")]
     Database(String),
-    /// A name that cannot be used.
+    /// A name or value that cannot be used.
     #[error("{0}")]
     Invalid(String),
+    /// Nothing with that name (a session, a plan) is there, or it is not the caller's.
+    #[error("{0}")]
+    NotFound(String),
+    /// The request conflicts with the stored state (a session whose last run is still
+    /// going).
+    #[error("{0}")]
+    Conflict(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -114,6 +121,12 @@ pub struct RunRecord {
     /// Whether the owner asked for the run to stop.
     #[serde(skip)]
     pub cancel_requested: bool,
+    /// The session the run belongs to (none for a temporary conversation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// The run whose conversation this one continues.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<String>,
     /// When it was created, in milliseconds since the epoch.
     pub created_ms: i64,
     /// When it last changed.
@@ -150,8 +163,122 @@ pub(crate) fn check_name(kind: &str, name: &str) -> Result<(), StoreError> {
     if ok { Ok(()) } else { Err(StoreError::Invalid(format!("{kind} {name:?} is not a usable name"))) }
 }
 
+/// Where a new run goes: a new session, one it continues, or none (a temporary
+/// conversation, kept out of the history).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionLink {
+    /// A new session with this title.
+    New {
+        /// The title (the first prompt, shortened).
+        title: String,
+    },
+    /// The next run of this session, which must be the owner's and have no run going.
+    Continue {
+        /// The session id.
+        session: String,
+    },
+    /// No session.
+    Temporary,
+}
+
+/// A conversation: its runs, one after another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SessionRecord {
+    /// The session id.
+    pub id: String,
+    /// Its title (the first prompt, shortened).
+    pub title: String,
+    /// Its runs so far.
+    pub runs: i64,
+    /// Its latest run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_run: Option<String>,
+    /// When it was created, in milliseconds since the epoch.
+    pub created_ms: i64,
+    /// When a run was last added.
+    pub updated_ms: i64,
+}
+
+/// A plan: the capability keys it unlocks and the credits a user gets on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct PlanRecord {
+    /// The plan's name.
+    pub name: String,
+    /// The capability keys it unlocks (`web_search`, `memory`, …).
+    pub capabilities: Vec<String>,
+    /// Credits granted (in millionths) when a user is put on the plan.
+    pub allowance_micros: i64,
+}
+
+/// What the store holds about a user's organisation and the user, for setting up runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TenantRecord {
+    /// The organisation's policy (JSON), when one was set.
+    pub org_policy: Option<String>,
+    /// The user's plan, when they have one.
+    pub plan: Option<PlanRecord>,
+    /// The user's profile (JSON: preferences and setting values), when set.
+    pub profile: Option<String>,
+    /// The organisation's secrets, sealed, by `<tool>.<field>`.
+    pub sealed_secrets: Vec<(String, Vec<u8>)>,
+    /// The user's balance in millionths of a credit, when the user is metered.
+    pub balance_micros: Option<i64>,
+}
+
+/// A charge to write with a run's events: the event it belongs to (by index in the
+/// batch) is its key, so that it is written exactly once, as its event is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventCharge {
+    /// Which event of the batch.
+    pub event: usize,
+    /// `model` or `tool`.
+    pub kind: &'static str,
+    /// What was charged for (the model, the tool).
+    pub detail: String,
+    /// The amount in millionths of a credit (negative: a refund).
+    pub amount_micros: i64,
+}
+
+/// A charge taken outside an event (a call's price, when it is admitted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Charge<'a> {
+    /// What makes it one charge: a second with the same key for the run is not taken.
+    pub key: &'a str,
+    /// `model` or `tool`.
+    pub kind: &'a str,
+    /// What was charged for.
+    pub detail: &'a str,
+    /// The amount in millionths of a credit.
+    pub amount_micros: i64,
+}
+
+/// How a charge went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Charged {
+    /// Taken; the balance after it, when the user is metered.
+    Taken(Option<i64>),
+    /// Taken before under the same key: not taken again.
+    Already,
+    /// Not taken: the balance (shown) does not cover it.
+    Refused(i64),
+}
+
+/// What a user's runs have cost, per run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UsageLine {
+    /// The run (empty for grants).
+    pub run: String,
+    /// Charged for model rounds, in millionths of a credit.
+    pub model_micros: i64,
+    /// Charged for tool calls.
+    pub tool_micros: i64,
+    /// Granted (plan allowances, top-ups).
+    pub granted_micros: i64,
+}
+
 /// The store's operations. Every method is safe to call from many tasks at once; writes
-/// that must not race (claiming a run, appending an event) are atomic in the store.
+/// that must not race (claiming a run, appending an event, charging credits) are atomic
+/// in the store.
 pub trait Store: Send + Sync + 'static {
     /// Makes a token for `user` of `org` (creating both when new); returns the token,
     /// which is not kept anywhere in clear.
@@ -160,11 +287,21 @@ pub trait Store: Send + Sync + 'static {
     /// Who holds `token`, if anyone.
     fn authenticate(&self, token: &str) -> Result<Option<Principal>, StoreError>;
 
-    /// Queues a new run for `owner`.
-    fn create_run(&self, owner: &Principal, request: &serde_json::Value) -> Result<RunRecord, StoreError>;
+    /// Queues a new run for `owner`, in the session `link` says. Continuing a session
+    /// that is not the owner's is [`StoreError::NotFound`]; one whose last run has not
+    /// settled (or waits for decisions) is [`StoreError::Conflict`].
+    fn create_run(
+        &self,
+        owner: &Principal,
+        request: &serde_json::Value,
+        link: &SessionLink,
+    ) -> Result<RunRecord, StoreError>;
 
     /// The run, if it is `owner`'s.
     fn run(&self, owner: &Principal, id: &str) -> Result<Option<RunRecord>, StoreError>;
+
+    /// The last checkpoint of `run` (for a worker going on with its conversation).
+    fn state_of(&self, run: &str) -> Result<Option<String>, StoreError>;
 
     /// Takes the oldest runnable run (queued, or running under an expired lease) for
     /// `worker`, leased for `lease`.
@@ -173,14 +310,16 @@ pub trait Store: Send + Sync + 'static {
     /// Extends `worker`'s lease on `run`; false when the worker no longer holds it.
     fn heartbeat(&self, run: &str, worker: &str, lease: Duration) -> Result<bool, StoreError>;
 
-    /// Appends events to `run` in order, each with the next sequence number, and keeps
-    /// `checkpoint` as the run's state when given — in one transaction; returns the last
-    /// number given. Refused (`Ok(None)`) when `worker` no longer holds the run.
+    /// Appends events to `run` in order, each with the next sequence number, debits the
+    /// `charges` that go with them and keeps `checkpoint` as the run's state when given —
+    /// in one transaction; returns the last number given. Refused (`Ok(None)`) when
+    /// `worker` no longer holds the run.
     fn append_events(
         &self,
         run: &str,
         worker: &str,
         events: &[String],
+        charges: &[EventCharge],
         checkpoint: Option<&str>,
     ) -> Result<Option<i64>, StoreError>;
 
@@ -210,47 +349,81 @@ pub trait Store: Send + Sync + 'static {
 
     /// Gives up `worker`'s lease on `run` at once, for another worker to take it over.
     fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError>;
+
+    /// `owner`'s sessions, the most recently used first, at most `limit`.
+    fn sessions(&self, owner: &Principal, limit: usize) -> Result<Vec<SessionRecord>, StoreError>;
+
+    /// `owner`'s session and its runs in order, if it is theirs.
+    fn session(
+        &self,
+        owner: &Principal,
+        id: &str,
+    ) -> Result<Option<(SessionRecord, Vec<RunRecord>)>, StoreError>;
+
+    /// Sets `org`'s policy (JSON, checked by the caller), creating the organisation.
+    fn set_org_policy(&self, org: &str, policy: &str) -> Result<(), StoreError>;
+
+    /// Creates or changes a plan.
+    fn set_plan(&self, plan: &PlanRecord) -> Result<(), StoreError>;
+
+    /// Puts `user` of `org` on `plan` (creating the user); when the plan is a different
+    /// one, its allowance is granted. Returns the balance.
+    fn assign_plan(&self, org: &str, user: &str, plan: &str) -> Result<Option<i64>, StoreError>;
+
+    /// Sets `owner`'s profile (JSON, checked by the caller).
+    fn set_profile(&self, owner: &Principal, profile: &str) -> Result<(), StoreError>;
+
+    /// Keeps `org`'s secret for `<tool>.<field>`, sealed by the caller.
+    fn put_secret(&self, org: &str, address: &str, sealed: &[u8]) -> Result<(), StoreError>;
+
+    /// Removes `org`'s secret; false when there was none.
+    fn remove_secret(&self, org: &str, address: &str) -> Result<bool, StoreError>;
+
+    /// What runs of `owner` are set up from.
+    fn tenant(&self, owner: &Principal) -> Result<TenantRecord, StoreError>;
+
+    /// Grants `user` of `org` credits (negative: takes them back), making the user
+    /// metered; returns the balance.
+    fn grant(&self, org: &str, user: &str, amount_micros: i64, note: &str) -> Result<i64, StoreError>;
+
+    /// Charges `owner` for `run` (once per key), refusing when `cover` and the balance of a
+    /// metered user is less than the amount.
+    fn charge(
+        &self,
+        owner: &Principal,
+        run: &str,
+        charge: &Charge<'_>,
+        cover: bool,
+    ) -> Result<Charged, StoreError>;
+
+    /// `owner`'s balance, when metered.
+    fn balance(&self, owner: &Principal) -> Result<Option<i64>, StoreError>;
+
+    /// What `owner`'s runs cost (only `run` when given), most recent first, at most
+    /// `limit` runs.
+    fn usage(&self, owner: &Principal, run: Option<&str>, limit: usize)
+    -> Result<Vec<UsageLine>, StoreError>;
 }
 
-/// The SQLite store: one file, WAL mode, one connection guarded by a mutex (SQLite
-/// serialises writers anyway). Calls block; the server makes them off the async threads.
-#[derive(Debug, Clone)]
-pub struct SqliteStore {
-    connection: Arc<Mutex<Connection>>,
+/// Opens the store `database` names: `postgres://…` (or `postgresql://…`) is PostgreSQL
+/// with up to `connections` connections; anything else is the SQLite file at that path.
+/// The schema is brought up to date either way.
+pub fn open(database: &str, connections: u32) -> Result<Arc<dyn Store>, StoreError> {
+    if database.starts_with("postgres://") || database.starts_with("postgresql://") {
+        Ok(Arc::new(crate::pg::PgStore::open(database, connections)?))
+    } else {
+        Ok(Arc::new(crate::sqlite::SqliteStore::open(Path::new(database))?))
+    }
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS users (
-    org TEXT NOT NULL, id TEXT NOT NULL, created_ms INTEGER NOT NULL, PRIMARY KEY (org, id));
-CREATE TABLE IF NOT EXISTS tokens (
-    hash TEXT PRIMARY KEY, org TEXT NOT NULL, user TEXT NOT NULL, created_ms INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    id TEXT PRIMARY KEY, org TEXT NOT NULL, user TEXT NOT NULL, status TEXT NOT NULL,
-    request TEXT NOT NULL, state TEXT, answer TEXT, error TEXT, decisions TEXT,
-    cancel_requested INTEGER NOT NULL DEFAULT 0,
-    lease_owner TEXT, lease_until_ms INTEGER,
-    created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS runs_by_status ON runs (status, created_ms);
-CREATE INDEX IF NOT EXISTS runs_by_owner ON runs (org, user, created_ms);
-CREATE TABLE IF NOT EXISTS events (
-    run TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run, seq));
-";
-
-fn row_to_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<RunRecord> {
-    let request: String = row.get("request")?;
-    Ok(RunRecord {
-        id: row.get("id")?,
-        owner: Principal { org: row.get("org")?, user: row.get("user")? },
-        status: RunStatus::parse(&row.get::<_, String>("status")?),
-        request: serde_json::from_str(&request).unwrap_or(serde_json::Value::Null),
-        answer: row.get("answer")?,
-        error: row.get("error")?,
-        state: row.get("state")?,
-        decisions: row.get("decisions")?,
-        cancel_requested: row.get::<_, i64>("cancel_requested")? != 0,
-        created_ms: row.get("created_ms")?,
-        updated_ms: row.get("updated_ms")?,
-    })
+/// A session's title from its first prompt: the first line, at most 80 characters.
+pub(crate) fn title_of(prompt: &str) -> String {
+    let line = prompt.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let mut title: String = line.chars().take(80).collect();
+    if line.chars().count() > 80 {
+        title.push('…');
+    }
+    title
 }
 
 pub(crate) fn random_hex(bytes: usize) -> Result<String, StoreError> {
@@ -259,364 +432,15 @@ pub(crate) fn random_hex(bytes: usize) -> Result<String, StoreError> {
     Ok(buffer.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-impl SqliteStore {
-    /// Opens (creating when new) the database at `path`.
-    pub fn open(path: &Path) -> Result<Self, StoreError> {
-        let connection = Connection::open(path)?;
-        Self::prepare(connection)
-    }
-
-    /// A store in memory (for tests and one-off use).
-    pub fn in_memory() -> Result<Self, StoreError> {
-        Self::prepare(Connection::open_in_memory()?)
-    }
-
-    fn prepare(connection: Connection) -> Result<Self, StoreError> {
-        connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.pragma_update(None, "synchronous", "NORMAL")?;
-        connection.busy_timeout(Duration::from_secs(5))?;
-        connection.execute_batch(SCHEMA)?;
-        Ok(SqliteStore { connection: Arc::new(Mutex::new(connection)) })
-    }
-
-    fn with<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
-        let mut connection = self.connection.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        f(&mut connection)
-    }
-}
-
-impl Store for SqliteStore {
-    fn create_token(&self, org: &str, user: &str) -> Result<String, StoreError> {
-        check_name("organisation", org)?;
-        check_name("user", user)?;
-        let token = format!("tk_{}", random_hex(32)?);
-        let hash = token_hash(&token);
-        self.with(|c| {
-            let tx = c.transaction()?;
-            let now = now_ms();
-            tx.execute(
-                "INSERT OR IGNORE INTO users (org, id, created_ms) VALUES (?1, ?2, ?3)",
-                params![org, user, now],
-            )?;
-            tx.execute(
-                "INSERT INTO tokens (hash, org, user, created_ms) VALUES (?1, ?2, ?3, ?4)",
-                params![hash, org, user, now],
-            )?;
-            tx.commit()?;
-            Ok(())
-        })?;
-        Ok(token)
-    }
-
-    fn authenticate(&self, token: &str) -> Result<Option<Principal>, StoreError> {
-        let hash = token_hash(token);
-        self.with(|c| {
-            Ok(c.query_row("SELECT org, user FROM tokens WHERE hash = ?1", params![hash], |row| {
-                Ok(Principal { org: row.get(0)?, user: row.get(1)? })
-            })
-            .optional()?)
-        })
-    }
-
-    fn create_run(&self, owner: &Principal, request: &serde_json::Value) -> Result<RunRecord, StoreError> {
-        let id = format!("run_{}", random_hex(12)?);
-        let now = now_ms();
-        let text = request.to_string();
-        self.with(|c| {
-            c.execute(
-                "INSERT INTO runs (id, org, user, status, request, created_ms, updated_ms) VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?5)",
-                params![id, owner.org, owner.user, text, now],
-            )?;
-            Ok(())
-        })?;
-        Ok(RunRecord {
-            id,
-            owner: owner.clone(),
-            status: RunStatus::Queued,
-            request: request.clone(),
-            answer: None,
-            error: None,
-            state: None,
-            decisions: None,
-            cancel_requested: false,
-            created_ms: now,
-            updated_ms: now,
-        })
-    }
-
-    fn run(&self, owner: &Principal, id: &str) -> Result<Option<RunRecord>, StoreError> {
-        self.with(|c| {
-            Ok(c.query_row(
-                "SELECT * FROM runs WHERE id = ?1 AND org = ?2 AND user = ?3",
-                params![id, owner.org, owner.user],
-                row_to_run,
-            )
-            .optional()?)
-        })
-    }
-
-    fn claim(&self, worker: &str, lease: Duration) -> Result<Option<RunRecord>, StoreError> {
-        let now = now_ms();
-        let until = now + lease.as_millis() as i64;
-        self.with(|c| {
-            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let id: Option<String> = tx
-                .query_row(
-                    "SELECT id FROM runs WHERE status = 'queued' OR (status = 'running' AND lease_until_ms < ?1)
-                     ORDER BY created_ms LIMIT 1",
-                    params![now],
-                    |row| row.get(0),
-                )
-                .optional()?;
-            let Some(id) = id else { return Ok(None) };
-            tx.execute(
-                "UPDATE runs SET status = 'running', lease_owner = ?1, lease_until_ms = ?2, updated_ms = ?3 WHERE id = ?4",
-                params![worker, until, now, id],
-            )?;
-            let run = tx.query_row("SELECT * FROM runs WHERE id = ?1", params![id], row_to_run)?;
-            tx.commit()?;
-            Ok(Some(run))
-        })
-    }
-
-    fn heartbeat(&self, run: &str, worker: &str, lease: Duration) -> Result<bool, StoreError> {
-        let until = now_ms() + lease.as_millis() as i64;
-        self.with(|c| {
-            Ok(c.execute(
-                "UPDATE runs SET lease_until_ms = ?1 WHERE id = ?2 AND lease_owner = ?3 AND status = 'running'",
-                params![until, run, worker],
-            )? == 1)
-        })
-    }
-
-    fn append_events(
-        &self,
-        run: &str,
-        worker: &str,
-        events: &[String],
-        checkpoint: Option<&str>,
-    ) -> Result<Option<i64>, StoreError> {
-        self.with(|c| {
-            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let holds: bool = tx
-                .query_row(
-                    "SELECT 1 FROM runs WHERE id = ?1 AND lease_owner = ?2 AND status = 'running'",
-                    params![run, worker],
-                    |_| Ok(true),
-                )
-                .optional()?
-                .unwrap_or(false);
-            if !holds {
-                return Ok(None);
-            }
-            let mut seq: i64 = tx.query_row(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE run = ?1",
-                params![run],
-                |row| row.get(0),
-            )?;
-            {
-                let mut insert =
-                    tx.prepare_cached("INSERT INTO events (run, seq, data) VALUES (?1, ?2, ?3)")?;
-                for event in events {
-                    seq += 1;
-                    insert.execute(params![run, seq, event])?;
-                }
-            }
-            if let Some(state) = checkpoint {
-                tx.execute(
-                    "UPDATE runs SET state = ?1, updated_ms = ?2 WHERE id = ?3",
-                    params![state, now_ms(), run],
-                )?;
-            }
-            tx.commit()?;
-            Ok(Some(seq))
-        })
-    }
-
-    fn events_after(
-        &self,
-        owner: &Principal,
-        run: &str,
-        after: i64,
-        limit: usize,
-    ) -> Result<Vec<(i64, String)>, StoreError> {
-        self.with(|c| {
-            let mut statement = c.prepare_cached(
-                "SELECT e.seq, e.data FROM events e JOIN runs r ON r.id = e.run
-                 WHERE e.run = ?1 AND r.org = ?2 AND r.user = ?3 AND e.seq > ?4 ORDER BY e.seq LIMIT ?5",
-            )?;
-            let rows = statement.query_map(
-                params![run, owner.org, owner.user, after, limit.min(i64::MAX as usize) as i64],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-    }
-
-    fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError> {
-        self.with(|c| {
-            Ok(c.execute(
-                "UPDATE runs SET status = ?1, state = COALESCE(?2, state), answer = ?3, error = ?4, decisions = NULL,
-                 lease_owner = NULL, lease_until_ms = NULL, updated_ms = ?5 WHERE id = ?6 AND lease_owner = ?7",
-                params![
-                    settlement.status.as_str(),
-                    settlement.state,
-                    settlement.answer,
-                    settlement.error,
-                    now_ms(),
-                    run,
-                    worker
-                ],
-            )? == 1)
-        })
-    }
-
-    fn submit_decisions(&self, owner: &Principal, run: &str, decisions: &str) -> Result<bool, StoreError> {
-        self.with(|c| {
-            Ok(c.execute(
-                "UPDATE runs SET status = 'queued', decisions = ?1, updated_ms = ?2
-                 WHERE id = ?3 AND org = ?4 AND user = ?5 AND status = 'suspended'",
-                params![decisions, now_ms(), run, owner.org, owner.user],
-            )? == 1)
-        })
-    }
-
-    fn cancel(&self, owner: &Principal, run: &str) -> Result<Option<RunStatus>, StoreError> {
-        self.with(|c| {
-            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let status: Option<String> = tx
-                .query_row(
-                    "SELECT status FROM runs WHERE id = ?1 AND org = ?2 AND user = ?3",
-                    params![run, owner.org, owner.user],
-                    |row| row.get(0),
-                )
-                .optional()?;
-            let Some(status) = status.map(|s| RunStatus::parse(&s)) else { return Ok(None) };
-            let now = now_ms();
-            let after = match status {
-                RunStatus::Queued | RunStatus::Suspended => {
-                    tx.execute(
-                        "UPDATE runs SET status = 'cancelled', decisions = NULL, error = 'cancelled', updated_ms = ?1 WHERE id = ?2",
-                        params![now, run],
-                    )?;
-                    RunStatus::Cancelled
-                }
-                RunStatus::Running => {
-                    tx.execute("UPDATE runs SET cancel_requested = 1, updated_ms = ?1 WHERE id = ?2", params![now, run])?;
-                    RunStatus::Running
-                }
-                settled => settled,
-            };
-            tx.commit()?;
-            Ok(Some(after))
-        })
-    }
-
-    fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
-        self.with(|c| {
-            Ok(c.execute(
-                "UPDATE runs SET lease_until_ms = 0 WHERE id = ?1 AND lease_owner = ?2 AND status = 'running'",
-                params![run, worker],
-            )? == 1)
-        })
-    }
-
-    fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
-        self.with(|c| {
-            Ok(c.query_row("SELECT cancel_requested FROM runs WHERE id = ?1", params![run], |row| {
-                row.get::<_, i64>(0)
-            })
-            .optional()?
-            .is_some_and(|flag| flag != 0))
-        })
-    }
-}
-
-/// The store chosen when the server starts: SQLite in a file, or PostgreSQL.
-#[derive(Debug, Clone)]
-pub enum AnyStore {
-    /// SQLite.
-    Sqlite(SqliteStore),
-    /// PostgreSQL.
-    Postgres(crate::pg::PgStore),
-}
-
-impl AnyStore {
-    /// `postgres://…` (or `postgresql://…`): PostgreSQL with up to `connections`
-    /// connections; anything else: the SQLite file at that path.
-    pub fn open(database: &str, connections: u32) -> Result<Self, StoreError> {
-        if database.starts_with("postgres://") || database.starts_with("postgresql://") {
-            Ok(AnyStore::Postgres(crate::pg::PgStore::open(database, connections)?))
-        } else {
-            Ok(AnyStore::Sqlite(SqliteStore::open(Path::new(database))?))
-        }
-    }
-
-    fn inner(&self) -> &dyn Store {
-        match self {
-            AnyStore::Sqlite(store) => store,
-            AnyStore::Postgres(store) => store,
-        }
-    }
-}
-
-impl Store for AnyStore {
-    fn create_token(&self, org: &str, user: &str) -> Result<String, StoreError> {
-        self.inner().create_token(org, user)
-    }
-    fn authenticate(&self, token: &str) -> Result<Option<Principal>, StoreError> {
-        self.inner().authenticate(token)
-    }
-    fn create_run(&self, owner: &Principal, request: &serde_json::Value) -> Result<RunRecord, StoreError> {
-        self.inner().create_run(owner, request)
-    }
-    fn run(&self, owner: &Principal, id: &str) -> Result<Option<RunRecord>, StoreError> {
-        self.inner().run(owner, id)
-    }
-    fn claim(&self, worker: &str, lease: Duration) -> Result<Option<RunRecord>, StoreError> {
-        self.inner().claim(worker, lease)
-    }
-    fn heartbeat(&self, run: &str, worker: &str, lease: Duration) -> Result<bool, StoreError> {
-        self.inner().heartbeat(run, worker, lease)
-    }
-    fn append_events(
-        &self,
-        run: &str,
-        worker: &str,
-        events: &[String],
-        checkpoint: Option<&str>,
-    ) -> Result<Option<i64>, StoreError> {
-        self.inner().append_events(run, worker, events, checkpoint)
-    }
-    fn events_after(
-        &self,
-        owner: &Principal,
-        run: &str,
-        after: i64,
-        limit: usize,
-    ) -> Result<Vec<(i64, String)>, StoreError> {
-        self.inner().events_after(owner, run, after, limit)
-    }
-    fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError> {
-        self.inner().settle(run, worker, settlement)
-    }
-    fn submit_decisions(&self, owner: &Principal, run: &str, decisions: &str) -> Result<bool, StoreError> {
-        self.inner().submit_decisions(owner, run, decisions)
-    }
-    fn cancel(&self, owner: &Principal, run: &str) -> Result<Option<RunStatus>, StoreError> {
-        self.inner().cancel(owner, run)
-    }
-    fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {
-        self.inner().cancel_requested(run)
-    }
-    fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
-        self.inner().release(run, worker)
-    }
+/// The ledger key of a charge written with event `seq`.
+pub(crate) fn event_key(seq: i64) -> String {
+    format!("event:{seq}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SqliteStore;
 
     #[test]
     fn tokens_are_stored_hashed_and_scope_every_read() {
@@ -636,7 +460,8 @@ mod tests {
         assert_eq!(a, Principal { org: "acme".into(), user: "alice".into() });
         assert!(store.authenticate("tk_nope").unwrap().is_none());
 
-        let run = store.create_run(&a, &serde_json::json!({"prompt": "hi"})).unwrap();
+        let run =
+            store.create_run(&a, &serde_json::json!({"prompt": "hi"}), &SessionLink::Temporary).unwrap();
         assert!(store.run(&a, &run.id).unwrap().is_some());
         assert!(store.run(&b, &run.id).unwrap().is_none(), "another user's run is invisible");
         assert!(store.create_token("acme", "bad name").is_err());
@@ -647,21 +472,22 @@ mod tests {
         let store = SqliteStore::in_memory().unwrap();
         let token = store.create_token("o", "u").unwrap();
         let owner = store.authenticate(&token).unwrap().unwrap();
-        let run = store.create_run(&owner, &serde_json::json!({"prompt": "x"})).unwrap();
+        let run =
+            store.create_run(&owner, &serde_json::json!({"prompt": "x"}), &SessionLink::Temporary).unwrap();
         let lease = Duration::from_secs(30);
         let claimed = store.claim("w1", lease).unwrap().unwrap();
         assert_eq!(claimed.id, run.id);
         assert!(store.claim("w2", lease).unwrap().is_none(), "a leased run is not claimed twice");
         assert_eq!(
-            store.append_events(&run.id, "w1", &["a".into(), "b".into()], Some("{}")).unwrap(),
+            store.append_events(&run.id, "w1", &["a".into(), "b".into()], &[], Some("{}")).unwrap(),
             Some(2)
         );
         assert_eq!(
-            store.append_events(&run.id, "w2", &["c".into()], None).unwrap(),
+            store.append_events(&run.id, "w2", &["c".into()], &[], None).unwrap(),
             None,
             "only the holder appends"
         );
-        assert_eq!(store.append_events(&run.id, "w1", &["c".into()], None).unwrap(), Some(3));
+        assert_eq!(store.append_events(&run.id, "w1", &["c".into()], &[], None).unwrap(), Some(3));
         assert_eq!(store.run(&owner, &run.id).unwrap().unwrap().state.as_deref(), Some("{}"));
         let after_one: Vec<i64> =
             store.events_after(&owner, &run.id, 1, 10).unwrap().into_iter().map(|e| e.0).collect();

@@ -4,29 +4,32 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tackle_core::Message;
-use tackle_harness::{Decision, EventSink, RunEvent, RunOutcome, RunState};
+use tackle_core::{Cost, Message};
+use tackle_harness::{Decision, EventSink, RunEvent, RunOutcome, RunState, Step};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::{RunRecord, RunStatus, Settlement, Store, StoreError};
+use crate::policy::{Asked, Price};
+use crate::store::{
+    Charge, Charged, EventCharge, Principal, RunRecord, RunStatus, Settlement, Store, StoreError,
+};
 use crate::{Engine, Shared};
 
 /// The most events written in one transaction.
 const BATCH: usize = 256;
 
 /// Runs a blocking store call off the async threads.
-pub(crate) async fn blocking<S: Store, T: Send + 'static>(
-    store: &Arc<S>,
-    f: impl FnOnce(&S) -> Result<T, StoreError> + Send + 'static,
+pub(crate) async fn blocking<T: Send + 'static>(
+    store: &Arc<dyn Store>,
+    f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, StoreError> {
     let store = Arc::clone(store);
-    tokio::task::spawn_blocking(move || f(&store))
+    tokio::task::spawn_blocking(move || f(store.as_ref()))
         .await
         .map_err(|e| StoreError::Database(format!("a store task failed: {e}")))?
 }
 
 /// One worker's loop, until shutdown.
-pub(crate) async fn work<S: Store>(shared: Arc<Shared<S>>, worker: String) {
+pub(crate) async fn work(shared: Arc<Shared>, worker: String) {
     let engine = Arc::clone(&shared.engine);
     let lease = shared.config.lease;
     let mut work = shared.work_added.subscribe();
@@ -65,22 +68,134 @@ pub(crate) async fn work<S: Store>(shared: Arc<Shared<S>>, worker: String) {
 
 /// What the run's sink hands the writer.
 enum Write {
-    /// An event, in order.
-    Event(String),
+    /// An event, in order, and what it charges.
+    Event(String, Option<Charging>),
     /// The run's state, written with the events before it; acknowledged once stored.
     Checkpoint(String, oneshot::Sender<bool>),
 }
 
+/// A charge that goes with an event.
+struct Charging {
+    kind: &'static str,
+    detail: String,
+    amount_micros: i64,
+}
+
+/// What a run is charged against: its owner's balance, when metered, and its model's
+/// price.
+struct Meter {
+    store: Arc<dyn Store>,
+    owner: Principal,
+    run: String,
+    model: String,
+    price: Option<Price>,
+    metered: bool,
+    /// What each admitted call was charged up front, until its result says what it cost.
+    declared: std::collections::HashMap<String, i64>,
+}
+
+/// Runs a blocking store call from the harness's task (a multi-threaded runtime lets this
+/// thread block while the others go on).
+fn block_here<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(f)
+        }
+        _ => f(),
+    }
+}
+
+/// An amount of credits as a signed number of millionths.
+fn micros(cost: Cost) -> i64 {
+    i64::try_from(cost.micros()).unwrap_or(i64::MAX)
+}
+
+/// A balance for messages.
+fn credits(micros: i64) -> String {
+    if micros < 0 {
+        format!("-{}", Cost::from_micros(micros.unsigned_abs()))
+    } else {
+        Cost::from_micros(micros as u64).to_string()
+    }
+}
+
+impl Meter {
+    /// What an event charges: a model round its usage at the model's price; a finished
+    /// call what it cost beyond (or short of) what was charged when it was admitted.
+    fn charging(&mut self, event: &RunEvent) -> Option<Charging> {
+        match event {
+            RunEvent::Usage { usage } => {
+                let amount = micros(self.price?.of(usage));
+                (amount != 0).then(|| Charging {
+                    kind: "model",
+                    detail: self.model.clone(),
+                    amount_micros: amount,
+                })
+            }
+            RunEvent::ToolCallFinished { call_id, name, cost, .. } => {
+                let declared = self.declared.remove(call_id).unwrap_or(0);
+                let amount = cost.map_or(0, micros).saturating_sub(declared);
+                (amount != 0).then(|| Charging { kind: "tool", detail: name.clone(), amount_micros: amount })
+            }
+            _ => None,
+        }
+    }
+
+    fn admit(&mut self, step: Step<'_>) -> Result<(), String> {
+        match step {
+            Step::Round { .. } if self.metered => {
+                let balance = block_here(|| self.store.balance(&self.owner))
+                    .map_err(|e| format!("the balance could not be read: {e}"))?
+                    .unwrap_or(0);
+                let minimum = self.price.map_or(0, |p| micros(p.round_minimum)).max(1);
+                if balance < minimum {
+                    return Err(format!(
+                        "out of credits: the balance is {}, and a round of {} needs {}",
+                        credits(balance),
+                        self.model,
+                        credits(minimum)
+                    ));
+                }
+                Ok(())
+            }
+            Step::Call { call_id, tool, cost } => {
+                let amount = cost.map_or(0, micros);
+                if amount == 0 {
+                    return Ok(());
+                }
+                let key = format!("call:{call_id}");
+                let charge = Charge { key: &key, kind: "tool", detail: tool, amount_micros: amount };
+                let charged = block_here(|| self.store.charge(&self.owner, &self.run, &charge, true))
+                    .map_err(|e| format!("not run: the charge could not be taken: {e}"))?;
+                match charged {
+                    Charged::Taken(_) | Charged::Already => {
+                        self.declared.insert(call_id.to_owned(), amount);
+                        Ok(())
+                    }
+                    Charged::Refused(balance) => Err(format!(
+                        "not run: out of credits (this call costs {}; the balance is {})",
+                        credits(amount),
+                        credits(balance)
+                    )),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The sink of a run on a worker: events to the writer, checkpoints written (with every
-/// event before them) before the harness goes on.
+/// event before them) before the harness goes on, steps admitted against the balance.
 struct Sink {
     writes: mpsc::UnboundedSender<Write>,
+    meter: Meter,
 }
 
 impl EventSink for Sink {
     fn emit(&mut self, event: RunEvent) {
+        let charging = self.meter.charging(&event);
         if let Ok(text) = serde_json::to_string(&event) {
-            let _ = self.writes.send(Write::Event(text));
+            let _ = self.writes.send(Write::Event(text, charging));
         }
     }
 
@@ -98,12 +213,16 @@ impl EventSink for Sink {
             tracing::warn!("checkpoints are not waited for on a single-threaded runtime");
         }
     }
+
+    fn admit(&mut self, step: Step<'_>) -> Result<(), String> {
+        self.meter.admit(step)
+    }
 }
 
 /// Writes a run's events and checkpoints in order, many per transaction; returns whether
 /// a write was refused or failed (the lease was lost).
-async fn write_all<S: Store>(
-    shared: Arc<Shared<S>>,
+async fn write_all(
+    shared: Arc<Shared>,
     id: String,
     worker: String,
     mut writes: mpsc::UnboundedReceiver<Write>,
@@ -111,11 +230,22 @@ async fn write_all<S: Store>(
     let mut lost = false;
     while let Some(first) = writes.recv().await {
         let mut events = Vec::new();
+        let mut charges = Vec::new();
         let mut checkpoint = None;
         let mut next = Some(first);
         while let Some(write) = next.take() {
             match write {
-                Write::Event(event) => events.push(event),
+                Write::Event(event, charging) => {
+                    if let Some(c) = charging {
+                        charges.push(EventCharge {
+                            event: events.len(),
+                            kind: c.kind,
+                            detail: c.detail,
+                            amount_micros: c.amount_micros,
+                        });
+                    }
+                    events.push(event);
+                }
                 Write::Checkpoint(state, ack) => {
                     checkpoint = Some((state, ack));
                     break;
@@ -133,7 +263,10 @@ async fn write_all<S: Store>(
         let events = Arc::new(events);
         let written = {
             let events = Arc::clone(&events);
-            blocking(&shared.store, move |s| s.append_events(&run, &holder, &events, state.as_deref())).await
+            blocking(&shared.store, move |s| {
+                s.append_events(&run, &holder, &events, &charges, state.as_deref())
+            })
+            .await
         };
         let ok = match written {
             Ok(Some(last)) => {
@@ -162,14 +295,14 @@ async fn write_all<S: Store>(
 }
 
 /// The runs this process is running.
-fn running<S: Store>(
-    shared: &Shared<S>,
+fn running(
+    shared: &Shared,
 ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, tokio_util::sync::CancellationToken>> {
     shared.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Whether the owner of `run` asked for it to stop (read from the store).
-async fn owner_cancelled<S: Store>(shared: &Arc<Shared<S>>, run: &str) -> bool {
+async fn owner_cancelled(shared: &Arc<Shared>, run: &str) -> bool {
     let id = run.to_owned();
     blocking(&shared.store, move |s| s.cancel_requested(&id)).await.unwrap_or(false)
 }
@@ -188,12 +321,61 @@ fn resume_under_way(state: &RunState) -> bool {
     })
 }
 
+/// The state a run starts from: its prompt after the conversation of the run it
+/// continues, with what that conversation requires of the provider.
+async fn continued(
+    shared: &Arc<Shared>,
+    engine: &Engine,
+    run: &RunRecord,
+    prompt: &str,
+) -> Result<RunState, String> {
+    let mut state = engine.harness.start(run.id.clone(), Vec::new());
+    if let Some(previous) = run.previous.clone() {
+        let text = blocking(&shared.store, move |s| s.state_of(&previous))
+            .await
+            .map_err(|e| format!("the conversation could not be read: {e}"))?;
+        if let Some(text) = text {
+            let before: RunState = serde_json::from_str(&text)
+                .map_err(|e| format!("the conversation's last checkpoint cannot be read: {e}"))?;
+            state.system = before.system;
+            state.messages = before.messages;
+            state.required_confidence = before.required_confidence;
+            // A run cancelled while it waited for decisions: its calls get results, so
+            // that the history stays whole.
+            if let Some(batch) = before.pending {
+                let waiting: std::collections::BTreeSet<usize> = batch.waiting().map(|(i, ..)| i).collect();
+                let parts = batch.calls.iter().zip(&batch.returns).enumerate().map(|(i, (call, ret))| {
+                    if waiting.contains(&i) {
+                        tackle_core::ToolReturn {
+                            call_id: call.id.clone(),
+                            tool_name: call.name.clone(),
+                            ..tackle_core::ToolReturn::with_status(
+                                tackle_core::ToolStatus::Feedback,
+                                NOT_DECIDED,
+                            )
+                        }
+                        .to_part()
+                    } else {
+                        ret.to_part()
+                    }
+                });
+                state.messages.push(Message::tool_returns(parts));
+            }
+        }
+    }
+    state.push_user(prompt);
+    Ok(state)
+}
+
+/// The result of a call whose run was cancelled while it waited for a decision.
+const NOT_DECIDED: &str = "not run: the conversation was cancelled before this call was decided";
+
 /// The message a call gets when the worker running it stopped before its result was kept.
 pub(crate) const INTERRUPTED: &str = "interrupted: the server running this call stopped before its result was recorded; its outcome is unknown";
 
 /// Runs one claimed run to the end: from its checkpoint when another worker had started it.
-async fn run_one<S: Store>(
-    shared: &Arc<Shared<S>>,
+async fn run_one(
+    shared: &Arc<Shared>,
     engine: &Engine,
     worker: &str,
     run: RunRecord,
@@ -218,7 +400,14 @@ async fn run_one<S: Store>(
             return Ok(());
         }
     };
-    let prompt = run.request.get("prompt").and_then(|p| p.as_str()).map(str::to_owned);
+    let asked: Asked = match serde_json::from_value(run.request.clone()) {
+        Ok(asked) => asked,
+        Err(error) => {
+            settle(failed(format!("the run's request cannot be read: {error}"))).await?;
+            shared.changed(&run.id);
+            return Ok(());
+        }
+    };
     let decisions: Option<Vec<(String, Decision)>> = match run.decisions.as_deref().map(serde_json::from_str)
     {
         None => None,
@@ -240,27 +429,41 @@ async fn run_one<S: Store>(
         _ => None,
     };
     let recovering = checkpoint.is_some() && resume_with.is_none();
-    let mut state = match (checkpoint, prompt) {
-        (Some(state), _) => state,
-        // Not checkpointed yet: no call can have started, so the run starts from the top.
-        (None, Some(prompt)) => engine.harness.start(run.id.clone(), vec![Message::user(prompt)]),
-        (None, None) => {
-            settle(failed("the run has no prompt".to_owned())).await?;
-            return Ok(());
-        }
-    };
-
-    let (writes, receiver) = mpsc::unbounded_channel::<Write>();
-    let writer = tokio::spawn(write_all(Arc::clone(shared), run.id.clone(), worker.to_owned(), receiver));
-    let ctx = match (engine.context)(&run.id) {
-        Ok(ctx) => Arc::new(ctx),
+    let owner = run.owner.clone();
+    let tenant = blocking(&shared.store, move |s| s.tenant(&owner)).await?;
+    let setup = match crate::policy::setup(engine, &run.owner, &tenant, &run.id, &asked) {
+        Ok(setup) => setup,
         Err(error) => {
-            drop(writes);
-            let _ = writer.await;
             settle(failed(format!("the run could not be set up: {error}"))).await?;
             shared.changed(&run.id);
             return Ok(());
         }
+    };
+    let mut state = match checkpoint {
+        Some(state) => state,
+        // Not checkpointed yet: no call can have started, so the run starts from the top
+        // (of its own turn, after the conversation it continues).
+        None => match continued(shared, engine, &run, &asked.prompt).await {
+            Ok(state) => state,
+            Err(error) => {
+                settle(failed(error)).await?;
+                shared.changed(&run.id);
+                return Ok(());
+            }
+        },
+    };
+
+    let (writes, receiver) = mpsc::unbounded_channel::<Write>();
+    let writer = tokio::spawn(write_all(Arc::clone(shared), run.id.clone(), worker.to_owned(), receiver));
+    let ctx = Arc::new(setup.ctx);
+    let meter = Meter {
+        store: Arc::clone(&shared.store),
+        owner: run.owner.clone(),
+        run: run.id.clone(),
+        model: setup.model.name.clone(),
+        price: setup.model.price,
+        metered: setup.metered,
+        declared: std::collections::HashMap::new(),
     };
     // Cancelled from this process at once, from another at the next heartbeat.
     running(shared).insert(run.id.clone(), ctx.cancel.clone());
@@ -299,8 +502,8 @@ async fn run_one<S: Store>(
             }
         })
     };
-    let mut sink = Sink { writes };
-    let model = engine.model.as_ref();
+    let mut sink = Sink { writes, meter };
+    let model = setup.model.model.as_ref();
     let going = async {
         match resume_with {
             Some(decisions) => engine.harness.resume(model, &ctx, &mut state, decisions, &mut sink).await,

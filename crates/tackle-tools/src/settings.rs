@@ -113,6 +113,24 @@ impl Settings {
         self
     }
 
+    /// Every plain value of the three layers, with its layer (locked, user, default).
+    pub fn values(&self) -> impl Iterator<Item = (SettingOrigin, &str, &str)> {
+        fn layer(
+            map: &HashMap<String, String>,
+            origin: SettingOrigin,
+        ) -> impl Iterator<Item = (SettingOrigin, &str, &str)> {
+            map.iter().map(move |(address, value)| (origin, address.as_str(), value.as_str()))
+        }
+        layer(&self.locked, SettingOrigin::Locked)
+            .chain(layer(&self.user, SettingOrigin::User))
+            .chain(layer(&self.defaults, SettingOrigin::OrgDefault))
+    }
+
+    /// The store secret fields come from.
+    pub fn secret_store(&self) -> Option<&Arc<dyn SecretStore>> {
+        self.secrets.as_ref()
+    }
+
     /// The plain value of `field` for `tool`, and where it came from. Secret fields are
     /// never resolved here.
     pub fn resolve<'a>(&'a self, tool: &str, field: &'a SettingField) -> Option<(&'a str, SettingOrigin)> {

@@ -109,7 +109,12 @@ async fn follow_to_end(http: &reqwest::Client, url: &str, token: &str, id: &str)
 /// Starts `tackle serve` on a loopback port with `extra` arguments; returns the process and
 /// its URL.
 async fn serve_process(config: &std::path::Path, extra: &[&str]) -> (std::process::Child, String) {
-    let mut server = tackle_process(config)
+    serve_with(tackle_process(config), extra).await
+}
+
+/// Starts `process` as `tackle serve` on a loopback port with `extra` arguments.
+async fn serve_with(mut process: std::process::Command, extra: &[&str]) -> (std::process::Child, String) {
+    let mut server = process
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(extra)
         .stderr(Stdio::piped())
@@ -119,8 +124,14 @@ async fn serve_process(config: &std::path::Path, extra: &[&str]) -> (std::proces
     let stderr = server.stderr.take().unwrap();
     let first = tokio::task::spawn_blocking(move || {
         let mut reader = BufReader::new(stderr);
+        // The line with the address comes after the lines about the models.
         let mut line = String::new();
-        reader.read_line(&mut line).unwrap();
+        while !line.contains("http://") {
+            line.clear();
+            if reader.read_line(&mut line).unwrap() == 0 {
+                break;
+            }
+        }
         // Keep draining so the server never blocks on a full pipe.
         std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
         line
@@ -202,5 +213,107 @@ async fn a_server_killed_mid_call_loses_nothing_and_repeats_nothing() {
 
     let _ = std::process::Command::new("kill").args(["-INT", &second.id().to_string()]).status();
     let status = tokio::task::spawn_blocking(move || second.wait().unwrap()).await.unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
+/// The operator's commands: a key, an organisation's policy, a plan, a user on it, a sealed
+/// secret and credits; a server started with the key and a price table runs a user's
+/// prompt within all of it and reports what it cost.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_operator_sets_policy_plans_secrets_and_credits() {
+    let provider = MockServer::start().await;
+    let wire = Wire::Anthropic;
+    wire.mount(&provider, vec![wire.turn("Priced.", &[])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    // 20 input tokens at 1,000 credits per million, 5 output at 2,000: 0.03 credits.
+    let config = settings(
+        dir.path(),
+        wire,
+        &provider,
+        "[prices.anthropic]\ninput = 1000.0\noutput = 2000.0\nround_minimum = 0.01\n",
+    );
+    let database = database(dir.path());
+    let run = |args: &[&str]| {
+        let mut command = tackle(&config);
+        command.args(args).args(["--database", &database]);
+        command
+    };
+
+    let (code, key, stderr) = output(run(&["serve", "key", "create"])).await;
+    assert_eq!(code, 0, "{stderr}");
+    let key = key.trim().to_owned();
+    assert_eq!(key.len(), 64, "{key}");
+
+    let policy = dir.path().join("acme.toml");
+    std::fs::write(
+        &policy,
+        "models = [\"anthropic\"]\ndisabled_tools = [\"shell\"]\n[locked]\n\"web_search.region\" = \"de\"\n",
+    )
+    .unwrap();
+    let (code, _, stderr) =
+        output(run(&["serve", "org", "set", "--org", "acme", "--file", policy.to_str().unwrap()])).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("acme: 1 locked, 0 defaults, models anthropic, 1 tools off"), "{stderr}");
+    std::fs::write(&policy, "[locked]\nregion = \"de\"\n").unwrap();
+    let (code, _, stderr) =
+        output(run(&["serve", "org", "set", "--org", "acme", "--file", policy.to_str().unwrap()])).await;
+    assert_eq!(code, 2, "a key that is not <tool>.<field>: {stderr}");
+
+    let (code, _, stderr) =
+        output(run(&["serve", "plan", "set", "basic", "--capability", "web_search", "--allowance", "10"]))
+            .await;
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) =
+        output(run(&["serve", "user", "plan", "--org", "acme", "--user", "alice", "--plan", "basic"])).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("balance 10 credits"), "{stderr}");
+    let (code, _, stderr) =
+        output(run(&["serve", "credits", "grant", "--org", "acme", "--user", "alice", "5"])).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("balance 15 credits"), "{stderr}");
+
+    // A secret needs the key; with it, it is kept sealed.
+    let mut secret = run(&["serve", "secret", "set", "--org", "acme", "web_search.api_key"]);
+    secret.write_stdin("brave-123456\n");
+    let (code, _, stderr) = output(secret).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("TACKLE_SERVER_KEY"), "{stderr}");
+    let mut secret = run(&["serve", "secret", "set", "--org", "acme", "web_search.api_key"]);
+    secret.env("TACKLE_SERVER_KEY", &key).write_stdin("brave-123456\n");
+    let (code, _, stderr) = output(secret).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("brave-123456"));
+
+    let (code, token, stderr) =
+        output(run(&["serve", "token", "create", "--org", "acme", "--user", "alice"])).await;
+    assert_eq!(code, 0, "{stderr}");
+    let token = token.trim().to_owned();
+
+    let mut process = tackle_process(&config);
+    process.env("TACKLE_SERVER_KEY", &key);
+    let (mut server, url) = serve_with(process, &["--database", &database]).await;
+    let http = reqwest::Client::new();
+    let me: Value =
+        http.get(format!("{url}/v1/me")).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
+    assert_eq!(me["plan"]["name"], "basic", "{me}");
+    assert_eq!(me["balance"], 15.0, "{me}");
+    assert_eq!(me["models"], json!(["anthropic"]), "{me}");
+    let tools: Value =
+        http.get(format!("{url}/v1/tools")).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
+    let shell = tools["tools"].as_array().unwrap().iter().find(|t| t["name"] == "shell").cloned();
+    if let Some(shell) = shell {
+        assert_eq!(shell["offered"], false, "switched off by the organisation: {shell}");
+    }
+
+    let id = post_run(&http, &url, &token, "Say something.").await;
+    let (_, run) = follow_to_end(&http, &url, &token, &id).await;
+    assert_eq!(run["status"], "answered", "{run}");
+    let usage: Value =
+        http.get(format!("{url}/v1/usage")).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
+    assert_eq!(usage["runs"][0]["model"], 0.03, "{usage}");
+    assert_eq!(usage["balance"], 14.97, "{usage}");
+
+    let _ = std::process::Command::new("kill").args(["-INT", &server.id().to_string()]).status();
+    let status = tokio::task::spawn_blocking(move || server.wait().unwrap()).await.unwrap();
     assert!(status.success(), "{status:?}");
 }

@@ -2,13 +2,16 @@
 //! dir, workers running the real harness against a scripted model.
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod tenancy;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tackle_core::{AssistantPart, AssistantTurn, Message, ToolCall, UserPart};
 use tackle_harness::Harness;
-use tackle_server::{AnyStore, Engine, Server, ServerConfig, Store};
+use tackle_server::store::SessionLink;
+use tackle_server::{Engine, Server, ServerConfig, Store};
 use tackle_test::FunctionModel;
 use tackle_tools::ToolsetExt as _;
 
@@ -51,12 +54,12 @@ enum Backend {
 }
 
 impl Backend {
-    fn open(&self) -> AnyStore {
+    fn open(&self) -> Arc<dyn Store> {
         match self {
             Backend::Sqlite(dir) => {
-                AnyStore::open(dir.path().join("server.db").to_str().unwrap(), 8).unwrap()
+                tackle_server::open(dir.path().join("server.db").to_str().unwrap(), 8).unwrap()
             }
-            Backend::Postgres(url) => AnyStore::open(url, 8).unwrap(),
+            Backend::Postgres(url) => tackle_server::open(url, 8).unwrap(),
         }
     }
 }
@@ -101,7 +104,7 @@ fn fastrand_name() -> String {
 
 struct Running {
     url: String,
-    server: Server<AnyStore>,
+    server: Server,
     http: reqwest::Client,
 }
 
@@ -294,10 +297,12 @@ async fn a_run_whose_worker_vanished_before_any_checkpoint_starts_again_on(backe
     let store = backend.open();
     let token = store.create_token("acme", "alice").unwrap();
     let owner = store.authenticate(&token).unwrap().unwrap();
-    let run = store.create_run(&owner, &json!({"prompt": "2+40?"})).unwrap();
+    let run = store.create_run(&owner, &json!({"prompt": "2+40?"}), &new_session()).unwrap();
     // A worker of another process claims it, writes one event and dies.
     store.claim("ghost", Duration::from_millis(300)).unwrap().unwrap();
-    store.append_events(&run.id, "ghost", &[r#"{"event":"run_started","run_id":"x"}"#.into()], None).unwrap();
+    store
+        .append_events(&run.id, "ghost", &[r#"{"event":"run_started","run_id":"x"}"#.into()], &[], None)
+        .unwrap();
 
     let harness = Harness::new(tackle_tools::ToolRegistry::builder().tool(add_tool()).build().unwrap());
     let engine = Engine::new(harness, Arc::new(model()));
@@ -312,6 +317,10 @@ async fn a_run_whose_worker_vanished_before_any_checkpoint_starts_again_on(backe
     server.shutdown(Duration::ZERO).await;
 }
 
+fn new_session() -> SessionLink {
+    SessionLink::New { title: "a test".into() }
+}
+
 fn add_tool() -> tackle_tools::FunctionTool {
     tackle_tools::typed_tool("add", "Add two numbers.", |_ctx: tackle_tools::ToolContext, a: AddArgs| async move {
         Ok::<_, tackle_tools::ToolError>(a.a + a.b)
@@ -320,11 +329,7 @@ fn add_tool() -> tackle_tools::FunctionTool {
     .unwrap()
 }
 
-async fn settled<S: Store>(
-    store: &S,
-    owner: &tackle_server::Principal,
-    id: &str,
-) -> tackle_server::RunRecord {
+async fn settled(store: &dyn Store, owner: &tackle_server::Principal, id: &str) -> tackle_server::RunRecord {
     for _ in 0..200 {
         let record = store.run(owner, id).unwrap().unwrap();
         if record.status.is_settled() {
@@ -431,7 +436,8 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend: Bac
     let first = Server::start(backend.open(), engine(), config());
     let token = first.store().create_token("acme", "alice").unwrap();
     let owner = first.store().authenticate(&token).unwrap().unwrap();
-    let run = first.store().create_run(&owner, &json!({"prompt": "Charge me the price."})).unwrap();
+    let run =
+        first.store().create_run(&owner, &json!({"prompt": "Charge me the price."}), &new_session()).unwrap();
     for _ in 0..100 {
         if charged.load(Ordering::SeqCst) == 1 && looked_up.load(Ordering::SeqCst) == 1 {
             break;
@@ -487,7 +493,7 @@ fn approval_engine(deleted: Arc<std::sync::atomic::AtomicUsize>) -> Engine {
     Engine::new(Harness::new(registry), Arc::new(model))
 }
 
-async fn serve(server: &Server<AnyStore>) -> String {
+async fn serve(server: &Server) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let router = server.router();
@@ -512,7 +518,7 @@ async fn decisions_resume_a_suspended_run_from_another_process_on(backend: Backe
     let alice = first.store().create_token("acme", "alice").unwrap();
     let bob = first.store().create_token("acme", "bob").unwrap();
     let owner = first.store().authenticate(&alice).unwrap().unwrap();
-    let run = first.store().create_run(&owner, &json!({"prompt": "Delete /tmp/a"})).unwrap();
+    let run = first.store().create_run(&owner, &json!({"prompt": "Delete /tmp/a"}), &new_session()).unwrap();
     let record = settled(first.store().as_ref(), &owner, &run.id).await;
     assert_eq!(record.status, tackle_server::RunStatus::Suspended);
     assert_eq!(deleted.load(Ordering::SeqCst), 0);
@@ -564,7 +570,7 @@ async fn cancel_stops_a_run_on(backend: Backend) {
     let url = serve(&server).await;
     let token = server.store().create_token("acme", "alice").unwrap();
     let owner = server.store().authenticate(&token).unwrap().unwrap();
-    let run = server.store().create_run(&owner, &json!({"prompt": "Delete /tmp/a"})).unwrap();
+    let run = server.store().create_run(&owner, &json!({"prompt": "Delete /tmp/a"}), &new_session()).unwrap();
     settled(server.store().as_ref(), &owner, &run.id).await;
     let http = reqwest::Client::new();
     let cancelled =
@@ -598,7 +604,7 @@ async fn cancel_stops_a_run_on(backend: Backend) {
     );
     let server = Server::start(backend.open(), engine, ServerConfig::default().with_workers(1));
     let url = serve(&server).await;
-    let run = server.store().create_run(&owner, &json!({"prompt": "Wait."})).unwrap();
+    let run = server.store().create_run(&owner, &json!({"prompt": "Wait."}), &new_session()).unwrap();
     for _ in 0..100 {
         if server.store().run(&owner, &run.id).unwrap().unwrap().status == tackle_server::RunStatus::Running {
             break;
@@ -650,7 +656,7 @@ async fn a_graceful_shutdown_lets_the_run_under_way_finish() {
         );
         let token = server.store().create_token("acme", "alice").unwrap();
         let owner = server.store().authenticate(&token).unwrap().unwrap();
-        let run = server.store().create_run(&owner, &json!({"prompt": "Go."})).unwrap();
+        let run = server.store().create_run(&owner, &json!({"prompt": "Go."}), &new_session()).unwrap();
         for _ in 0..100 {
             if server.store().run(&owner, &run.id).unwrap().unwrap().status
                 == tackle_server::RunStatus::Running
@@ -664,7 +670,7 @@ async fn a_graceful_shutdown_lets_the_run_under_way_finish() {
         let record = store.run(&owner, &run.id).unwrap().unwrap();
         assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
         // Nothing is claimed after the shutdown began.
-        let later = store.create_run(&owner, &json!({"prompt": "Again."})).unwrap();
+        let later = store.create_run(&owner, &json!({"prompt": "Again."}), &new_session()).unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
         assert_eq!(store.run(&owner, &later.id).unwrap().unwrap().status, tackle_server::RunStatus::Queued);
     }
@@ -706,7 +712,11 @@ async fn tools_metrics_and_the_api_description() {
             "/v1/runs/{id}/events",
             "/v1/runs/{id}/decisions",
             "/v1/runs/{id}/cancel",
+            "/v1/sessions",
+            "/v1/sessions/{id}",
             "/v1/tools",
+            "/v1/me",
+            "/v1/usage",
             "/healthz",
             "/readyz",
             "/metrics",
@@ -716,8 +726,11 @@ async fn tools_metrics_and_the_api_description() {
     for (path, operations) in document["paths"].as_object().unwrap() {
         for method in operations.as_object().unwrap().keys() {
             let url = format!("{}{}", running.url, path.replace("{id}", &id));
-            let request =
-                if method == "post" { running.http.post(&url).body("{}") } else { running.http.get(&url) };
+            let request = match method.as_str() {
+                "post" => running.http.post(&url).body("{}"),
+                "put" => running.http.put(&url).body("{}"),
+                _ => running.http.get(&url),
+            };
             let response =
                 request.bearer_auth(&alice).header("content-type", "application/json").send().await.unwrap();
             let text = response.text().await.unwrap();
@@ -735,17 +748,17 @@ async fn every_store_keeps_the_lease_rules() {
         let store = backend.open();
         let token = store.create_token("o", "u").unwrap();
         let owner = store.authenticate(&token).unwrap().unwrap();
-        let run = store.create_run(&owner, &json!({"prompt": "x"})).unwrap();
+        let run = store.create_run(&owner, &json!({"prompt": "x"}), &new_session()).unwrap();
         let lease = Duration::from_secs(30);
         assert_eq!(store.claim("w1", lease).unwrap().unwrap().id, run.id);
         assert!(store.claim("w2", lease).unwrap().is_none());
         assert_eq!(
-            store.append_events(&run.id, "w1", &["a".into(), "b".into()], Some("{}")).unwrap(),
+            store.append_events(&run.id, "w1", &["a".into(), "b".into()], &[], Some("{}")).unwrap(),
             Some(2)
         );
-        assert_eq!(store.append_events(&run.id, "w2", &["c".into()], Some("{\"x\":1}")).unwrap(), None);
-        assert_eq!(store.append_events(&run.id, "w1", &[], Some("{\"y\":2}")).unwrap(), Some(2));
-        assert_eq!(store.append_events(&run.id, "w1", &["c".into()], None).unwrap(), Some(3));
+        assert_eq!(store.append_events(&run.id, "w2", &["c".into()], &[], Some("{\"x\":1}")).unwrap(), None);
+        assert_eq!(store.append_events(&run.id, "w1", &[], &[], Some("{\"y\":2}")).unwrap(), Some(2));
+        assert_eq!(store.append_events(&run.id, "w1", &["c".into()], &[], None).unwrap(), Some(3));
         let record = store.run(&owner, &run.id).unwrap().unwrap();
         assert_eq!(record.state.as_deref(), Some("{\"y\":2}"), "only the holder's checkpoint is kept");
         let seqs: Vec<i64> =
@@ -758,7 +771,7 @@ async fn every_store_keeps_the_lease_rules() {
             "a released lease is taken at once"
         );
         assert!(!store.heartbeat(&run.id, "w1", lease).unwrap());
-        assert_eq!(store.append_events(&run.id, "w2", &["d".into()], None).unwrap(), Some(4));
+        assert_eq!(store.append_events(&run.id, "w2", &["d".into()], &[], None).unwrap(), Some(4));
     }
 }
 
@@ -811,7 +824,8 @@ async fn a_run_that_went_on_after_its_decisions_on(backend: Backend) {
     let first = Server::start(backend.open(), engine(), config());
     let token = first.store().create_token("acme", "alice").unwrap();
     let owner = first.store().authenticate(&token).unwrap().unwrap();
-    let run = first.store().create_run(&owner, &json!({"prompt": "Delete and charge."})).unwrap();
+    let run =
+        first.store().create_run(&owner, &json!({"prompt": "Delete and charge."}), &new_session()).unwrap();
     assert_eq!(
         settled(first.store().as_ref(), &owner, &run.id).await.status,
         tackle_server::RunStatus::Suspended
