@@ -480,7 +480,7 @@ async fn session(
     let found = blocking(&shared.store, move |s| s.session(&owner, &id)).await.map_err(Problem::store)?;
     let (session, runs) = found.ok_or_else(|| Problem::not_found("session"))?;
     let mut body = serde_json::to_value(&session).map_err(|e| Problem::invalid(e.to_string()))?;
-    body["runs_list"] = serde_json::to_value(&runs).map_err(|e| Problem::invalid(e.to_string()))?;
+    body["runs"] = serde_json::to_value(&runs).map_err(|e| Problem::invalid(e.to_string()))?;
     Ok(axum::Json(body).into_response())
 }
 

@@ -54,9 +54,9 @@ pub(crate) fn document() -> Value {
                     "session": {"type": "string"}, "previous": {"type": "string", "description": "The run whose conversation this one continues."},
                     "created_ms": {"type": "integer"}, "updated_ms": {"type": "integer"}}},
                 "Session": {"type": "object", "properties": {
-                    "id": {"type": "string"}, "title": {"type": "string"}, "runs": {"type": "integer"}, "last_run": {"type": "string"},
+                    "id": {"type": "string"}, "title": {"type": "string"}, "run_count": {"type": "integer"}, "last_run": {"type": "string"},
                     "created_ms": {"type": "integer"}, "updated_ms": {"type": "integer"},
-                    "runs_list": {"type": "array", "items": {"$ref": "#/components/schemas/Run"}, "description": "GET /v1/sessions/{id} only: the runs in order."}}},
+                    "runs": {"type": "array", "items": {"$ref": "#/components/schemas/Run"}, "description": "GET /v1/sessions/{id} only: the runs in order."}}},
                 "Profile": {"type": "object", "additionalProperties": false, "properties": {
                     "disabled_tools": {"type": "array", "items": {"type": "string"}},
                     "disabled_capabilities": {"type": "array", "items": {"type": "string"}},

@@ -8,11 +8,10 @@ use std::time::Duration;
 use postgres::{GenericClient, NoTls};
 use r2d2_postgres::PostgresConnectionManager;
 
-use crate::sqlite::{check_continuable, plan_record};
 use crate::store::{
     Charge, Charged, EventCharge, PlanRecord, Principal, RunRecord, RunStatus, SessionLink, SessionRecord,
-    Settlement, Store, StoreError, TenantRecord, UsageLine, check_name, event_key, now_ms, random_hex,
-    token_hash,
+    Settlement, Store, StoreError, TenantRecord, UsageLine, check_continuable, check_name, event_key, now_ms,
+    plan_record, random_hex, token_hash,
 };
 
 /// The schema's migrations, in order; the store keeps the number of those applied.
@@ -140,7 +139,7 @@ fn row_to_session(row: &postgres::Row) -> SessionRecord {
     SessionRecord {
         id: row.get("id"),
         title: row.get("title"),
-        runs: row.get("runs"),
+        run_count: row.get("runs"),
         last_run: row.get("last_run"),
         created_ms: row.get("created_ms"),
         updated_ms: row.get("updated_ms"),
@@ -709,12 +708,15 @@ impl Store for PgStore {
 
     fn tenant(&self, owner: &Principal) -> Result<TenantRecord, StoreError> {
         self.with(|c| {
-            // One round trip for the organisation, the user, the plan and the balance.
+            // One round trip for the organisation, the user, the plan, the balance and the
+            // secrets.
             let row = c
                 .query_one(
                     "SELECT (SELECT policy FROM orgs WHERE id = $1) AS policy,
                             u.profile, p.name AS plan, p.capabilities, p.allowance_micros,
-                            (SELECT balance_micros FROM accounts WHERE org = $1 AND \"user\" = $2) AS balance
+                            (SELECT balance_micros FROM accounts WHERE org = $1 AND \"user\" = $2) AS balance,
+                            (SELECT array_agg(address ORDER BY address) FROM secrets WHERE org = $1) AS addresses,
+                            (SELECT array_agg(sealed ORDER BY address) FROM secrets WHERE org = $1) AS sealed
                      FROM (SELECT 1) AS one
                      LEFT JOIN users u ON u.org = $1 AND u.id = $2
                      LEFT JOIN plans p ON p.name = u.plan",
@@ -725,14 +727,13 @@ impl Store for PgStore {
                 Some(name) => Some(plan_record(name, row.get("capabilities"), row.get("allowance_micros"))?),
                 None => None,
             };
-            let secrets = c
-                .query("SELECT address, sealed FROM secrets WHERE org = $1 ORDER BY address", &[&owner.org])
-                .map_err(db)?;
+            let addresses: Vec<String> = row.get::<_, Option<Vec<String>>>("addresses").unwrap_or_default();
+            let sealed: Vec<Vec<u8>> = row.get::<_, Option<Vec<Vec<u8>>>>("sealed").unwrap_or_default();
             Ok(TenantRecord {
                 org_policy: row.get("policy"),
                 plan,
                 profile: row.get("profile"),
-                sealed_secrets: secrets.iter().map(|row| (row.get(0), row.get(1))).collect(),
+                sealed_secrets: addresses.into_iter().zip(sealed).collect(),
                 balance_micros: row.get("balance"),
             })
         })

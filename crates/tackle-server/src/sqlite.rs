@@ -10,8 +10,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::{
     Charge, Charged, EventCharge, PlanRecord, Principal, RunRecord, RunStatus, SessionLink, SessionRecord,
-    Settlement, Store, StoreError, TenantRecord, UsageLine, check_name, event_key, now_ms, random_hex,
-    token_hash,
+    Settlement, Store, StoreError, TenantRecord, UsageLine, check_continuable, check_name, event_key, now_ms,
+    plan_record, random_hex, token_hash,
 };
 
 /// The SQLite store.
@@ -88,34 +88,11 @@ fn row_to_session(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRecord> {
     Ok(SessionRecord {
         id: row.get("id")?,
         title: row.get("title")?,
-        runs: row.get("runs")?,
+        run_count: row.get("runs")?,
         last_run: row.get("last_run")?,
         created_ms: row.get("created_ms")?,
         updated_ms: row.get("updated_ms")?,
     })
-}
-
-pub(crate) fn plan_record(
-    name: String,
-    capabilities: &str,
-    allowance_micros: i64,
-) -> Result<PlanRecord, StoreError> {
-    let capabilities = serde_json::from_str(capabilities)
-        .map_err(|e| StoreError::Database(format!("plan {name:?} is stored damaged: {e}")))?;
-    Ok(PlanRecord { name, capabilities, allowance_micros })
-}
-
-/// Whether a session whose last run is in `status` may be continued.
-pub(crate) fn check_continuable(status: RunStatus) -> Result<(), StoreError> {
-    match status {
-        RunStatus::Answered | RunStatus::Failed | RunStatus::Cancelled => Ok(()),
-        RunStatus::Suspended => Err(StoreError::Conflict(
-            "the session's last run waits for decisions: decide or cancel it first".into(),
-        )),
-        RunStatus::Queued | RunStatus::Running => Err(StoreError::Conflict(
-            "the session's last run is still going: wait for it or cancel it".into(),
-        )),
-    }
 }
 
 /// The user's balance, when metered.

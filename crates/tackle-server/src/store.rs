@@ -188,8 +188,8 @@ pub struct SessionRecord {
     pub id: String,
     /// Its title (the first prompt, shortened).
     pub title: String,
-    /// Its runs so far.
-    pub runs: i64,
+    /// How many runs it has.
+    pub run_count: i64,
     /// Its latest run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_run: Option<String>,
@@ -430,6 +430,30 @@ pub(crate) fn random_hex(bytes: usize) -> Result<String, StoreError> {
     let mut buffer = vec![0u8; bytes];
     getrandom::fill(&mut buffer).map_err(|e| StoreError::Database(format!("no randomness: {e}")))?;
     Ok(buffer.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A plan as stored (its capabilities as a JSON list).
+pub(crate) fn plan_record(
+    name: String,
+    capabilities: &str,
+    allowance_micros: i64,
+) -> Result<PlanRecord, StoreError> {
+    let capabilities = serde_json::from_str(capabilities)
+        .map_err(|e| StoreError::Database(format!("plan {name:?} is stored damaged: {e}")))?;
+    Ok(PlanRecord { name, capabilities, allowance_micros })
+}
+
+/// Whether a session whose last run is in `status` may be continued.
+pub(crate) fn check_continuable(status: RunStatus) -> Result<(), StoreError> {
+    match status {
+        RunStatus::Answered | RunStatus::Failed | RunStatus::Cancelled => Ok(()),
+        RunStatus::Suspended => Err(StoreError::Conflict(
+            "the session's last run waits for decisions: decide or cancel it first".into(),
+        )),
+        RunStatus::Queued | RunStatus::Running => Err(StoreError::Conflict(
+            "the session's last run is still going: wait for it or cancel it".into(),
+        )),
+    }
 }
 
 /// The ledger key of a charge written with event `seq`.

@@ -145,10 +145,10 @@ async fn sessions_on(backend: Backend) {
     assert_eq!(status, 200);
     assert_eq!(listed["sessions"][0]["id"], session.as_str());
     assert_eq!(listed["sessions"][0]["title"], "What is tackle?");
-    assert_eq!(listed["sessions"][0]["runs"], 2);
+    assert_eq!(listed["sessions"][0]["run_count"], 2);
     let (status, one) = client.get(&alice, &format!("/v1/sessions/{session}")).await;
     assert_eq!(status, 200);
-    let ids: Vec<&Value> = one["runs_list"].as_array().unwrap().iter().map(|r| &r["id"]).collect();
+    let ids: Vec<&Value> = one["runs"].as_array().unwrap().iter().map(|r| &r["id"]).collect();
     assert_eq!(ids, vec![&first["id"], &second["id"]]);
 
     // Bob sees none of it and cannot continue it.
