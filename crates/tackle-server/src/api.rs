@@ -232,23 +232,25 @@ async fn events(
             )?
         }
     };
+    // Listening starts before the first read, so that nothing written after it is missed.
+    let notes = shared.follow(&id);
     let (who, run_id) = (owner.clone(), id.clone());
-    blocking(&shared.store, move |s| s.run(&who, &run_id))
+    let (status, first) = blocking(&shared.store, move |s| s.follow(&who, &run_id, after, PAGE))
         .await
         .map_err(Problem::store)?
         .ok_or_else(|| Problem::not_found("run"))?;
-    let notes = shared.follow(&id);
-    let state = Follow {
+    let mut state = Follow {
         shared,
         owner,
         id,
         after,
         pending: std::collections::VecDeque::new(),
         notes,
-        stale: true,
+        stale: false,
         idle: 0,
-        done: false,
+        finished: false,
     };
+    state.take(status, first);
     let stream = futures_util::stream::unfold(state, |mut follow| async move {
         let event = follow.next().await?;
         Some((Ok(event), follow))
@@ -264,11 +266,12 @@ struct Follow {
     pending: std::collections::VecDeque<(i64, String)>,
     /// What this process writes of the run.
     notes: tokio::sync::broadcast::Receiver<crate::Note>,
-    /// Whether the store must be read (at first, after a gap, and when told).
+    /// Whether the store must be read (after a gap, a full page, and when told).
     stale: bool,
     /// Reads of the store in a row that found nothing: the next one waits longer.
     idle: u32,
-    done: bool,
+    /// The run is settled and every event it has is pending or sent.
+    finished: bool,
 }
 
 impl Drop for Follow {
@@ -282,25 +285,28 @@ impl Drop for Follow {
 }
 
 impl Follow {
+    /// Takes what one read of the store found: the run's status and its events after
+    /// `after`, read together (a run settled in that read has all its events in it).
+    fn take(&mut self, status: crate::RunStatus, events: Vec<(i64, String)>) {
+        let full = events.len() == PAGE;
+        self.idle = if events.is_empty() { self.idle.saturating_add(1) } else { 0 };
+        if let Some((last, _)) = events.last() {
+            self.after = self.after.max(*last);
+        }
+        self.pending.extend(events);
+        // A full page: there may be more to read before listening.
+        self.stale = full;
+        self.finished = status.is_settled() && !full;
+    }
+
     /// The next event, waiting for it; `None` once the run is settled and every event sent.
     async fn next(&mut self) -> Option<Event> {
         loop {
             if let Some((seq, data)) = self.pending.pop_front() {
-                self.after = seq;
                 return Some(Event::default().id(seq.to_string()).data(data));
             }
-            if self.done {
-                // Settled: whatever was written before the settlement, page by page.
-                let (owner, id, after) = (self.owner.clone(), self.id.clone(), self.after);
-                let rest =
-                    blocking(&self.shared.store, move |s| s.events_after(&owner, &id, after, PAGE)).await;
-                match rest {
-                    Ok(rest) if !rest.is_empty() => {
-                        self.pending.extend(rest);
-                        continue;
-                    }
-                    _ => return None,
-                }
+            if self.finished {
+                return None;
             }
             if !self.stale {
                 // Quiet runs are read less often: up to 8 times the poll interval.
@@ -316,15 +322,16 @@ impl Follow {
                                     continue;
                                 }
                                 if *seq > expected {
-                                    self.pending.clear();
                                     self.stale = true;
                                     break;
                                 }
                                 self.pending.push_back((*seq, data.clone()));
+                                self.after = *seq;
                                 expected += 1;
                             }
                         }
-                        Ok(crate::Note::Changed) | Err(_) => self.stale = true,
+                        Ok(crate::Note::Settled(Some(last))) if last <= self.after => self.finished = true,
+                        Ok(crate::Note::Settled(_) | crate::Note::Changed) | Err(_) => self.stale = true,
                     },
                     // Other processes' writes are seen by reading the store now and then.
                     () = tokio::time::sleep(poll) => self.stale = true,
@@ -335,32 +342,14 @@ impl Follow {
             }
             self.stale = false;
             let (owner, id, after) = (self.owner.clone(), self.id.clone(), self.after);
-            let read = blocking(&self.shared.store, move |s| {
-                let events = s.events_after(&owner, &id, after, PAGE)?;
-                // Settled is read after the events: a run settled after this read shows
-                // its last events on the next one.
-                let settled = events.is_empty() && s.run(&owner, &id)?.is_none_or(|r| r.status.is_settled());
-                Ok((events, settled))
-            })
-            .await;
-            match read {
-                Ok((events, settled)) => {
-                    if settled {
-                        // Events may have landed between the two reads: drained above.
-                        self.done = true;
-                        continue;
-                    }
-                    self.idle = if events.is_empty() { self.idle.saturating_add(1) } else { 0 };
-                    if !events.is_empty() {
-                        // A full page: there may be more to read before listening.
-                        self.stale = events.len() == PAGE;
-                        self.pending.extend(events);
-                        continue;
-                    }
-                }
+            match blocking(&self.shared.store, move |s| s.follow(&owner, &id, after, PAGE)).await {
+                Ok(Some((status, events))) => self.take(status, events),
+                // Gone (it cannot be: runs are not deleted) ends the stream.
+                Ok(None) => return None,
                 Err(error) => {
                     tracing::warn!(%error, "reading events failed");
                     tokio::time::sleep(self.shared.config.poll).await;
+                    self.stale = true;
                 }
             }
         }

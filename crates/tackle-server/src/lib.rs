@@ -186,6 +186,9 @@ pub(crate) enum Note {
     Events(Arc<Vec<(i64, String)>>),
     /// The run changed otherwise (settled, cancelled, decided): read the store.
     Changed,
+    /// The run was settled here, its last event the one numbered (none: this worker wrote
+    /// none).
+    Settled(Option<i64>),
 }
 
 /// What the handlers and workers share.

@@ -5,13 +5,15 @@
 
 use std::time::Duration;
 
-use postgres::{GenericClient, NoTls};
-use r2d2_postgres::PostgresConnectionManager;
+use std::collections::HashMap;
+
+use postgres::types::ToSql;
+use postgres::{NoTls, Row, Statement};
 
 use crate::store::{
-    Charge, Charged, EventCharge, PlanRecord, Principal, RunRecord, RunStatus, SessionLink, SessionRecord,
-    Settlement, Store, StoreError, TenantRecord, UsageLine, check_continuable, check_name, event_key, now_ms,
-    plan_record, random_hex, token_hash,
+    Charge, Charged, EventCharge, Followed, PlanRecord, Principal, RunRecord, RunStatus, SessionLink,
+    SessionRecord, Settlement, Store, StoreError, TenantRecord, UsageLine, check_continuable, check_name,
+    event_key, now_ms, plan_record, random_hex, token_hash,
 };
 
 /// The schema's migrations, in order; the store keeps the number of those applied.
@@ -59,7 +61,110 @@ CREATE INDEX ledger_by_owner ON ledger (org, \"user\", run);
 ",
 ];
 
-type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+type Pool = r2d2::Pool<Manager>;
+
+/// Makes the pool's connections: a client and the statements prepared on it.
+#[derive(Debug)]
+struct Manager(postgres::Config);
+
+/// A pooled connection. Each statement is prepared once per connection and kept: the
+/// server parses and plans it once, not on every call.
+struct Conn {
+    client: postgres::Client,
+    statements: HashMap<&'static str, Statement>,
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Conn;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> Result<Conn, postgres::Error> {
+        Ok(Conn { client: self.0.connect(NoTls)?, statements: HashMap::new() })
+    }
+
+    fn is_valid(&self, conn: &mut Conn) -> Result<(), postgres::Error> {
+        conn.client.simple_query("").map(|_| ())
+    }
+
+    fn has_broken(&self, conn: &mut Conn) -> bool {
+        conn.client.is_closed()
+    }
+}
+
+type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
+
+/// Runs statements by their text, each prepared once per connection.
+trait Db {
+    /// The statement for `sql`, prepared when new to this connection.
+    fn statement(&mut self, sql: &'static str) -> Result<Statement, postgres::Error>;
+    fn rows(&mut self, statement: &Statement, params: Params<'_>) -> Result<Vec<Row>, postgres::Error>;
+    fn changed(&mut self, statement: &Statement, params: Params<'_>) -> Result<u64, postgres::Error>;
+
+    fn query(&mut self, sql: &'static str, params: Params<'_>) -> Result<Vec<Row>, postgres::Error> {
+        let statement = self.statement(sql)?;
+        self.rows(&statement, params)
+    }
+
+    fn query_opt(&mut self, sql: &'static str, params: Params<'_>) -> Result<Option<Row>, postgres::Error> {
+        Ok(self.query(sql, params)?.into_iter().next())
+    }
+
+    fn query_one(&mut self, sql: &'static str, params: Params<'_>) -> Result<Row, StoreError> {
+        self.query_opt(sql, params)
+            .map_err(db)?
+            .ok_or_else(|| StoreError::Database("no row came back".into()))
+    }
+
+    fn execute(&mut self, sql: &'static str, params: Params<'_>) -> Result<u64, postgres::Error> {
+        let statement = self.statement(sql)?;
+        self.changed(&statement, params)
+    }
+}
+
+fn cached(
+    statements: &mut HashMap<&'static str, Statement>,
+    sql: &'static str,
+    prepare: impl FnOnce(&'static str) -> Result<Statement, postgres::Error>,
+) -> Result<Statement, postgres::Error> {
+    if let Some(statement) = statements.get(sql) {
+        return Ok(statement.clone());
+    }
+    let statement = prepare(sql)?;
+    statements.insert(sql, statement.clone());
+    Ok(statement)
+}
+
+impl Db for Conn {
+    fn statement(&mut self, sql: &'static str) -> Result<Statement, postgres::Error> {
+        let client = &mut self.client;
+        cached(&mut self.statements, sql, |sql| client.prepare(sql))
+    }
+    fn rows(&mut self, statement: &Statement, params: Params<'_>) -> Result<Vec<Row>, postgres::Error> {
+        self.client.query(statement, params)
+    }
+    fn changed(&mut self, statement: &Statement, params: Params<'_>) -> Result<u64, postgres::Error> {
+        self.client.execute(statement, params)
+    }
+}
+
+/// A transaction on a pooled connection, with its statements.
+struct Tx<'a> {
+    tx: postgres::Transaction<'a>,
+    statements: &'a mut HashMap<&'static str, Statement>,
+}
+
+impl Db for Tx<'_> {
+    fn statement(&mut self, sql: &'static str) -> Result<Statement, postgres::Error> {
+        let tx = &mut self.tx;
+        cached(self.statements, sql, |sql| tx.prepare(sql))
+    }
+    fn rows(&mut self, statement: &Statement, params: Params<'_>) -> Result<Vec<Row>, postgres::Error> {
+        self.tx.query(statement, params)
+    }
+    fn changed(&mut self, statement: &Statement, params: Params<'_>) -> Result<u64, postgres::Error> {
+        self.tx.execute(statement, params)
+    }
+}
 
 /// The PostgreSQL store: a pool of connections. Calls block; made on an async thread, they
 /// step off it first (the client runs a runtime of its own).
@@ -148,7 +253,7 @@ fn row_to_session(row: &postgres::Row) -> SessionRecord {
 
 /// The user's balance, when metered; `lock` takes the account row until the transaction
 /// ends.
-fn account(c: &mut impl GenericClient, org: &str, user: &str, lock: bool) -> Result<Option<i64>, StoreError> {
+fn account(c: &mut impl Db, org: &str, user: &str, lock: bool) -> Result<Option<i64>, StoreError> {
     let sql = if lock {
         "SELECT balance_micros FROM accounts WHERE org = $1 AND \"user\" = $2 FOR UPDATE"
     } else {
@@ -160,7 +265,7 @@ fn account(c: &mut impl GenericClient, org: &str, user: &str, lock: bool) -> Res
 /// Writes one ledger line (once per run and key) and moves the balance of a metered user;
 /// refused when `cover` and the balance is short. Inside the caller's transaction.
 fn debit(
-    c: &mut impl GenericClient,
+    c: &mut impl Db,
     (org, user): (&str, &str),
     run: &str,
     (key, kind, detail, amount): (&str, &str, &str, i64),
@@ -212,7 +317,7 @@ impl PgStore {
     fn connect(url: &str, connections: u32) -> Result<Self, StoreError> {
         let config: postgres::Config =
             url.parse().map_err(|e| StoreError::Invalid(format!("the database URL cannot be read: {e}")))?;
-        let manager = PostgresConnectionManager::new(config, NoTls);
+        let manager = Manager(config);
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(1))
             .connection_timeout(Duration::from_secs(10))
@@ -220,9 +325,9 @@ impl PgStore {
             .test_on_check_out(false)
             .build(manager)
             .map_err(db)?;
-        let mut client = pool.get().map_err(db)?;
+        let mut conn = pool.get().map_err(db)?;
         // Many processes may start at once: migrations run under an advisory lock.
-        let mut tx = client.transaction().map_err(db)?;
+        let mut tx = conn.client.transaction().map_err(db)?;
         tx.execute("SELECT pg_advisory_xact_lock(7265616)", &[]).map_err(db)?;
         tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             .map_err(db)?;
@@ -242,30 +347,31 @@ impl PgStore {
         tx.execute("DELETE FROM schema_version", &[]).map_err(db)?;
         tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&version]).map_err(db)?;
         tx.commit().map_err(db)?;
-        drop(client);
+        drop(conn);
         Ok(PgStore { pool: Closing(Some(pool)) })
     }
 
     /// Runs `f` with a connection from the pool, off the async threads.
     fn with<T: Send>(
         &self,
-        f: impl FnOnce(&mut postgres::Client) -> Result<T, StoreError> + Send,
+        f: impl FnOnce(&mut Conn) -> Result<T, StoreError> + Send,
     ) -> Result<T, StoreError> {
         off_runtime(|| {
-            let mut client = self.pool.get().map_err(db)?;
-            f(&mut client)
+            let mut conn = self.pool.get().map_err(db)?;
+            f(&mut conn)
         })
     }
 
     /// Runs `f` in a transaction, committed when it returns `Ok`.
     fn in_transaction<T: Send>(
         &self,
-        f: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T, StoreError> + Send,
+        f: impl FnOnce(&mut Tx<'_>) -> Result<T, StoreError> + Send,
     ) -> Result<T, StoreError> {
         self.with(|c| {
-            let mut tx = c.transaction().map_err(db)?;
+            let tx = c.client.transaction().map_err(db)?;
+            let mut tx = Tx { tx, statements: &mut c.statements };
             let value = f(&mut tx)?;
-            tx.commit().map_err(db)?;
+            tx.tx.commit().map_err(db)?;
             Ok(value)
         })
     }
@@ -313,6 +419,27 @@ impl Store for PgStore {
         let now = now_ms();
         let text = request.to_string();
         let new_session = format!("ses_{}", random_hex(12)?);
+        // A new session, or none: one statement.
+        let single = match link {
+            SessionLink::Temporary => Some((None, None)),
+            SessionLink::New { title } => Some((Some(new_session.as_str()), Some(title.as_str()))),
+            SessionLink::Continue { .. } => None,
+        };
+        if let Some((session, title)) = single {
+            return self.with(|c| {
+                let row = c
+                    .query_one(
+                        "WITH made AS (
+                             INSERT INTO sessions (id, org, \"user\", title, last_run, runs, created_ms, updated_ms)
+                             SELECT $5, $2, $3, $6, $1, 1, $7, $7 WHERE $5::text IS NOT NULL
+                         )
+                         INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
+                         VALUES ($1, $2, $3, 'queued', $4, $5, NULL, $7, $7) RETURNING *",
+                        &[&id, &owner.org, &owner.user, &text, &session, &title, &now],
+                    )?;
+                Ok(row_to_run(&row))
+            });
+        }
         self.in_transaction(|tx| {
             let (session, previous): (Option<String>, Option<String>) = match link {
                 SessionLink::Temporary => (None, None),
@@ -354,8 +481,7 @@ impl Store for PgStore {
                     "INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
                      VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7) RETURNING *",
                     &[&id, &owner.org, &owner.user, &text, &session, &previous, &now],
-                )
-                .map_err(db)?;
+                )?;
             Ok(row_to_run(&row))
         })
     }
@@ -445,12 +571,12 @@ impl Store for PgStore {
             [&run, &worker, &events, &checkpoint, &now_ms()];
         if charges.is_empty() {
             return self.with(|c| {
-                let row = c.query_one(APPEND, &params).map_err(db)?;
+                let row = c.query_one(APPEND, &params)?;
                 Ok(row.get::<_, bool>("holds").then(|| row.get("last")))
             });
         }
         self.in_transaction(|tx| {
-            let row = tx.query_one(APPEND, &params).map_err(db)?;
+            let row = tx.query_one(APPEND, &params)?;
             if !row.get::<_, bool>("holds") {
                 return Ok(None);
             }
@@ -487,6 +613,34 @@ impl Store for PgStore {
                 )
                 .map_err(db)?;
             Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+        })
+    }
+
+    fn follow(
+        &self,
+        owner: &Principal,
+        run: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<Option<Followed>, StoreError> {
+        // One statement, one snapshot: a run settled in it has all its events in it.
+        self.with(|c| {
+            let rows = c
+                .query(
+                    "SELECT r.status, e.seq, e.data FROM runs r
+                     LEFT JOIN LATERAL (SELECT seq, data FROM events
+                                        WHERE run = r.id AND seq > $4 ORDER BY seq LIMIT $5) e ON true
+                     WHERE r.id = $1 AND r.org = $2 AND r.\"user\" = $3",
+                    &[&run, &owner.org, &owner.user, &after, &limit_of(limit)],
+                )
+                .map_err(db)?;
+            let Some(first) = rows.first() else { return Ok(None) };
+            let status = RunStatus::parse(first.get(0));
+            let events = rows
+                .iter()
+                .filter_map(|row| Some((row.get::<_, Option<i64>>(1)?, row.get::<_, Option<String>>(2)?)))
+                .collect();
+            Ok(Some((status, events)))
         })
     }
 
@@ -721,8 +875,7 @@ impl Store for PgStore {
                      LEFT JOIN users u ON u.org = $1 AND u.id = $2
                      LEFT JOIN plans p ON p.name = u.plan",
                     &[&owner.org, &owner.user],
-                )
-                .map_err(db)?;
+                )?;
             let plan = match row.get::<_, Option<String>>("plan") {
                 Some(name) => Some(plan_record(name, row.get("capabilities"), row.get("allowance_micros"))?),
                 None => None,

@@ -9,9 +9,9 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::store::{
-    Charge, Charged, EventCharge, PlanRecord, Principal, RunRecord, RunStatus, SessionLink, SessionRecord,
-    Settlement, Store, StoreError, TenantRecord, UsageLine, check_continuable, check_name, event_key, now_ms,
-    plan_record, random_hex, token_hash,
+    Charge, Charged, EventCharge, Followed, PlanRecord, Principal, RunRecord, RunStatus, SessionLink,
+    SessionRecord, Settlement, Store, StoreError, TenantRecord, UsageLine, check_continuable, check_name,
+    event_key, now_ms, plan_record, random_hex, token_hash,
 };
 
 /// The SQLite store.
@@ -409,6 +409,34 @@ impl Store for SqliteStore {
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+
+    fn follow(
+        &self,
+        owner: &Principal,
+        run: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<Option<Followed>, StoreError> {
+        // One connection, one lock: no write comes between the two reads.
+        self.with(|c| {
+            let status: Option<String> = c
+                .query_row(
+                    "SELECT status FROM runs WHERE id = ?1 AND org = ?2 AND user = ?3",
+                    params![run, owner.org, owner.user],
+                    |row| row.get(0),
+                )
+                .optional()?;
+            let Some(status) = status else { return Ok(None) };
+            let mut statement = c.prepare_cached(
+                "SELECT seq, data FROM events WHERE run = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+            )?;
+            let rows = statement
+                .query_map(params![run, after, limit.min(i64::MAX as usize) as i64], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })?;
+            Ok(Some((RunStatus::parse(&status), rows.collect::<Result<Vec<_>, _>>()?)))
         })
     }
 

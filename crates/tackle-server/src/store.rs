@@ -332,6 +332,17 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<(i64, String)>, StoreError>;
 
+    /// `owner`'s run's status and its events after `after` (at most `limit`), read
+    /// together: when the status is settled, every event of the run is among those read or
+    /// before them. `None` when the run is not `owner`'s.
+    fn follow(
+        &self,
+        owner: &Principal,
+        run: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<Option<Followed>, StoreError>;
+
     /// Settles `run` (its decisions done with); false when `worker` no longer holds it.
     fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError>;
 
@@ -455,6 +466,9 @@ pub(crate) fn check_continuable(status: RunStatus) -> Result<(), StoreError> {
         )),
     }
 }
+
+/// A run's status and events after a point, read together ([`Store::follow`]).
+pub type Followed = (RunStatus, Vec<(i64, String)>);
 
 /// The ledger key of a charge written with event `seq`.
 pub(crate) fn event_key(seq: i64) -> String {

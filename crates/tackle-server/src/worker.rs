@@ -220,14 +220,15 @@ impl EventSink for Sink {
 }
 
 /// Writes a run's events and checkpoints in order, many per transaction; returns whether
-/// a write was refused or failed (the lease was lost).
+/// a write was refused or failed (the lease was lost), and the last event number given.
 async fn write_all(
     shared: Arc<Shared>,
     id: String,
     worker: String,
     mut writes: mpsc::UnboundedReceiver<Write>,
-) -> bool {
+) -> (bool, Option<i64>) {
     let mut lost = false;
+    let mut last_written = None;
     while let Some(first) = writes.recv().await {
         let mut events = Vec::new();
         let mut charges = Vec::new();
@@ -270,6 +271,7 @@ async fn write_all(
         };
         let ok = match written {
             Ok(Some(last)) => {
+                last_written = Some(last);
                 shared.metrics.events_written.inc_by(events.len() as u64);
                 // The streams here get the events as written, numbered; none reads them back.
                 let first = last - events.len() as i64 + 1;
@@ -291,7 +293,7 @@ async fn write_all(
             let _ = ack.send(ok);
         }
     }
-    lost
+    (lost, last_written)
 }
 
 /// The runs this process is running.
@@ -521,7 +523,7 @@ async fn run_one(
     running(shared).remove(&run.id);
     shared.metrics.runs_running.dec();
     drop(sink);
-    let lost = writer.await.unwrap_or(true);
+    let (lost, last_event) = writer.await.unwrap_or((true, None));
     let Some(outcome) = outcome else {
         // Stopped mid-run: the lease is released and another server goes on from the
         // checkpoint at once.
@@ -565,8 +567,11 @@ async fn run_one(
     let status = settlement.status;
     if settle(settlement).await? {
         shared.metrics.settled(status.as_str());
+        // The streams here that have every event up to the last one end without reading.
+        shared.publish(&run.id, crate::Note::Settled(last_event));
+    } else {
+        shared.changed(&run.id);
     }
-    shared.changed(&run.id);
     Ok(())
 }
 
