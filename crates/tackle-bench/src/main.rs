@@ -35,7 +35,8 @@
 //! (see `wire.rs`).
 //!
 //! `tackle-bench serve [--database URL] [--concurrency C] [--runs N] [--rounds R] [--workers W]
-//! | [--suspended N]`: `tackle-server` under load on loopback (see `serve_load.rs`).
+//! [--connections P] [--model-ms MS] | [--suspended N]`: `tackle-server` under load on
+//! loopback (see `serve_load.rs`).
 //!
 //! `tackle-bench suspended`: 10,000 runs suspended on an approval with a 20-message history
 //! each, held in one process: memory per run, and per run in SQLite as the CLI saves them.
@@ -559,6 +560,8 @@ fn main() {
                 runs: number("--runs", 1000),
                 rounds: number("--rounds", 4),
                 workers: number("--workers", 32),
+                connections: number("--connections", 64),
+                model_ms: number("--model-ms", 0) as u64,
                 suspended: flag("--suspended").and_then(|v| v.parse().ok()),
             })
         }

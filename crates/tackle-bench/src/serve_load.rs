@@ -2,7 +2,10 @@
 //! model makes R rounds of one `add` call per run and then answers; C clients each post a
 //! run, follow its events over SSE to the end, and post the next, until N runs are done.
 //! Printed: runs/s, tool-call rounds/s, the time from posting a run to its first event
-//! (p50, p99), and memory. `--suspended N` instead holds N runs suspended on an approval
+//! (p50, p99), and memory. `--model-ms MS` makes the model take that long before each turn,
+//! as a provider would, and the clients arrive spread over one run's time (with 0 they all
+//! start at once and saturate the machine, and the time to the first event is mostly time
+//! queued). `--suspended N` instead holds N runs suspended on an approval
 //! and reports the memory each takes while idle. The store is SQLite in a temp dir, or
 //! `--database postgres://…`. Raise the open-file limit (`ulimit -n 8192`) for C ≥ 500.
 
@@ -88,7 +91,33 @@ pub(crate) struct Load<'a> {
     pub(crate) runs: usize,
     pub(crate) rounds: usize,
     pub(crate) workers: usize,
+    /// PostgreSQL connections in the pool.
+    pub(crate) connections: usize,
+    /// How long the model takes before each turn (a provider's latency).
+    pub(crate) model_ms: u64,
     pub(crate) suspended: Option<usize>,
+}
+
+/// A model that waits before each turn, as a provider would.
+struct Slow {
+    inner: FunctionModel,
+    delay: Duration,
+}
+
+impl tackle_core::Model for Slow {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn profile(&self) -> &tackle_core::ModelProfile {
+        self.inner.profile()
+    }
+
+    fn stream<'a>(&'a self, request: tackle_core::ModelRequest<'a>) -> tackle_core::ModelStream<'a> {
+        let delay = tokio::time::sleep(self.delay);
+        let inner = self.inner.stream(request);
+        Box::pin(futures_util::stream::once(delay).filter_map(|()| async { None }).chain(inner))
+    }
 }
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -105,15 +134,16 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
     let database = load.database.unwrap_or(&sqlite).to_owned();
     let backend = if database.starts_with("postgres") { "postgres" } else { "sqlite" };
     runtime.block_on(async move {
-        let store = tackle_server::open(&database, load.workers as u32 * 2 + 64)?;
+        let store = tackle_server::open(&database, load.connections as u32)?;
         let approval = load.suspended.is_some();
-        let engine = Engine::new(Harness::new(add_registry(approval)?), Arc::new(model(load.rounds)));
+        let model = Slow { inner: model(load.rounds), delay: Duration::from_millis(load.model_ms) };
+        let engine = Engine::new(Harness::new(add_registry(approval)?), Arc::new(model));
         let config = ServerConfig::default().with_workers(load.workers).with_poll(Duration::from_millis(100));
         let server = Server::start(store, engine, config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("http://{}", listener.local_addr()?);
         let router = server.router();
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        tokio::spawn(async move { axum::serve(tackle_server::nodelay(listener), router).await });
         let token = server.store().create_token("bench", "load")?;
         let owner = server.store().authenticate(&token)?.ok_or("no principal")?;
 
@@ -145,10 +175,15 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
         let next = Arc::new(AtomicUsize::new(0));
         let started = Instant::now();
         let mut clients = Vec::new();
-        for _ in 0..load.concurrency {
+        // With a slow model, clients arrive spread over one run's time rather than all in
+        // the same millisecond (as users would); without one they all start at once.
+        let ramp = Duration::from_millis(load.model_ms * (load.rounds as u64 + 1));
+        for client in 0..load.concurrency {
             let (http, url, token, next) = (http.clone(), url.clone(), token.clone(), Arc::clone(&next));
             let total = load.runs;
+            let arrival = ramp.mul_f64(client as f64 / load.concurrency as f64);
             clients.push(tokio::spawn(async move {
+                tokio::time::sleep(arrival).await;
                 let mut firsts = Vec::new();
                 while next.fetch_add(1, Ordering::SeqCst) < total {
                     let posted = Instant::now();
@@ -192,6 +227,7 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
         let line = json!({
             "framework": "tackle", "bench": "serve", "store": backend,
             "concurrency": load.concurrency, "runs": load.runs, "rounds_per_run": load.rounds, "workers": load.workers,
+            "connections": load.connections, "model_ms": load.model_ms,
             "runs_per_s": crate::round3(load.runs as f64 / elapsed),
             "tool_rounds_per_s": crate::round3((load.runs * load.rounds) as f64 / elapsed),
             "first_event_ms_p50": crate::round3(quantile(&firsts, 0.5)),

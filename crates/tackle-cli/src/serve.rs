@@ -267,7 +267,7 @@ pub(crate) async fn serve(args: ServeArgs, config: &Config) -> Result<ExitCode, 
     let draining = std::sync::Arc::clone(&server);
     // Ctrl-C: no more claims, event streams end (so that connections close), then runs
     // under way get the grace period.
-    let served = axum::serve(listener, router)
+    let served = axum::serve(tackle_server::nodelay(listener), router)
         .with_graceful_shutdown(async move {
             let _ = tokio::signal::ctrl_c().await;
             crate::eprint_line("tackle serve: stopping");

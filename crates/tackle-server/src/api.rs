@@ -186,7 +186,7 @@ async fn create_run(
         .await
         .map_err(Problem::store)?;
     shared.metrics.runs_created.inc();
-    shared.work_added.send_modify(|n| *n += 1);
+    shared.work_added.notify_one();
     let location = format!("/v1/runs/{}", run.id);
     let body = json!({"id": run.id, "status": run.status, "session": run.session, "events": format!("{location}/events")});
     let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
@@ -402,7 +402,7 @@ async fn decide(
         // Another client decided first.
         return Err(not_waiting());
     }
-    shared.work_added.send_modify(|n| *n += 1);
+    shared.work_added.notify_one();
     Ok((StatusCode::ACCEPTED, axum::Json(json!({"id": run.id, "status": "queued"}))).into_response())
 }
 

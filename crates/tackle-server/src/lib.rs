@@ -44,7 +44,6 @@ use std::time::Duration;
 use tackle_core::{Confidence, Model};
 use tackle_harness::Harness;
 use tackle_tools::RunContext;
-use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 pub use pg::PgStore;
@@ -124,6 +123,21 @@ impl Engine {
     }
 }
 
+/// `listener` with `TCP_NODELAY` on every connection it accepts, for `axum::serve`: an
+/// event goes out as soon as it is written (Nagle's algorithm would hold a small write
+/// back until the one before it is acknowledged, and a client's delayed ACK makes that
+/// 40 ms).
+pub fn nodelay(
+    listener: tokio::net::TcpListener,
+) -> impl axum::serve::Listener<Io = tokio::net::TcpStream, Addr = std::net::SocketAddr> {
+    use axum::serve::ListenerExt as _;
+    listener.tap_io(|stream| {
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "TCP_NODELAY could not be set");
+        }
+    })
+}
+
 /// How the server behaves.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -195,8 +209,11 @@ pub(crate) enum Note {
 pub(crate) struct Shared {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) config: ServerConfig,
-    /// Counts runs queued here (workers wait on it, and poll for other processes').
-    pub(crate) work_added: watch::Sender<u64>,
+    /// Wakes one idle worker per run queued here (other processes' runs are found by the
+    /// one idle worker that polls the store, the scout).
+    pub(crate) work_added: tokio::sync::Notify,
+    /// Held by the idle worker that polls the store for other processes' runs.
+    pub(crate) scout: tokio::sync::Mutex<()>,
     /// Per run followed here: counts writes of its events and settlement (its event
     /// streams wait on it; other runs' writes do not wake them).
     pub(crate) changes:
@@ -250,7 +267,8 @@ impl Server {
         let shared = Arc::new(Shared {
             store,
             config,
-            work_added: watch::Sender::new(0),
+            work_added: tokio::sync::Notify::new(),
+            scout: tokio::sync::Mutex::new(()),
             changes: std::sync::Mutex::default(),
             draining: CancellationToken::new(),
             aborting: CancellationToken::new(),

@@ -28,17 +28,16 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .map_err(|e| StoreError::Database(format!("a store task failed: {e}")))?
 }
 
-/// One worker's loop, until shutdown.
+/// One worker's loop, until shutdown. An idle worker waits to be woken for a run queued
+/// here; one of them at a time (the scout) also looks at the store every poll interval, for
+/// runs queued by other processes, taken over, or missed.
 pub(crate) async fn work(shared: Arc<Shared>, worker: String) {
     let engine = Arc::clone(&shared.engine);
     let lease = shared.config.lease;
-    let mut work = shared.work_added.subscribe();
     loop {
         if shared.draining.is_cancelled() {
             return;
         }
-        work.borrow_and_update();
-        // Wait for work only when there is none (checked first: a notification may be missed).
         let id = worker.clone();
         let claimed = blocking(&shared.store, move |s| s.claim(&id, lease)).await;
         let run = match claimed {
@@ -47,9 +46,12 @@ pub(crate) async fn work(shared: Arc<Shared>, worker: String) {
                 run
             }
             Ok(None) => {
+                let scout = shared.scout.try_lock();
+                // Other idle workers look now and then too, in case a wake-up was lost.
+                let poll = if scout.is_ok() { shared.config.poll } else { shared.config.poll * 20 };
                 tokio::select! {
-                    _ = work.changed() => {}
-                    () = tokio::time::sleep(shared.config.poll) => {}
+                    () = shared.work_added.notified() => {}
+                    () = tokio::time::sleep(poll) => {}
                     () = shared.draining.cancelled() => return,
                 }
                 continue;
@@ -60,6 +62,8 @@ pub(crate) async fn work(shared: Arc<Shared>, worker: String) {
                 continue;
             }
         };
+        // There may be more: another idle worker looks (and becomes the scout if none).
+        shared.work_added.notify_one();
         if let Err(error) = run_one(&shared, &engine, &worker, run).await {
             tracing::warn!(%error, "a run could not be recorded");
         }
@@ -529,7 +533,7 @@ async fn run_one(
         // checkpoint at once.
         let (id, holder) = (run.id.clone(), worker.to_owned());
         blocking(&shared.store, move |s| s.release(&id, &holder)).await?;
-        shared.work_added.send_modify(|n| *n += 1);
+        shared.work_added.notify_one();
         return Ok(());
     };
     if lost {

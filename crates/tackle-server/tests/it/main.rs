@@ -128,7 +128,7 @@ async fn start(backend: &Backend) -> Running {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let router = server.router();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    tokio::spawn(async move { axum::serve(tackle_server::nodelay(listener), router).await.unwrap() });
     Running { url, server, http: reqwest::Client::new() }
 }
 
@@ -497,7 +497,7 @@ async fn serve(server: &Server) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let router = server.router();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    tokio::spawn(async move { axum::serve(tackle_server::nodelay(listener), router).await.unwrap() });
     url
 }
 
