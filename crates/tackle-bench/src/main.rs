@@ -35,8 +35,9 @@
 //! (see `wire.rs`).
 //!
 //! `tackle-bench serve [--database URL] [--concurrency C] [--runs N] [--rounds R] [--workers W]
-//! [--connections P] [--model-ms MS] | [--suspended N]`: `tackle-server` under load on
-//! loopback (see `serve_load.rs`).
+//! [--connections P] [--model-ms MS] [--servers K] | [--suspended N]`: `tackle-server` under
+//! load on loopback (see `serve_load.rs`); `--servers 2` starts a second server process
+//! (`serve-node`) on the same PostgreSQL.
 //!
 //! `tackle-bench suspended`: 10,000 runs suspended on an approval with a 20-message history
 //! each, held in one process: memory per run, and per run in SQLite as the CLI saves them.
@@ -552,9 +553,9 @@ fn main() {
             _ => Err("usage: tackle-bench cold --tackle PATH-OF-tackle --base-url URL (of wire-server)".into()),
         },
         "suspended" => suspend::bench(),
-        "serve" => {
+        "serve" | "serve-node" => {
             let number = |name: &str, default: usize| flag(name).and_then(|v| v.parse().ok()).unwrap_or(default);
-            serve_load::bench(serve_load::Load {
+            let load = serve_load::Load {
                 database: flag("--database"),
                 concurrency: number("--concurrency", 100),
                 runs: number("--runs", 1000),
@@ -562,8 +563,10 @@ fn main() {
                 workers: number("--workers", 32),
                 connections: number("--connections", 64),
                 model_ms: number("--model-ms", 0) as u64,
+                servers: number("--servers", 1),
                 suspended: flag("--suspended").and_then(|v| v.parse().ok()),
-            })
+            };
+            if which == "serve" { serve_load::bench(load) } else { serve_load::serve_node(load) }
         }
         "wire-server" => wire_server::serve(flag("--port").and_then(|p| p.parse().ok()).unwrap_or(18451)),
         "wire" => match (flag("--base-url"), wire::Api::from_name(flag("--api").unwrap_or("chat"))) {

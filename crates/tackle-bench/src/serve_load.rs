@@ -95,6 +95,9 @@ pub(crate) struct Load<'a> {
     pub(crate) connections: usize,
     /// How long the model takes before each turn (a provider's latency).
     pub(crate) model_ms: u64,
+    /// Server processes on the database: this one, and more started as `serve-node`
+    /// children (PostgreSQL only); clients take turns between them.
+    pub(crate) servers: usize,
     pub(crate) suspended: Option<usize>,
 }
 
@@ -127,6 +130,50 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
+/// Starts one more server process (`tackle-bench serve-node`) on `database`; its URL.
+fn node(
+    load: &Load<'_>,
+    database: &str,
+) -> Result<(std::process::Child, String), Box<dyn std::error::Error>> {
+    use std::io::BufRead as _;
+    let mut child = std::process::Command::new(std::env::current_exe()?)
+        .args(["serve-node", "--database", database])
+        .args(["--rounds", &load.rounds.to_string(), "--workers", &load.workers.to_string()])
+        .args(["--connections", &load.connections.to_string(), "--model-ms", &load.model_ms.to_string()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut line = String::new();
+    std::io::BufReader::new(stdout).read_line(&mut line)?;
+    let url = line.trim().to_owned();
+    if !url.starts_with("http://") {
+        return Err(format!("the server node said {line:?}").into());
+    }
+    Ok((child, url))
+}
+
+/// `tackle-bench serve-node`: a server on the database, its URL printed, until standard
+/// input closes.
+pub(crate) fn serve_node(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let database = load.database.ok_or("serve-node needs --database")?.to_owned();
+    runtime.block_on(async move {
+        let store = tackle_server::open(&database, load.connections as u32)?;
+        let model = Slow { inner: model(load.rounds), delay: Duration::from_millis(load.model_ms) };
+        let engine = Engine::new(Harness::new(add_registry(false)?), Arc::new(model));
+        let config = ServerConfig::default().with_workers(load.workers).with_poll(Duration::from_millis(100));
+        let server = Server::start(store, engine, config);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        println!("http://{}", listener.local_addr()?);
+        let router = server.router();
+        tokio::spawn(async move { axum::serve(tackle_server::nodelay(listener), router).await });
+        tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink())).await??;
+        server.shutdown(Duration::from_secs(1)).await;
+        Ok(())
+    })
+}
+
 pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let dir = tempfile::tempdir()?;
@@ -146,6 +193,18 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
         tokio::spawn(async move { axum::serve(tackle_server::nodelay(listener), router).await });
         let token = server.store().create_token("bench", "load")?;
         let owner = server.store().authenticate(&token)?.ok_or("no principal")?;
+        let mut urls = vec![url.clone()];
+        let mut nodes = Vec::new();
+        if load.servers > 1 {
+            if backend != "postgres" {
+                return Err("--servers needs --database postgres://…".into());
+            }
+            for _ in 1..load.servers {
+                let (child, url) = node(&load, &database)?;
+                nodes.push(child);
+                urls.push(url);
+            }
+        }
 
         if let Some(count) = load.suspended {
             let (before, _) = memory_kib();
@@ -179,7 +238,8 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
         // the same millisecond (as users would); without one they all start at once.
         let ramp = Duration::from_millis(load.model_ms * (load.rounds as u64 + 1));
         for client in 0..load.concurrency {
-            let (http, url, token, next) = (http.clone(), url.clone(), token.clone(), Arc::clone(&next));
+            let url = urls[client % urls.len()].clone();
+            let (http, token, next) = (http.clone(), token.clone(), Arc::clone(&next));
             let total = load.runs;
             let arrival = ramp.mul_f64(client as f64 / load.concurrency as f64);
             clients.push(tokio::spawn(async move {
@@ -227,7 +287,7 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
         let line = json!({
             "framework": "tackle", "bench": "serve", "store": backend,
             "concurrency": load.concurrency, "runs": load.runs, "rounds_per_run": load.rounds, "workers": load.workers,
-            "connections": load.connections, "model_ms": load.model_ms,
+            "connections": load.connections, "model_ms": load.model_ms, "servers": load.servers,
             "runs_per_s": crate::round3(load.runs as f64 / elapsed),
             "tool_rounds_per_s": crate::round3((load.runs * load.rounds) as f64 / elapsed),
             "first_event_ms_p50": crate::round3(quantile(&firsts, 0.5)),
@@ -235,6 +295,10 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
             "rss_kib": rss, "peak_kib": peak,
         });
         println!("{line}");
+        for mut node in nodes {
+            drop(node.stdin.take());
+            let _ = tokio::task::spawn_blocking(move || node.wait()).await;
+        }
         server.shutdown(Duration::from_secs(5)).await;
         Ok(())
     })

@@ -72,9 +72,14 @@ pub(crate) struct ServeArgs {
     /// The address to listen on; beyond loopback only when given.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub(crate) listen: std::net::SocketAddr,
-    /// Workers in this process (runs at once).
-    #[arg(long, default_value_t = 4)]
+    /// Workers in this process: runs going at once (a run mostly waits for its model, so
+    /// many fit on one core).
+    #[arg(long, default_value_t = 64)]
     pub(crate) workers: usize,
+    /// PostgreSQL connections this process keeps open at most (workers and requests share
+    /// them; keep the sum over all processes below the server's `max_connections`).
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    pub(crate) connections: u32,
     /// Where runs, events and tokens are kept: `postgres://…` for PostgreSQL (many server
     /// processes on one database), else a SQLite file (default: `server.db` in the data dir).
     #[arg(long, global = true, env = "TACKLE_DATABASE", value_name = "URL|PATH")]

@@ -226,9 +226,7 @@ pub(crate) async fn serve(args: ServeArgs, config: &Config) -> Result<ExitCode, 
     if let Some(command) = &args.command {
         return administer(command, args.database.as_deref());
     }
-    // Connections for the workers (each may hold one while another writes its events) and
-    // for the API's event streams and requests.
-    let (store, path) = store(args.database.as_deref(), args.workers.max(1) as u32 * 2 + 64)?;
+    let (store, path) = store(args.database.as_deref(), args.connections.max(1))?;
     let models = models(&args, config).await?;
     let (registry, _skills, live) = tools::live_registry(config).await?;
     let harness = Harness::new(registry)
