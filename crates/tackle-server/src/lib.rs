@@ -276,6 +276,37 @@ impl Server {
             running: std::sync::Mutex::default(),
             metrics: metrics::Metrics::new(),
         });
+        // Other processes' changes, pushed when the store can: their queued runs wake a
+        // worker here, their writes to a run wake its streams here.
+        if let Some(mut changes) = shared.store.watch() {
+            let shared = Arc::clone(&shared);
+            tokio::spawn(async move {
+                loop {
+                    let change = tokio::select! {
+                        change = changes.recv() => change,
+                        () = shared.draining.cancelled() => None,
+                    };
+                    match change {
+                        None => return,
+                        Some(store::Change::Queued) => shared.work_added.notify_one(),
+                        Some(store::Change::Run(run)) => shared.changed(&run),
+                        Some(store::Change::Lost) => {
+                            shared.work_added.notify_one();
+                            let followed: Vec<String> = shared
+                                .changes
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .keys()
+                                .cloned()
+                                .collect();
+                            for run in followed {
+                                shared.changed(&run);
+                            }
+                        }
+                    }
+                }
+            });
+        }
         let workers = (0..shared.config.workers)
             .map(|i| {
                 let name = format!("{}/{i}", shared.config.name);

@@ -11,7 +11,7 @@ use postgres::types::ToSql;
 use postgres::{NoTls, Row, Statement};
 
 use crate::store::{
-    Charge, Charged, EventCharge, Followed, PlanRecord, Principal, RunRecord, RunStatus, SessionLink,
+    Change, Charge, Charged, EventCharge, Followed, PlanRecord, Principal, RunRecord, RunStatus, SessionLink,
     SessionRecord, Settlement, Store, StoreError, TenantRecord, UsageLine, check_continuable, check_name,
     event_key, now_ms, plan_record, random_hex, token_hash,
 };
@@ -182,7 +182,15 @@ impl Db for Tx<'_> {
 #[derive(Clone)]
 pub struct PgStore {
     pool: Closing,
+    /// For the connection that listens to other processes' changes.
+    config: postgres::Config,
+    /// This store's name in the notifications it sends (its own are not heard back).
+    origin: String,
 }
+
+/// The channel of changes between server processes. A payload is `<origin> <run>`: the
+/// run's events or status changed; with no run, a run was queued.
+const CHANNEL: &str = "tackle";
 
 /// The pool, closed where blocking is allowed: a connection's client closes by blocking on
 /// a runtime of its own, which cannot start on an async thread.
@@ -314,6 +322,53 @@ fn debit(
     Ok(Charged::Taken(balance.map(|b| b.saturating_sub(amount))))
 }
 
+/// Hears other processes' changes on a connection of its own until `changes` is closed,
+/// connecting again when the connection is lost (after which every run may have changed).
+fn listen(config: &postgres::Config, origin: &str, changes: &tokio::sync::mpsc::UnboundedSender<Change>) {
+    use postgres::fallible_iterator::FallibleIterator as _;
+    let mut wait = Duration::from_millis(100);
+    while !changes.is_closed() {
+        let mut client = match config.connect(NoTls) {
+            Ok(client) => client,
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for other processes' changes; trying again");
+                std::thread::sleep(wait);
+                wait = (wait * 2).min(Duration::from_secs(10));
+                continue;
+            }
+        };
+        if client.batch_execute(&format!("LISTEN {CHANNEL}")).is_err() {
+            std::thread::sleep(wait);
+            continue;
+        }
+        wait = Duration::from_millis(100);
+        // Whatever happened while not listening is read again.
+        let _ = changes.send(Change::Lost);
+        loop {
+            let mut notifications = client.notifications();
+            let next = notifications.timeout_iter(Duration::from_secs(1)).next();
+            match next {
+                Ok(Some(notification)) => {
+                    let Some((from, run)) = notification.payload().split_once(' ') else { continue };
+                    if from == origin {
+                        continue;
+                    }
+                    let change = if run.is_empty() { Change::Queued } else { Change::Run(run.to_owned()) };
+                    if changes.send(change).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) if changes.is_closed() => return,
+                Ok(None) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "listening for other processes' changes stopped; connecting again");
+                    break;
+                }
+            }
+        }
+    }
+}
+
 fn limit_of(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
 }
@@ -328,7 +383,7 @@ impl PgStore {
     fn connect(url: &str, connections: u32) -> Result<Self, StoreError> {
         let config: postgres::Config =
             url.parse().map_err(|e| StoreError::Invalid(format!("the database URL cannot be read: {e}")))?;
-        let manager = Manager(config);
+        let manager = Manager(config.clone());
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(1))
             .connection_timeout(Duration::from_secs(10))
@@ -362,7 +417,7 @@ impl PgStore {
         // statements prepared from here on see the tables as they are.
         conn.client.batch_execute("ANALYZE runs, events, sessions").map_err(db)?;
         drop(conn);
-        Ok(PgStore { pool: Closing(Some(pool)) })
+        Ok(PgStore { pool: Closing(Some(pool)), config, origin: random_hex(8)? })
     }
 
     /// Runs `f` with a connection from the pool, off the async threads.
@@ -448,8 +503,9 @@ impl Store for PgStore {
                              SELECT $5, $2, $3, $6, $1, 1, $7, $7 WHERE $5::text IS NOT NULL
                          )
                          INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
-                         VALUES ($1, $2, $3, 'queued', $4, $5, NULL, $7, $7) RETURNING *",
-                        &[&id, &owner.org, &owner.user, &text, &session, &title, &now],
+                         SELECT $1, $2, $3, 'queued', $4, $5, NULL, $7, $7
+                         FROM (SELECT pg_notify('tackle', $8 || ' ')) AS told RETURNING *",
+                        &[&id, &owner.org, &owner.user, &text, &session, &title, &now, &self.origin],
                     )?;
                 Ok(row_to_run(&row))
             });
@@ -490,6 +546,7 @@ impl Store for PgStore {
                     (Some(session.clone()), last)
                 }
             };
+            tx.execute("SELECT pg_notify('tackle', $1 || ' ')", &[&self.origin]).map_err(db)?;
             let row = tx
                 .query_one(
                     "INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
@@ -576,13 +633,15 @@ impl Store for PgStore {
                  UPDATE runs SET state = $4::text, updated_ms = $5
                  WHERE id = $1 AND $4::text IS NOT NULL AND EXISTS (SELECT 1 FROM holder)
                  RETURNING id
+             ), told AS (
+                 SELECT pg_notify('tackle', $6 || ' ' || $1) WHERE EXISTS (SELECT 1 FROM holder)
              )
              SELECT EXISTS (SELECT 1 FROM holder) AS holds,
                     (SELECT org FROM holder) AS org, (SELECT \"user\" FROM holder) AS owner,
                     (SELECT seq FROM base) + (SELECT COUNT(*) FROM inserted) AS last,
-                    (SELECT COUNT(*) FROM kept) AS kept";
-        let params: [&(dyn postgres::types::ToSql + Sync); 5] =
-            [&run, &worker, &events, &checkpoint, &now_ms()];
+                    (SELECT COUNT(*) FROM kept) AS kept, (SELECT COUNT(*) FROM told) AS told";
+        let params: [&(dyn postgres::types::ToSql + Sync); 6] =
+            [&run, &worker, &events, &checkpoint, &now_ms(), &self.origin];
         if charges.is_empty() {
             return self.with(|c| {
                 let row = c.query_one(APPEND, &params)?;
@@ -661,9 +720,13 @@ impl Store for PgStore {
     fn settle(&self, run: &str, worker: &str, settlement: &Settlement) -> Result<bool, StoreError> {
         self.with(|c| {
             let changed = c
-                .execute(
-                    "UPDATE runs SET status = $1, state = COALESCE($2, state), answer = $3, error = $4, decisions = NULL,
-                     lease_owner = NULL, lease_until_ms = NULL, updated_ms = $5 WHERE id = $6 AND lease_owner = $7",
+                .query(
+                    "WITH changed AS (
+                         UPDATE runs SET status = $1, state = COALESCE($2, state), answer = $3, error = $4,
+                         decisions = NULL, lease_owner = NULL, lease_until_ms = NULL, updated_ms = $5
+                         WHERE id = $6 AND lease_owner = $7 RETURNING id
+                     )
+                     SELECT pg_notify('tackle', $8 || ' ' || id) FROM changed",
                     &[
                         &settlement.status.as_str(),
                         &settlement.state,
@@ -672,23 +735,27 @@ impl Store for PgStore {
                         &now_ms(),
                         &run,
                         &worker,
+                        &self.origin,
                     ],
                 )
                 .map_err(db)?;
-            Ok(changed == 1)
+            Ok(changed.len() == 1)
         })
     }
 
     fn submit_decisions(&self, owner: &Principal, run: &str, decisions: &str) -> Result<bool, StoreError> {
         self.with(|c| {
             let changed = c
-                .execute(
-                    "UPDATE runs SET status = 'queued', decisions = $1, updated_ms = $2
-                     WHERE id = $3 AND org = $4 AND \"user\" = $5 AND status = 'suspended'",
-                    &[&decisions, &now_ms(), &run, &owner.org, &owner.user],
+                .query(
+                    "WITH changed AS (
+                         UPDATE runs SET status = 'queued', decisions = $1, updated_ms = $2
+                         WHERE id = $3 AND org = $4 AND \"user\" = $5 AND status = 'suspended' RETURNING id
+                     )
+                     SELECT pg_notify('tackle', $6 || ' ' || id), pg_notify('tackle', $6 || ' ') FROM changed",
+                    &[&decisions, &now_ms(), &run, &owner.org, &owner.user, &self.origin],
                 )
                 .map_err(db)?;
-            Ok(changed == 1)
+            Ok(changed.len() == 1)
         })
     }
 
@@ -720,6 +787,7 @@ impl Store for PgStore {
                 }
                 settled => settled,
             };
+            tx.execute("SELECT pg_notify('tackle', $1 || ' ' || $2)", &[&self.origin, &run]).map_err(db)?;
             Ok(Some(after))
         })
     }
@@ -727,13 +795,32 @@ impl Store for PgStore {
     fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError> {
         self.with(|c| {
             let changed = c
-                .execute(
-                    "UPDATE runs SET lease_until_ms = 0 WHERE id = $1 AND lease_owner = $2 AND status = 'running'",
-                    &[&run, &worker],
+                .query(
+                    "WITH changed AS (
+                         UPDATE runs SET lease_until_ms = 0
+                         WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING id
+                     )
+                     SELECT pg_notify('tackle', $3 || ' ') FROM changed",
+                    &[&run, &worker, &self.origin],
                 )
                 .map_err(db)?;
-            Ok(changed == 1)
+            Ok(changed.len() == 1)
         })
+    }
+
+    fn watch(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        let (changes, receiver) = tokio::sync::mpsc::unbounded_channel();
+        let (config, origin) = (self.config.clone(), self.origin.clone());
+        let started = std::thread::Builder::new()
+            .name("tackle-pg-listen".into())
+            .spawn(move || listen(&config, &origin, &changes));
+        match started {
+            Ok(_) => Some(receiver),
+            Err(error) => {
+                tracing::warn!(%error, "no thread to listen for other processes' changes; polling only");
+                None
+            }
+        }
     }
 
     fn cancel_requested(&self, run: &str) -> Result<bool, StoreError> {

@@ -252,6 +252,19 @@ pub struct Charge<'a> {
     pub amount_micros: i64,
 }
 
+/// A change another process made, heard through [`Store::watch`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Change {
+    /// A run was queued (or released for another worker).
+    Queued,
+    /// The run's events or status changed.
+    Run(String),
+    /// Changes may have been missed (the listening connection was lost): read everything
+    /// again.
+    Lost,
+}
+
 /// How a charge went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Charged {
@@ -360,6 +373,13 @@ pub trait Store: Send + Sync + 'static {
 
     /// Gives up `worker`'s lease on `run` at once, for another worker to take it over.
     fn release(&self, run: &str, worker: &str) -> Result<bool, StoreError>;
+
+    /// Changes other processes make to the store, as they commit, when the store can tell
+    /// (PostgreSQL's `LISTEN`); `None` when it cannot, and the server polls. Ends when the
+    /// receiver is dropped.
+    fn watch(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        None
+    }
 
     /// `owner`'s sessions, the most recently used first, at most `limit`.
     fn sessions(&self, owner: &Principal, limit: usize) -> Result<Vec<SessionRecord>, StoreError>;

@@ -848,3 +848,48 @@ async fn a_run_that_went_on_after_its_decisions_on(backend: Backend) {
     assert_eq!((deleted.load(Ordering::SeqCst), charged.load(Ordering::SeqCst)), (1, 1), "nothing ran twice");
     second.shutdown(Duration::ZERO).await;
 }
+
+/// Two servers on one PostgreSQL, each polling the store only every 10 s: a run queued
+/// through one is taken up at once by the other (the notification wakes a worker there),
+/// and a client following it on the first sees its events as they are written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_process_hears_of_queued_runs_and_written_events_at_once() {
+    for backend in backends() {
+        if matches!(backend, Backend::Postgres(_)) {
+            another_process_hears_on(backend).await;
+        }
+    }
+}
+
+async fn another_process_hears_on(backend: Backend) {
+    let answering = |text: &'static str| {
+        let harness = Harness::new(tackle_tools::ToolRegistry::builder().tool(add_tool()).build().unwrap());
+        Engine::new(harness, Arc::new(FunctionModel::new(move |_| Ok(AssistantTurn::text(text)))))
+    };
+    let config = || ServerConfig::default().with_workers(1).with_poll(Duration::from_secs(10));
+    let first = Server::start(backend.open(), answering("from the first"), config());
+    let second = Server::start(backend.open(), answering("from the second"), config());
+    // Both have looked at the store and found nothing; they wait (up to 10 s).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let url = serve(&first).await;
+    let token = first.store().create_token("acme", "alice").unwrap();
+    let owner = first.store().authenticate(&token).unwrap().unwrap();
+    // Queued without waking anyone here: only the notification can.
+    let run = first.store().create_run(&owner, &json!({"prompt": "hi"}), &new_session()).unwrap();
+    let started = std::time::Instant::now();
+    let body = reqwest::Client::new()
+        .get(format!("{url}/v1/runs/{}/events", run.id))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    assert!(body.contains("\"finished\""), "{body}");
+    let record = first.store().run(&owner, &run.id).unwrap().unwrap();
+    assert_eq!(record.answer.as_deref(), Some("from the second"));
+    first.shutdown(Duration::ZERO).await;
+    second.shutdown(Duration::ZERO).await;
+}
