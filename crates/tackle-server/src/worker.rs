@@ -17,6 +17,9 @@ use crate::{Engine, Shared};
 /// The most events written in one transaction.
 const BATCH: usize = 256;
 
+/// How long events wait for what follows them before they are written alone.
+const COALESCE: Duration = Duration::from_millis(2);
+
 /// Runs a blocking store call off the async threads.
 pub(crate) async fn blocking<T: Send + 'static>(
     store: &Arc<dyn Store>,
@@ -257,7 +260,15 @@ async fn write_all(
                 }
             }
             if events.len() < BATCH {
-                next = writes.try_recv().ok();
+                next = match writes.try_recv() {
+                    Ok(write) => Some(write),
+                    // Events with nothing behind them wait a moment for company (the
+                    // checkpoint or events that follow): one transaction instead of two.
+                    Err(mpsc::error::TryRecvError::Empty) => {
+                        tokio::time::timeout(COALESCE, writes.recv()).await.ok().flatten()
+                    }
+                    Err(mpsc::error::TryRecvError::Disconnected) => None,
+                };
             }
         }
         let (state, ack) = match checkpoint {
