@@ -232,13 +232,10 @@ async fn events(
             )?
         }
     };
-    // Listening starts before the first read, so that nothing written after it is missed.
+    // Listening starts before the first read, so that nothing written after it is missed;
+    // on a refusal the stream state is dropped, and the wake-up channel with it.
     let notes = shared.follow(&id);
     let (who, run_id) = (owner.clone(), id.clone());
-    let (status, first) = blocking(&shared.store, move |s| s.follow(&who, &run_id, after, PAGE))
-        .await
-        .map_err(Problem::store)?
-        .ok_or_else(|| Problem::not_found("run"))?;
     let mut state = Follow {
         shared,
         owner,
@@ -250,6 +247,10 @@ async fn events(
         idle: 0,
         finished: false,
     };
+    let (status, first) = blocking(&state.shared.store, move |s| s.follow(&who, &run_id, after, PAGE))
+        .await
+        .map_err(Problem::store)?
+        .ok_or_else(|| Problem::not_found("run"))?;
     state.take(status, first);
     let stream = futures_util::stream::unfold(state, |mut follow| async move {
         let event = follow.next().await?;

@@ -321,6 +321,11 @@ impl Server {
         api::router(Arc::clone(&self.shared))
     }
 
+    /// How many runs this process's event streams follow now.
+    pub fn followed(&self) -> usize {
+        self.shared.changes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
     /// The store.
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.shared.store

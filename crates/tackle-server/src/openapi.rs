@@ -67,7 +67,9 @@ pub(crate) fn document() -> Value {
                     "metered": {"type": "boolean"}, "balance": {"type": ["number", "null"], "description": "Credits, when metered."},
                     "models": {"type": "array", "items": {"type": "string"}}, "profile": {"$ref": "#/components/schemas/Profile"}}},
                 "Usage": {"type": "object", "properties": {
-                    "balance": {"type": ["number", "null"]}, "spent": {"type": "number"}, "granted": {"type": "number"},
+                    "balance": {"type": ["number", "null"]},
+                    "spent": {"type": "number", "description": "Over the runs listed."},
+                    "granted": {"type": "number", "description": "Grants and allowances, when among the lines listed."},
                     "runs": {"type": "array", "items": {"type": "object", "properties": {
                         "run": {"type": "string"}, "model": {"type": "number"}, "tools": {"type": "number"}, "total": {"type": "number"}}}}}},
                 "Decisions": {"type": "object", "additionalProperties": false, "required": ["decisions"], "properties": {

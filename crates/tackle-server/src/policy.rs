@@ -167,15 +167,21 @@ pub(crate) fn read(tenant: &TenantRecord) -> Result<(OrgPolicy, Profile), String
     ))
 }
 
-/// The model `asked` names (else the server's first), if the server has it and the
-/// organisation allows it.
+/// The model `asked` names (else the server's first the organisation allows), if the
+/// server has it and the organisation allows it.
 pub(crate) fn model<'a>(
     engine: &'a Engine,
     org: &OrgPolicy,
     asked: Option<&str>,
 ) -> Result<&'a ModelEntry, String> {
+    let allowed = |entry: &&ModelEntry| org.models.as_ref().is_none_or(|names| names.contains(&entry.name));
     let entry = match asked {
-        None => engine.models.first().ok_or("the server has no model")?,
+        // The default: the server's first model that the organisation allows.
+        None => engine
+            .models
+            .iter()
+            .find(allowed)
+            .ok_or("none of the server's models is allowed in your organisation")?,
         Some(name) => engine.models.iter().find(|m| m.name == name).ok_or_else(|| {
             let known: Vec<&str> = engine.models.iter().map(|m| m.name.as_str()).collect();
             format!("there is no model {name:?} (the server has {})", known.join(", "))

@@ -150,7 +150,8 @@ impl Meter {
 
     fn admit(&mut self, step: Step<'_>) -> Result<(), String> {
         match step {
-            Step::Round { .. } if self.metered => {
+            // A model without a price costs nothing a round, and needs nothing to start one.
+            Step::Round { .. } if self.metered && self.price.is_some() => {
                 let balance = block_here(|| self.store.balance(&self.owner))
                     .map_err(|e| format!("the balance could not be read: {e}"))?
                     .unwrap_or(0);

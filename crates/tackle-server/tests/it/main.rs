@@ -849,6 +849,20 @@ async fn a_run_that_went_on_after_its_decisions_on(backend: Backend) {
     second.shutdown(Duration::ZERO).await;
 }
 
+/// Following runs that are not there (or not the caller's) leaves nothing behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn probing_for_runs_leaves_nothing_behind() {
+    let backend = backends().remove(0);
+    let running = start(&backend).await;
+    let alice = running.token("acme", "alice");
+    for i in 0..50 {
+        let (status, _, _) = running.get(Some(&alice), &format!("/v1/runs/run_{i}/events"), None).await;
+        assert_eq!(status, 404);
+    }
+    assert_eq!(running.server.followed(), 0, "no wake-up channel kept for a run never followed");
+    running.server.shutdown(Duration::ZERO).await;
+}
+
 /// Two servers on one PostgreSQL, each polling the store only every 10 s: a run queued
 /// through one is taken up at once by the other (the notification wakes a worker there),
 /// and a client following it on the first sees its events as they are written.

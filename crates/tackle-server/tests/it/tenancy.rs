@@ -285,6 +285,11 @@ async fn policy_on(backend: Backend) {
     );
     let (_, me) = client.get(&alice, "/v1/me").await;
     assert_eq!(me["models"], json!(["small", "greeter"]));
+    // Without a choice, a run gets the first model the organisation allows.
+    store.set_org_policy("other", &json!({"models": ["large"]}).to_string()).unwrap();
+    let run = client.run(&carol, json!({"prompt": "hi"})).await;
+    assert!(run["answer"].as_str().unwrap().starts_with("large saw"), "{run}");
+    store.set_org_policy("other", "{}").unwrap();
 
     // Tools: a chosen subset is all the model is offered; unknown ones are refused.
     let run = client.run(&alice, json!({"prompt": "hi", "tools": ["add"]})).await;
