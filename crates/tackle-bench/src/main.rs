@@ -583,6 +583,13 @@ fn main() {
             ),
         },
         "executor" => bench_executor(),
+        "loop" if args.iter().any(|a| a == "--spans") => {
+            // Spans on, kept by a subscriber that exports nothing: the cost of telemetry
+            // short of an exporter.
+            use tracing_subscriber::layer::SubscriberExt as _;
+            let subscriber = tracing_subscriber::registry().with(tracing_subscriber::filter::LevelFilter::INFO);
+            tracing::subscriber::with_default(subscriber, || bench_loop(false))
+        }
         "loop" => bench_loop(false),
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),

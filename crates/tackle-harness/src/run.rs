@@ -212,8 +212,10 @@ impl Harness {
             return Err(RunError::Suspended);
         }
         let started = Instant::now();
+        let span = run_span(&state.run_id);
         sink.emit(RunEvent::RunStarted { run_id: state.run_id.clone() });
-        let outcome = self.drive(model, ctx, state, sink, started).await;
+        let outcome = in_span(self.drive(model, ctx, state, sink, started), span.clone()).await;
+        record_outcome(&span, &outcome);
         state.counters.elapsed += started.elapsed();
         outcome
     }
@@ -221,6 +223,21 @@ impl Harness {
     /// Continues a suspended run with a decision for every waiting call, then runs on
     /// exactly as if it had never stopped.
     pub async fn resume(
+        &self,
+        model: &dyn Model,
+        ctx: &Arc<RunContext>,
+        state: &mut RunState,
+        decisions: impl IntoIterator<Item = (String, Decision)>,
+        sink: &mut dyn EventSink,
+    ) -> Result<RunOutcome, RunError> {
+        let span = run_span(&state.run_id);
+        let outcome = in_span(self.resume_inner(model, ctx, state, decisions, sink), span.clone()).await;
+        record_outcome(&span, &outcome);
+        outcome
+    }
+
+    /// [`Harness::resume`], inside the run's span.
+    async fn resume_inner(
         &self,
         model: &dyn Model,
         ctx: &Arc<RunContext>,
@@ -340,6 +357,21 @@ impl Harness {
     /// their tool is idempotent; every other one gets a failure saying `interrupted`. Calls
     /// that had not started (waiting for approval, deferred) go on as they would have.
     pub async fn recover(
+        &self,
+        model: &dyn Model,
+        ctx: &Arc<RunContext>,
+        state: &mut RunState,
+        interrupted: &str,
+        sink: &mut dyn EventSink,
+    ) -> Result<RunOutcome, RunError> {
+        let span = run_span(&state.run_id);
+        let outcome = in_span(self.recover_inner(model, ctx, state, interrupted, sink), span.clone()).await;
+        record_outcome(&span, &outcome);
+        outcome
+    }
+
+    /// [`Harness::recover`], inside the run's span.
+    async fn recover_inner(
         &self,
         model: &dyn Model,
         ctx: &Arc<RunContext>,
@@ -542,7 +574,19 @@ impl Harness {
                     settings: &settings,
                     tool_call_deltas: false,
                 };
-                stream_round(model, request, ctx, sink).await?
+                let span = chat_span(model);
+                let turn = in_span(stream_round(model, request, ctx, sink), span.clone()).await;
+                match &turn {
+                    _ if span.is_disabled() => {}
+                    Ok(turn) => {
+                        span.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
+                        span.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
+                    }
+                    Err(error) => {
+                        span.record("error.type", error_type(error));
+                    }
+                }
+                turn?
             };
             state.counters.rounds += 1;
             state.counters.usage += turn.usage;
@@ -921,6 +965,71 @@ impl Harness {
 }
 
 /// Streams one round, passing deltas on as they arrive; returns the complete turn.
+/// Runs `work` inside `span`, and without the span's bookkeeping when nobody records it.
+pub(crate) async fn in_span<F: std::future::Future>(work: F, span: tracing::Span) -> F::Output {
+    if span.is_disabled() { work.await } else { tracing::Instrument::instrument(work, span).await }
+}
+
+/// The OpenTelemetry GenAI span of a run (`invoke_agent`): its id, and how it ended.
+fn run_span(run_id: &str) -> tracing::Span {
+    tracing::info_span!(
+        "invoke_agent",
+        "otel.name" = "invoke_agent tackle",
+        "gen_ai.operation.name" = "invoke_agent",
+        "gen_ai.agent.name" = "tackle",
+        "gen_ai.conversation.id" = %shorten_id(run_id),
+        "error.type" = tracing::field::Empty,
+    )
+}
+
+/// The span of one model round (`chat {model}`): provider, model and, once the round is
+/// done, its tokens — never the prompt or the answer.
+fn chat_span(model: &dyn Model) -> tracing::Span {
+    // Field values are worked out only when someone records the span.
+    let split = || {
+        let name = model.name();
+        name.split_once(':').unwrap_or(("unknown", name))
+    };
+    tracing::info_span!(
+        "chat",
+        "otel.name" = %format_args!("chat {}", split().1),
+        "gen_ai.operation.name" = "chat",
+        "gen_ai.provider.name" = split().0,
+        "gen_ai.request.model" = split().1,
+        "gen_ai.usage.input_tokens" = tracing::field::Empty,
+        "gen_ai.usage.output_tokens" = tracing::field::Empty,
+        "error.type" = tracing::field::Empty,
+    )
+}
+
+/// A run id as an attribute: at most 128 characters.
+fn shorten_id(id: &str) -> &str {
+    match id.char_indices().nth(128) {
+        Some((end, _)) => &id[..end],
+        None => id,
+    }
+}
+
+/// The low-cardinality `error.type` of a run error.
+fn error_type(error: &RunError) -> &'static str {
+    match error {
+        RunError::Model(_) => "model",
+        RunError::StreamCut => "stream_cut",
+        RunError::ConfidenceTooLow { .. } => "confidence_too_low",
+        RunError::RetryBudgetExhausted(_) => "retry_budget_exhausted",
+        RunError::Cancelled => "cancelled",
+        RunError::Stopped(_) => "stopped",
+        RunError::Suspended | RunError::NotSuspended => "state",
+        RunError::MissingDecision(_) | RunError::BadDecision { .. } => "decision",
+    }
+}
+
+fn record_outcome(span: &tracing::Span, outcome: &Result<RunOutcome, RunError>) {
+    if let Err(error) = outcome {
+        span.record("error.type", error_type(error));
+    }
+}
+
 async fn stream_round(
     model: &dyn Model,
     request: ModelRequest<'_>,

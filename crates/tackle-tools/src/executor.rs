@@ -352,18 +352,39 @@ impl Executor {
         state: &ExecutionState,
     ) -> (ToolReturn, Duration) {
         let started = Instant::now();
-        let Some(tool) = offer.get(&call.name) else {
-            let ret = error_return(ToolError::NotAvailable(shorten(&call.name, 64)), &call.name);
-            return (finish_ids(ret, call), started.elapsed());
+        // An OpenTelemetry GenAI `execute_tool` span: names and ids, never arguments or
+        // results.
+        let span = tracing::info_span!(
+            "execute_tool",
+            "otel.name" = %format_args!("execute_tool {}", prefix(&call.name, 64)),
+            "gen_ai.operation.name" = "execute_tool",
+            "gen_ai.tool.name" = prefix(&call.name, 64),
+            "gen_ai.tool.call.id" = prefix(&call.id, 128),
+            "gen_ai.tool.type" = "function",
+            "error.type" = tracing::field::Empty,
+        );
+        let ret = match offer.get(&call.name) {
+            None => {
+                finish_ids(error_return(ToolError::NotAvailable(shorten(&call.name, 64)), &call.name), call)
+            }
+            Some(tool) => {
+                let plan = CallPlan {
+                    tool,
+                    call,
+                    prior_retries: state.model_retries.get(&call.name).copied().unwrap_or(0),
+                    approved: state.approved.contains(&call.id),
+                    input: state.inputs.get(&call.id).cloned(),
+                };
+                if span.is_disabled() {
+                    self.run_offered(run, plan).await
+                } else {
+                    tracing::Instrument::instrument(self.run_offered(run, plan), span.clone()).await
+                }
+            }
         };
-        let plan = CallPlan {
-            tool,
-            call,
-            prior_retries: state.model_retries.get(&call.name).copied().unwrap_or(0),
-            approved: state.approved.contains(&call.id),
-            input: state.inputs.get(&call.id).cloned(),
-        };
-        let ret = self.run_offered(run, plan).await;
+        if !ret.is_ok() {
+            span.record("error.type", ret.status.label());
+        }
         let took = started.elapsed();
         tracing::debug!(tool = %call.name, call_id = %call.id, status = %ret.status, ?took, "tool call finished");
         (ret, took)
@@ -582,6 +603,14 @@ impl Executor {
 }
 
 /// Runs the tool's future under its timeout and the run's cancellation, catching panics.
+/// At most `max` characters of `text`, without copying.
+fn prefix(text: &str, max: usize) -> &str {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
+}
+
 async fn guarded(
     call: impl std::future::Future<Output = Result<ToolReturn, ToolError>>,
     timeout: Duration,

@@ -3,6 +3,7 @@
 
 mod limits;
 mod loop_basics;
+mod spans;
 mod suspend;
 
 use std::sync::Arc;
