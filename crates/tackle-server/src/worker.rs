@@ -197,10 +197,24 @@ impl Meter {
 struct Sink {
     writes: mpsc::UnboundedSender<Write>,
     meter: Meter,
+    /// Where tokens and tool calls are counted, with the model's provider and name.
+    shared: Arc<Shared>,
+    provider: String,
+    model: String,
+    /// The tools the registry knows (others are counted as `unknown`).
+    registry: Arc<tackle_tools::ToolRegistry>,
 }
 
 impl EventSink for Sink {
     fn emit(&mut self, event: RunEvent) {
+        match &event {
+            RunEvent::Usage { usage } => self.shared.metrics.tokens(&self.provider, &self.model, usage),
+            RunEvent::ToolCallFinished { name, status, duration, .. } => {
+                let known = if self.registry.definition(name).is_some() { name.as_str() } else { "unknown" };
+                self.shared.metrics.tool(known, status.label(), *duration);
+            }
+            _ => {}
+        }
         let charging = self.meter.charging(&event);
         if let Ok(text) = serde_json::to_string(&event) {
             let _ = self.writes.send(Write::Event(text, charging));
@@ -520,7 +534,19 @@ async fn run_one(
             }
         })
     };
-    let mut sink = Sink { writes, meter };
+    let (provider, model_id) = {
+        let name = setup.model.model.name();
+        let (provider, model_id) = name.split_once(':').unwrap_or(("unknown", name));
+        (provider.to_owned(), model_id.to_owned())
+    };
+    let mut sink = Sink {
+        writes,
+        meter,
+        shared: Arc::clone(shared),
+        provider,
+        model: model_id,
+        registry: engine.harness.registry(),
+    };
     let model = setup.model.model.as_ref();
     let going = async {
         match resume_with {

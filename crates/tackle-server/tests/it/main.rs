@@ -697,6 +697,20 @@ async fn tools_metrics_and_the_api_description() {
     assert!(kind.starts_with("application/openmetrics-text"), "{kind}");
     assert!(metrics.contains("tackle_server_runs_created_total 1"), "{metrics}");
     assert!(metrics.contains("tackle_server_runs_settled_total{status=\"answered\"} 1"), "{metrics}");
+    assert!(
+        metrics.contains("tackle_server_tool_calls_total{gen_ai_tool_name=\"add\",status=\"ok\"} 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(
+            "tackle_server_tool_call_duration_seconds_count{gen_ai_tool_name=\"add\",status=\"ok\"} 1"
+        ),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("gen_ai_client_token_usage_count{gen_ai_operation_name=\"chat\",gen_ai_provider_name=\"test\",gen_ai_request_model=\"function\",gen_ai_token_type=\"input\"} 2"),
+        "two rounds: {metrics}"
+    );
     assert!(metrics.contains("tackle_server_runs_running 0"), "{metrics}");
 
     let (status, _, document) = running.get(None, "/openapi.json", None).await;
