@@ -617,7 +617,8 @@ impl Store for PgStore {
     ) -> Result<Option<i64>, StoreError> {
         // One statement, one round trip: the run's row locked (only its holder writes), the
         // events numbered on from the last, the checkpoint kept. The primary key (run,
-        // seq) refuses a number given twice. Charges go in the same transaction.
+        // seq) refuses a number given twice; other processes are told on commit (`told` is
+        // selected only so that the statement runs it). Charges go in the same transaction.
         const APPEND: &str = "WITH holder AS (
                  SELECT id, org, \"user\" FROM runs
                  WHERE id = $1 AND lease_owner = $2 AND status = 'running' FOR UPDATE
