@@ -13,8 +13,9 @@ use crate::cli::ChatArgs;
 use crate::config::Config;
 use crate::failure::Failure;
 use crate::run::{Ended, Runner, Step};
-use crate::sessions::{Store, data_dir, title_of};
+use crate::sessions::{Store, data_dir};
 use crate::tools::source_line;
+use tackle_harness::conversation_title as title_of;
 
 const HELP: &str = "/tools    the tools and whether they are offered
 /skills   the skills, found again (they are also found again before each prompt)

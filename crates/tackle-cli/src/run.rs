@@ -14,8 +14,9 @@ use crate::config::Config;
 use crate::failure::Failure;
 use crate::provider::{self, Chosen};
 use crate::render::{JsonLines, Terminal};
-use crate::sessions::{Endpoint, Session, Status, Store, title_of};
+use crate::sessions::{Endpoint, Session, Status, Store};
 use crate::tools;
+use tackle_harness::conversation_title as title_of;
 
 /// Exit code of a run that waits for approvals.
 pub(crate) const SUSPENDED: u8 = 3;

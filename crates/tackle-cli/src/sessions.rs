@@ -255,16 +255,6 @@ impl Store {
     }
 }
 
-/// A session's title: the start of its first prompt, on one line.
-pub(crate) fn title_of(prompt: &str) -> String {
-    let line = prompt.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut title: String = line.chars().take(60).collect();
-    if title.len() < line.len() {
-        title.push('…');
-    }
-    title
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,7 +311,7 @@ mod tests {
 
     #[test]
     fn titles_are_one_short_line() {
-        assert_eq!(title_of("  What is\n the weather?  "), "What is the weather?");
-        assert_eq!(title_of(&"word ".repeat(30)).chars().count(), 61);
+        assert_eq!(tackle_harness::conversation_title("  What is\n the weather?  "), "What is the weather?");
+        assert_eq!(tackle_harness::conversation_title(&"word ".repeat(30)).chars().count(), 61);
     }
 }

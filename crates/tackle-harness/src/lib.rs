@@ -51,6 +51,6 @@ pub use limits::{LimitKind, Limits};
 pub use run::Harness;
 pub use state::{
     Answer, CallTrace, Counters, Decision, METADATA_MAX_BYTES, PendingBatch, PendingCall, PendingKind,
-    RunError, RunOutcome, RunState,
+    RunError, RunOutcome, RunState, conversation_title,
 };
 pub use wording::Wording;

@@ -214,8 +214,7 @@ impl Harness {
         let started = Instant::now();
         let span = run_span(&state.run_id);
         sink.emit(RunEvent::RunStarted { run_id: state.run_id.clone() });
-        let outcome = in_span(self.drive(model, ctx, state, sink, started), span.clone()).await;
-        record_outcome(&span, &outcome);
+        let outcome = in_run_span(span, self.drive(model, ctx, state, sink, started)).await;
         state.counters.elapsed += started.elapsed();
         outcome
     }
@@ -230,10 +229,7 @@ impl Harness {
         decisions: impl IntoIterator<Item = (String, Decision)>,
         sink: &mut dyn EventSink,
     ) -> Result<RunOutcome, RunError> {
-        let span = run_span(&state.run_id);
-        let outcome = in_span(self.resume_inner(model, ctx, state, decisions, sink), span.clone()).await;
-        record_outcome(&span, &outcome);
-        outcome
+        in_run_span(run_span(&state.run_id), self.resume_inner(model, ctx, state, decisions, sink)).await
     }
 
     /// [`Harness::resume`], inside the run's span.
@@ -364,10 +360,7 @@ impl Harness {
         interrupted: &str,
         sink: &mut dyn EventSink,
     ) -> Result<RunOutcome, RunError> {
-        let span = run_span(&state.run_id);
-        let outcome = in_span(self.recover_inner(model, ctx, state, interrupted, sink), span.clone()).await;
-        record_outcome(&span, &outcome);
-        outcome
+        in_run_span(run_span(&state.run_id), self.recover_inner(model, ctx, state, interrupted, sink)).await
     }
 
     /// [`Harness::recover`], inside the run's span.
@@ -1024,10 +1017,16 @@ fn error_type(error: &RunError) -> &'static str {
     }
 }
 
-fn record_outcome(span: &tracing::Span, outcome: &Result<RunOutcome, RunError>) {
-    if let Err(error) = outcome {
+/// Runs a run's `work` inside its `span`, and records how it failed, when it did.
+async fn in_run_span(
+    span: tracing::Span,
+    work: impl std::future::Future<Output = Result<RunOutcome, RunError>>,
+) -> Result<RunOutcome, RunError> {
+    let outcome = in_span(work, span.clone()).await;
+    if let Err(error) = &outcome {
         span.record("error.type", error_type(error));
     }
+    outcome
 }
 
 async fn stream_round(

@@ -175,6 +175,17 @@ impl RunState {
     }
 }
 
+/// A conversation's title from its first prompt: the start of it, on one line (at most 60
+/// characters, then `…`).
+pub fn conversation_title(prompt: &str) -> String {
+    let line = prompt.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut title: String = line.chars().take(60).collect();
+    if title.len() < line.len() {
+        title.push('…');
+    }
+    title
+}
+
 /// What a human (or a worker) decided about a waiting call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]

@@ -166,7 +166,7 @@ async fn create_run(
         }
         (Some(session), false) => SessionLink::Continue { session: session.clone() },
         (None, true) => SessionLink::Temporary,
-        (None, false) => SessionLink::New { title: crate::store::title_of(&request.prompt) },
+        (None, false) => SessionLink::New { title: tackle_harness::conversation_title(&request.prompt) },
     };
     let asked = Asked {
         prompt: request.prompt,

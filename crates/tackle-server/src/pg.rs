@@ -431,6 +431,46 @@ impl PgStore {
         })
     }
 
+    /// Queues run `id` as the next of `owner`'s `session`, whose row is locked meanwhile
+    /// (two runs continuing it take turns); its last run must be settled.
+    fn continue_session(
+        &self,
+        owner: &Principal,
+        session: &str,
+        id: &str,
+        request: &str,
+    ) -> Result<RunRecord, StoreError> {
+        let now = now_ms();
+        self.in_transaction(|tx| {
+            let row = tx
+                .query_opt(
+                    "SELECT s.last_run, r.status FROM sessions s LEFT JOIN runs r ON r.id = s.last_run
+                     WHERE s.id = $1 AND s.org = $2 AND s.\"user\" = $3 FOR UPDATE OF s",
+                    &[&session, &owner.org, &owner.user],
+                )
+                .map_err(db)?;
+            let Some(row) = row else {
+                return Err(StoreError::NotFound("no session with that id is yours".into()));
+            };
+            let last: Option<String> = row.get(0);
+            if let Some(status) = row.get::<_, Option<&str>>(1) {
+                check_continuable(RunStatus::parse(status))?;
+            }
+            tx.execute(
+                "UPDATE sessions SET last_run = $1, runs = runs + 1, updated_ms = $2 WHERE id = $3",
+                &[&id, &now, &session],
+            )
+            .map_err(db)?;
+            tx.execute("SELECT pg_notify('tackle', $1 || ' ')", &[&self.origin]).map_err(db)?;
+            let row = tx.query_one(
+                "INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
+                 VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7) RETURNING *",
+                &[&id, &owner.org, &owner.user, &request, &session, &last, &now],
+            )?;
+            Ok(row_to_run(&row))
+        })
+    }
+
     /// Runs `f` in a transaction, committed when it returns `Ok`.
     fn in_transaction<T: Send>(
         &self,
@@ -487,72 +527,23 @@ impl Store for PgStore {
         let id = format!("run_{}", random_hex(12)?);
         let now = now_ms();
         let text = request.to_string();
-        let new_session = format!("ses_{}", random_hex(12)?);
-        // A new session, or none: one statement.
-        let single = match link {
-            SessionLink::Temporary => Some((None, None)),
-            SessionLink::New { title } => Some((Some(new_session.as_str()), Some(title.as_str()))),
-            SessionLink::Continue { .. } => None,
+        let (session, title) = match link {
+            SessionLink::Continue { session } => return self.continue_session(owner, session, &id, &text),
+            SessionLink::Temporary => (None, None),
+            SessionLink::New { title } => (Some(format!("ses_{}", random_hex(12)?)), Some(title.as_str())),
         };
-        if let Some((session, title)) = single {
-            return self.with(|c| {
-                let row = c
-                    .query_one(
-                        "WITH made AS (
-                             INSERT INTO sessions (id, org, \"user\", title, last_run, runs, created_ms, updated_ms)
-                             SELECT $5, $2, $3, $6, $1, 1, $7, $7 WHERE $5::text IS NOT NULL
-                         )
-                         INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
-                         SELECT $1, $2, $3, 'queued', $4, $5, NULL, $7, $7
-                         FROM (SELECT pg_notify('tackle', $8 || ' ')) AS told RETURNING *",
-                        &[&id, &owner.org, &owner.user, &text, &session, &title, &now, &self.origin],
-                    )?;
-                Ok(row_to_run(&row))
-            });
-        }
-        self.in_transaction(|tx| {
-            let (session, previous): (Option<String>, Option<String>) = match link {
-                SessionLink::Temporary => (None, None),
-                SessionLink::New { title } => {
-                    tx.execute(
-                        "INSERT INTO sessions (id, org, \"user\", title, last_run, runs, created_ms, updated_ms)
-                         VALUES ($1, $2, $3, $4, $5, 1, $6, $6)",
-                        &[&new_session, &owner.org, &owner.user, title, &id, &now],
-                    )
-                    .map_err(db)?;
-                    (Some(new_session.clone()), None)
-                }
-                SessionLink::Continue { session } => {
-                    // The session's row is locked: two runs continuing it take turns.
-                    let row = tx
-                        .query_opt(
-                            "SELECT s.last_run, r.status FROM sessions s LEFT JOIN runs r ON r.id = s.last_run
-                             WHERE s.id = $1 AND s.org = $2 AND s.\"user\" = $3 FOR UPDATE OF s",
-                            &[session, &owner.org, &owner.user],
-                        )
-                        .map_err(db)?;
-                    let Some(row) = row else {
-                        return Err(StoreError::NotFound("no session with that id is yours".into()));
-                    };
-                    let last: Option<String> = row.get(0);
-                    if let Some(status) = row.get::<_, Option<&str>>(1) {
-                        check_continuable(RunStatus::parse(status))?;
-                    }
-                    tx.execute(
-                        "UPDATE sessions SET last_run = $1, runs = runs + 1, updated_ms = $2 WHERE id = $3",
-                        &[&id, &now, session],
-                    )
-                    .map_err(db)?;
-                    (Some(session.clone()), last)
-                }
-            };
-            tx.execute("SELECT pg_notify('tackle', $1 || ' ')", &[&self.origin]).map_err(db)?;
-            let row = tx
-                .query_one(
-                    "INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
-                     VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7) RETURNING *",
-                    &[&id, &owner.org, &owner.user, &text, &session, &previous, &now],
-                )?;
+        // A new session, or none: one statement.
+        self.with(|c| {
+            let row = c.query_one(
+                "WITH made AS (
+                     INSERT INTO sessions (id, org, \"user\", title, last_run, runs, created_ms, updated_ms)
+                     SELECT $5, $2, $3, $6, $1, 1, $7, $7 WHERE $5::text IS NOT NULL
+                 )
+                 INSERT INTO runs (id, org, \"user\", status, request, session, previous, created_ms, updated_ms)
+                 SELECT $1, $2, $3, 'queued', $4, $5, NULL, $7, $7
+                 FROM (SELECT pg_notify('tackle', $8 || ' ')) AS told RETURNING *",
+                &[&id, &owner.org, &owner.user, &text, &session, &title, &now, &self.origin],
+            )?;
             Ok(row_to_run(&row))
         })
     }
@@ -668,25 +659,6 @@ impl Store for PgStore {
                 )?;
             }
             Ok(Some(last))
-        })
-    }
-
-    fn events_after(
-        &self,
-        owner: &Principal,
-        run: &str,
-        after: i64,
-        limit: usize,
-    ) -> Result<Vec<(i64, String)>, StoreError> {
-        self.with(|c| {
-            let rows = c
-                .query(
-                    "SELECT e.seq, e.data FROM events e JOIN runs r ON r.id = e.run
-                     WHERE e.run = $1 AND r.org = $2 AND r.\"user\" = $3 AND e.seq > $4 ORDER BY e.seq LIMIT $5",
-                    &[&run, &owner.org, &owner.user, &after, &limit_of(limit)],
-                )
-                .map_err(db)?;
-            Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
         })
     }
 

@@ -392,26 +392,6 @@ impl Store for SqliteStore {
         })
     }
 
-    fn events_after(
-        &self,
-        owner: &Principal,
-        run: &str,
-        after: i64,
-        limit: usize,
-    ) -> Result<Vec<(i64, String)>, StoreError> {
-        self.with(|c| {
-            let mut statement = c.prepare_cached(
-                "SELECT e.seq, e.data FROM events e JOIN runs r ON r.id = e.run
-                 WHERE e.run = ?1 AND r.org = ?2 AND r.user = ?3 AND e.seq > ?4 ORDER BY e.seq LIMIT ?5",
-            )?;
-            let rows = statement.query_map(
-                params![run, owner.org, owner.user, after, limit.min(i64::MAX as usize) as i64],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-    }
-
     fn follow(
         &self,
         owner: &Principal,
@@ -757,5 +737,38 @@ impl Store for SqliteStore {
             )?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_from_before_versions_is_brought_up_to_date_and_a_newer_one_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("server.db");
+        {
+            // The schema as the first release made it: no version row.
+            let old = Connection::open(&path).unwrap();
+            old.execute_batch(MIGRATIONS[0]).unwrap();
+            old.execute(
+                "INSERT INTO runs (id, org, user, status, request, created_ms, updated_ms)
+                 VALUES ('run_old', 'acme', 'alice', 'answered', '{\"prompt\":\"hi\"}', 1, 1)",
+                [],
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let owner = Principal { org: "acme".into(), user: "alice".into() };
+        let run = store.run(&owner, "run_old").unwrap().unwrap();
+        assert_eq!((run.status, run.session), (RunStatus::Answered, None));
+        assert!(store.sessions(&owner, 10).unwrap().is_empty());
+        drop(store);
+        // Opening again applies nothing twice; a store from a newer tackle is refused.
+        SqliteStore::open(&path).unwrap();
+        Connection::open(&path).unwrap().execute("UPDATE schema_version SET version = 99", []).unwrap();
+        let refused = SqliteStore::open(&path).unwrap_err().to_string();
+        assert!(refused.contains("newer tackle"), "{refused}");
     }
 }

@@ -336,15 +336,6 @@ pub trait Store: Send + Sync + 'static {
         checkpoint: Option<&str>,
     ) -> Result<Option<i64>, StoreError>;
 
-    /// `owner`'s events of `run` after sequence number `after`, at most `limit`.
-    fn events_after(
-        &self,
-        owner: &Principal,
-        run: &str,
-        after: i64,
-        limit: usize,
-    ) -> Result<Vec<(i64, String)>, StoreError>;
-
     /// `owner`'s run's status and its events after `after` (at most `limit`), read
     /// together: when the status is settled, every event of the run is among those read or
     /// before them. `None` when the run is not `owner`'s.
@@ -447,16 +438,6 @@ pub fn open(database: &str, connections: u32) -> Result<Arc<dyn Store>, StoreErr
     }
 }
 
-/// A session's title from its first prompt: the first line, at most 80 characters.
-pub(crate) fn title_of(prompt: &str) -> String {
-    let line = prompt.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
-    let mut title: String = line.chars().take(80).collect();
-    if line.chars().count() > 80 {
-        title.push('…');
-    }
-    title
-}
-
 pub(crate) fn random_hex(bytes: usize) -> Result<String, StoreError> {
     let mut buffer = vec![0u8; bytes];
     getrandom::fill(&mut buffer).map_err(|e| StoreError::Database(format!("no randomness: {e}")))?;
@@ -548,7 +529,7 @@ mod tests {
         assert_eq!(store.append_events(&run.id, "w1", &["c".into()], &[], None).unwrap(), Some(3));
         assert_eq!(store.run(&owner, &run.id).unwrap().unwrap().state.as_deref(), Some("{}"));
         let after_one: Vec<i64> =
-            store.events_after(&owner, &run.id, 1, 10).unwrap().into_iter().map(|e| e.0).collect();
+            store.follow(&owner, &run.id, 1, 10).unwrap().unwrap().1.into_iter().map(|e| e.0).collect();
         assert_eq!(after_one, vec![2, 3]);
 
         // An expired lease lets another worker take over.

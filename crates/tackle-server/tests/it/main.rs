@@ -310,7 +310,7 @@ async fn a_run_whose_worker_vanished_before_any_checkpoint_starts_again_on(backe
     let server = Server::start(backend.open(), engine, config);
     let record = settled(server.store().as_ref(), &owner, &run.id).await;
     assert_eq!(record.status, tackle_server::RunStatus::Answered, "{:?}", record.error);
-    let events = server.store().events_after(&owner, &run.id, 0, 100).unwrap();
+    let events = server.store().follow(&owner, &run.id, 0, 100).unwrap().unwrap().1;
     let seqs: Vec<i64> = events.iter().map(|e| e.0).collect();
     assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>());
     assert_eq!(events.iter().filter(|e| e.1.contains("\"run_started\"")).count(), 2);
@@ -461,7 +461,7 @@ async fn a_run_taken_over_mid_batch_reruns_only_idempotent_calls_on(backend: Bac
     let history = state["messages"].to_string();
     assert!(history.contains("its outcome is unknown"), "{history}");
     assert!(history.contains("12 EUR"), "{history}");
-    let events = second.store().events_after(&owner, &run.id, 0, 1000).unwrap();
+    let events = second.store().follow(&owner, &run.id, 0, 1000).unwrap().unwrap().1;
     let seqs: Vec<i64> = events.iter().map(|e| e.0).collect();
     assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "every event once, numbered on");
     second.shutdown(Duration::ZERO).await;
@@ -549,7 +549,7 @@ async fn decisions_resume_a_suspended_run_from_another_process_on(backend: Backe
     assert_eq!(deleted.load(Ordering::SeqCst), 1);
     let again = decide(&alice, json!({"decisions": {"c_del": {"decision": "approve"}}})).await.unwrap();
     assert_eq!(again.status().as_u16(), 409, "decided once only");
-    let events = second.store().events_after(&owner, &run.id, 0, 1000).unwrap();
+    let events = second.store().follow(&owner, &run.id, 0, 1000).unwrap().unwrap().1;
     assert!(events.iter().any(|e| e.1.contains("\"suspended\"")));
     assert!(events.iter().any(|e| e.1.contains("\"tool_call_finished\"")));
     second.shutdown(Duration::ZERO).await;
@@ -776,7 +776,7 @@ async fn every_store_keeps_the_lease_rules() {
         let record = store.run(&owner, &run.id).unwrap().unwrap();
         assert_eq!(record.state.as_deref(), Some("{\"y\":2}"), "only the holder's checkpoint is kept");
         let seqs: Vec<i64> =
-            store.events_after(&owner, &run.id, 1, 10).unwrap().into_iter().map(|e| e.0).collect();
+            store.follow(&owner, &run.id, 1, 10).unwrap().unwrap().1.into_iter().map(|e| e.0).collect();
         assert_eq!(seqs, vec![2, 3]);
         assert!(store.release(&run.id, "w1").unwrap());
         assert_eq!(

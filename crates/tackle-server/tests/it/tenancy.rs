@@ -144,7 +144,7 @@ async fn sessions_on(backend: Backend) {
     let (status, listed) = client.get(&alice, "/v1/sessions").await;
     assert_eq!(status, 200);
     assert_eq!(listed["sessions"][0]["id"], session.as_str());
-    assert_eq!(listed["sessions"][0]["title"], "What is tackle?");
+    assert_eq!(listed["sessions"][0]["title"], "What is tackle? Tell me.");
     assert_eq!(listed["sessions"][0]["run_count"], 2);
     let (status, one) = client.get(&alice, &format!("/v1/sessions/{session}")).await;
     assert_eq!(status, 200);
@@ -344,8 +344,10 @@ async fn policy_on(backend: Backend) {
     assert!(answer.starts_with("the tool said: good day; key "), "{run}");
     assert!(!answer.contains(secret), "{answer}");
     let events = store
-        .events_after(&store.authenticate(&alice).unwrap().unwrap(), run["id"].as_str().unwrap(), 0, 1000)
-        .unwrap();
+        .follow(&store.authenticate(&alice).unwrap().unwrap(), run["id"].as_str().unwrap(), 0, 1000)
+        .unwrap()
+        .unwrap()
+        .1;
     assert!(!events.iter().any(|(_, e)| e.contains(secret)));
     // Sealed for acme, the value does not open for another organisation's row.
     store.put_secret("other", "greet.api_key", &key.seal("acme", "greet.api_key", secret).unwrap()).unwrap();
