@@ -123,9 +123,12 @@ async fn execute(cli: Cli) -> Result<ExitCode, Failure> {
 }
 
 /// Logs go to stderr through `tracing`: `RUST_LOG` when set, else warnings, and more with
-/// each `-v`.
-fn init_logging(verbose: u8) {
-    use tracing_subscriber::EnvFilter;
+/// each `-v`. Spans and metrics are exported over OTLP when the `OTEL_*` variables ask for
+/// it (see `tackle-telemetry`); the returned pipeline flushes when dropped.
+fn init_logging(verbose: u8) -> tackle_telemetry::Telemetry {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::{EnvFilter, Layer};
     let default = match verbose {
         0 => "warn",
         1 => {
@@ -139,17 +142,24 @@ fn init_logging(verbose: u8) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     let color =
         std::env::var_os("NO_COLOR").is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let (telemetry, warning) = match tackle_telemetry::Telemetry::from_env() {
+        Ok(telemetry) => (telemetry, None),
+        Err(error) => (tackle_telemetry::Telemetry::off(), Some(error)),
+    };
+    let logs = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(color)
         .with_target(true)
-        .try_init();
+        .with_filter(filter);
+    let _ = tracing_subscriber::registry().with(logs).with(telemetry.layer()).try_init();
+    if let Some(error) = warning {
+        tracing::warn!("telemetry is off: {error}");
+    }
+    telemetry
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging(cli.verbose);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -157,11 +167,18 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(execute(cli)) {
+    // The gRPC exporter is built inside the runtime, and flushed while it still runs.
+    let telemetry = {
+        let _inside = runtime.enter();
+        init_logging(cli.verbose)
+    };
+    let code = match runtime.block_on(execute(cli)) {
         Ok(code) => code,
         Err(failure) => {
             eprint_line(&failure.to_string());
             failure.exit_code()
         }
-    }
+    };
+    drop(telemetry);
+    code
 }

@@ -60,6 +60,33 @@ pub enum ToolArguments {
 }
 
 impl ToolArguments {
+    /// The arguments as shown to people and telemetry: the values of `sensitive` arguments
+    /// replaced by `*****`, unparsable text cut to 200 characters.
+    ///
+    /// ```
+    /// use tackle_core::ToolArguments;
+    /// let args = ToolArguments::parse(r#"{"user":"ann","password":"hunter2"}"#);
+    /// assert_eq!(args.redacted(&["password".into()]).to_string(), r#"{"user":"ann","password":"*****"}"#);
+    /// ```
+    pub fn redacted(&self, sensitive: &[String]) -> Value {
+        match self {
+            ToolArguments::Json(Value::Object(map)) if !sensitive.is_empty() => Value::Object(
+                map.iter()
+                    .map(|(k, v)| {
+                        let v = if sensitive.iter().any(|s| s == k) {
+                            Value::String("*****".into())
+                        } else {
+                            v.clone()
+                        };
+                        (k.clone(), v)
+                    })
+                    .collect::<Map<String, Value>>(),
+            ),
+            ToolArguments::Json(value) => value.clone(),
+            ToolArguments::Invalid { raw, .. } => Value::String(raw.chars().take(200).collect()),
+        }
+    }
+
     /// Parses argument text. Blank text counts as `{}`: providers stream an empty argument
     /// buffer for calls to tools without parameters.
     ///

@@ -20,6 +20,7 @@ mod name;
 mod policy;
 mod schema;
 mod secret;
+pub mod telemetry;
 mod tool_return;
 mod usage;
 

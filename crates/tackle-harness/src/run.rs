@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use serde_json::{Map, Value};
+use serde_json::Value;
+use tackle_core::telemetry;
 use tackle_core::{
     AssistantPart, AssistantTurn, InputRequest, InputResponse, Message, Model, ModelEvent, ModelRequest,
     ModelSettings, ResumedInput, ToolArguments, ToolCall, ToolChoice, ToolContent, ToolKind, ToolReturn,
@@ -49,26 +50,6 @@ impl std::fmt::Debug for Harness {
             .field("executor", &self.executor)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
-    }
-}
-
-/// Replaces the values of sensitive arguments with `*****`.
-pub(crate) fn redact_arguments(arguments: &ToolArguments, sensitive: &[String]) -> Value {
-    match arguments {
-        ToolArguments::Json(Value::Object(map)) if !sensitive.is_empty() => Value::Object(
-            map.iter()
-                .map(|(k, v)| {
-                    let v = if sensitive.iter().any(|s| s == k) {
-                        Value::String("*****".into())
-                    } else {
-                        v.clone()
-                    };
-                    (k.clone(), v)
-                })
-                .collect::<Map<String, Value>>(),
-        ),
-        ToolArguments::Json(value) => value.clone(),
-        ToolArguments::Invalid { raw, .. } => Value::String(raw.chars().take(200).collect()),
     }
 }
 
@@ -212,7 +193,7 @@ impl Harness {
             return Err(RunError::Suspended);
         }
         let started = Instant::now();
-        let span = run_span(&state.run_id);
+        let span = run_span(&state.run_id, ctx);
         sink.emit(RunEvent::RunStarted { run_id: state.run_id.clone() });
         let outcome = in_run_span(span, self.drive(model, ctx, state, sink, started)).await;
         state.counters.elapsed += started.elapsed();
@@ -229,7 +210,7 @@ impl Harness {
         decisions: impl IntoIterator<Item = (String, Decision)>,
         sink: &mut dyn EventSink,
     ) -> Result<RunOutcome, RunError> {
-        in_run_span(run_span(&state.run_id), self.resume_inner(model, ctx, state, decisions, sink)).await
+        in_run_span(run_span(&state.run_id, ctx), self.resume_inner(model, ctx, state, decisions, sink)).await
     }
 
     /// [`Harness::resume`], inside the run's span.
@@ -360,7 +341,8 @@ impl Harness {
         interrupted: &str,
         sink: &mut dyn EventSink,
     ) -> Result<RunOutcome, RunError> {
-        in_run_span(run_span(&state.run_id), self.recover_inner(model, ctx, state, interrupted, sink)).await
+        in_run_span(run_span(&state.run_id, ctx), self.recover_inner(model, ctx, state, interrupted, sink))
+            .await
     }
 
     /// [`Harness::recover`], inside the run's span.
@@ -445,7 +427,7 @@ impl Harness {
             .map(|(_, call, kind)| PendingCall {
                 call_id: call.id.clone(),
                 tool: call.name.clone(),
-                arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
+                arguments: call.arguments.redacted(&self.sensitive(&call.name)),
                 kind,
                 request: batch.returns.iter().find(|r| r.call_id == call.id).and_then(|r| {
                     r.input_request
@@ -568,15 +550,19 @@ impl Harness {
                     tool_call_deltas: false,
                 };
                 let span = chat_span(model);
-                let turn = in_span(stream_round(model, request, ctx, sink), span.clone()).await;
+                let started = std::time::Instant::now();
+                let turn = telemetry::in_span(stream_round(model, request, ctx, sink), span.clone()).await;
+                let took = started.elapsed();
                 match &turn {
-                    _ if span.is_disabled() => {}
                     Ok(turn) => {
                         span.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
                         span.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
+                        telemetry::record_round(model.name(), took, Some(&turn.usage), None);
                     }
                     Err(error) => {
                         span.record("error.type", error_type(error));
+                        span.record("otel.status_code", "ERROR");
+                        telemetry::record_round(model.name(), took, None, Some(error_type(error)));
                     }
                 }
                 turn?
@@ -719,7 +705,7 @@ impl Harness {
             sink.emit(RunEvent::ToolCallStarted {
                 call_id: call.id.clone(),
                 name: call.name.clone(),
-                arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
+                arguments: call.arguments.redacted(&self.sensitive(&call.name)),
             });
         }
     }
@@ -913,7 +899,7 @@ impl Harness {
                     call_id: call.id.clone(),
                     status: ret.status,
                     duration: took,
-                    arguments: redact_arguments(&call.arguments, &self.sensitive(&call.name)),
+                    arguments: call.arguments.redacted(&self.sensitive(&call.name)),
                     result: self.keep_results_in_traces.then(|| shown.clone()),
                     detail: ret.detail.clone(),
                     filter: ret.filter.clone(),
@@ -958,21 +944,21 @@ impl Harness {
 }
 
 /// Streams one round, passing deltas on as they arrive; returns the complete turn.
-/// Runs `work` inside `span`, and without the span's bookkeeping when nobody records it.
-pub(crate) async fn in_span<F: std::future::Future>(work: F, span: tracing::Span) -> F::Output {
-    if span.is_disabled() { work.await } else { tracing::Instrument::instrument(work, span).await }
-}
-
 /// The OpenTelemetry GenAI span of a run (`invoke_agent`): its id, and how it ended.
-fn run_span(run_id: &str) -> tracing::Span {
-    tracing::info_span!(
+fn run_span(run_id: &str, ctx: &RunContext) -> tracing::Span {
+    let span = tracing::info_span!(
         "invoke_agent",
         "otel.name" = "invoke_agent tackle",
         "gen_ai.operation.name" = "invoke_agent",
         "gen_ai.agent.name" = "tackle",
-        "gen_ai.conversation.id" = %shorten_id(run_id),
+        "gen_ai.conversation.id" = %telemetry::clip(run_id, 128),
         "error.type" = tracing::field::Empty,
-    )
+        "otel.status_code" = tracing::field::Empty,
+    );
+    if let Some(parent) = &ctx.trace_parent {
+        telemetry::adopt_parent(&span, parent);
+    }
+    span
 }
 
 /// The span of one model round (`chat {model}`): provider, model and, once the round is
@@ -992,15 +978,9 @@ fn chat_span(model: &dyn Model) -> tracing::Span {
         "gen_ai.usage.input_tokens" = tracing::field::Empty,
         "gen_ai.usage.output_tokens" = tracing::field::Empty,
         "error.type" = tracing::field::Empty,
+        "otel.status_code" = tracing::field::Empty,
+        "otel.kind" = "client",
     )
-}
-
-/// A run id as an attribute: at most 128 characters.
-fn shorten_id(id: &str) -> &str {
-    match id.char_indices().nth(128) {
-        Some((end, _)) => &id[..end],
-        None => id,
-    }
 }
 
 /// The low-cardinality `error.type` of a run error.
@@ -1022,9 +1002,10 @@ async fn in_run_span(
     span: tracing::Span,
     work: impl std::future::Future<Output = Result<RunOutcome, RunError>>,
 ) -> Result<RunOutcome, RunError> {
-    let outcome = in_span(work, span.clone()).await;
+    let outcome = telemetry::in_span(work, span.clone()).await;
     if let Err(error) = &outcome {
         span.record("error.type", error_type(error));
+        span.record("otel.status_code", "ERROR");
     }
     outcome
 }

@@ -125,6 +125,7 @@ pub struct HttpClient {
     retry: RetryConfig,
     loopback_only: bool,
     first_byte_timeout: Duration,
+    trace_context: bool,
 }
 
 const MAX_ERROR_BODY: usize = 64 * 1024;
@@ -196,6 +197,7 @@ impl HttpClient {
             retry: RetryConfig::default(),
             loopback_only,
             first_byte_timeout: Duration::from_secs(120),
+            trace_context: false,
         })
     }
 
@@ -215,6 +217,14 @@ impl HttpClient {
             }
             self.loopback_only = true;
         }
+        self
+    }
+
+    /// Sends the W3C trace context (`traceparent`, `tracestate`) of the span each request
+    /// is made in, when a telemetry pipeline records it: for services that join the
+    /// caller's trace (model providers), not for third parties.
+    pub fn trace_context(mut self, on: bool) -> Self {
+        self.trace_context = on;
         self
     }
 
@@ -316,10 +326,18 @@ impl HttpClient {
         build: impl Fn(&reqwest::Client, reqwest::Url) -> reqwest::RequestBuilder,
     ) -> Result<Sent, HttpError> {
         let target = self.check_target(url)?;
+        // The W3C trace context of the span the request is made in, when one is recorded.
+        let trace = if self.trace_context { tackle_core::telemetry::current_trace_context() } else { None };
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let request = build(&self.client, target.clone());
+            let mut request = build(&self.client, target.clone());
+            if let Some(trace) = &trace {
+                request = request.header("traceparent", &trace.traceparent);
+                if let Some(state) = &trace.tracestate {
+                    request = request.header("tracestate", state);
+                }
+            }
             let error = match tokio::time::timeout(self.first_byte_timeout, request.send()).await {
                 Err(_) => HttpError::Timeout(self.first_byte_timeout),
                 Ok(Err(e)) => HttpError::from_reqwest(e, self.first_byte_timeout),

@@ -752,6 +752,15 @@ impl McpServer {
     ) -> Result<Called, McpError> {
         let what = format!("tools/call {name}");
         let mut params = rmcp::model::CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        // The call's trace context travels in `_meta` (SEP-414), over stdio and HTTP alike.
+        if let Some(trace) = tackle_core::telemetry::current_trace_context() {
+            let mut meta = rmcp::model::MetaObject::new();
+            meta.set_traceparent(trace.traceparent);
+            if let Some(state) = trace.tracestate {
+                meta.set_tracestate(state);
+            }
+            params.meta = Some(meta.into());
+        }
         let key = format!("call-{}", self.calls.fetch_add(1, Ordering::Relaxed));
         let mut state = Continuation::default();
         if let Some(resumed) = resumed {

@@ -194,7 +194,26 @@ impl ServerHandler for RegistryServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context.ct.clone()).await.map(Into::into)
+        // A traced client's call joins its trace (`_meta.traceparent`, SEP-414).
+        let meta = request.meta.as_ref().map(|m| &m.0).unwrap_or(&context.meta.0);
+        let parent =
+            meta.get_traceparent().and_then(tackle_core::telemetry::parse_traceparent).map(|mut trace| {
+                trace.tracestate = meta.get_tracestate().filter(|s| s.len() <= 512).map(str::to_owned);
+                trace
+            });
+        let span = tracing::info_span!(
+            "tools/call",
+            "otel.name" = %format_args!("tools/call {}", tackle_core::telemetry::clip(&request.name, 64)),
+            "otel.kind" = "server",
+            "mcp.method.name" = "tools/call",
+            "gen_ai.operation.name" = "execute_tool",
+            "gen_ai.tool.name" = tackle_core::telemetry::clip(&request.name, 64),
+        );
+        if let Some(parent) = &parent {
+            tackle_core::telemetry::adopt_parent(&span, parent);
+        }
+        let ct = context.ct.clone();
+        tackle_core::telemetry::in_span(self.call(request, ct), span).await.map(Into::into)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

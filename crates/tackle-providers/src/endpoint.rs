@@ -57,7 +57,7 @@ impl Endpoint {
     /// `base` (`…/v1`) joined with `path`, streaming, a default client and a 120 s idle
     /// timeout. A placeholder in the URL is reported when a round is sent.
     pub(crate) fn new(base: &str, path: &str) -> Result<Self, SetupError> {
-        let client = HttpClient::new().map_err(|e| SetupError::Http(e.to_string()))?;
+        let client = HttpClient::new().map_err(|e| SetupError::Http(e.to_string()))?.trace_context(true);
         Ok(Endpoint {
             url: format!("{}/{path}", base.trim_end_matches('/')),
             client,

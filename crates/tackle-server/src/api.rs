@@ -168,11 +168,27 @@ async fn create_run(
         (None, true) => SessionLink::Temporary,
         (None, false) => SessionLink::New { title: tackle_harness::conversation_title(&request.prompt) },
     };
+    // A traced caller's run joins its trace: a well-formed `traceparent` (anything else is
+    // ignored, as the W3C spec asks) and a `tracestate` of sensible length.
+    let traceparent = headers
+        .get("traceparent")
+        .and_then(|v| v.to_str().ok())
+        .and_then(tackle_core::telemetry::parse_traceparent)
+        .map(|trace| trace.traceparent);
+    let tracestate = traceparent
+        .as_ref()
+        .and_then(|_| headers.get("tracestate"))
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && v.len() <= 512)
+        .map(str::to_owned);
     let asked = Asked {
         prompt: request.prompt,
         model: request.model,
         tools: request.tools,
         temporary: request.temporary,
+        traceparent,
+        tracestate,
     };
     // What was chosen is checked now, so that a mistake is answered here (and again when
     // the run starts, should the organisation change its mind in between).

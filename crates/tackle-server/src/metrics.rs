@@ -22,6 +22,14 @@ pub(crate) struct TokenLabels {
     pub(crate) gen_ai_token_type: &'static str,
 }
 
+/// The labels of `gen_ai.client.operation.duration`.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub(crate) struct RoundLabels {
+    pub(crate) gen_ai_operation_name: &'static str,
+    pub(crate) gen_ai_provider_name: String,
+    pub(crate) gen_ai_request_model: String,
+}
+
 /// The labels of a tool call: the tool (one the registry knows, else `unknown`) and how it
 /// ended.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -37,6 +45,11 @@ fn token_buckets() -> Histogram {
     Histogram::new((0..14).map(|i| 4f64.powi(i)))
 }
 
+fn round_buckets() -> Histogram {
+    // The GenAI conventions' advice: 0.01 s doubling to 81.92 s.
+    Histogram::new((0..14).map(|i| 0.01 * 2f64.powi(i)))
+}
+
 fn duration_buckets() -> Histogram {
     Histogram::new([0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0])
 }
@@ -46,6 +59,8 @@ pub(crate) struct Metrics {
     registry: Registry,
     /// Tokens per model round, by provider, model and input or output.
     pub(crate) token_usage: Histograms<TokenLabels>,
+    /// How long model rounds took, by provider and model.
+    pub(crate) operation_duration: Histograms<RoundLabels>,
     /// Tool calls, by tool and status.
     pub(crate) tool_calls: Family<ToolLabels, Counter>,
     /// How long tool calls took, by tool and status.
@@ -69,6 +84,7 @@ impl Metrics {
         let mut root = Registry::default();
         let metrics = Metrics {
             token_usage: Family::new_with_constructor(token_buckets),
+            operation_duration: Family::new_with_constructor(round_buckets),
             tool_calls: Family::default(),
             tool_duration: Family::new_with_constructor(duration_buckets),
             runs_created: Counter::default(),
@@ -83,6 +99,12 @@ impl Metrics {
             "gen_ai_client_token_usage",
             "Tokens used by each model round (gen_ai.client.token.usage)",
             metrics.token_usage.clone(),
+        );
+        root.register_with_unit(
+            "gen_ai_client_operation_duration",
+            "How long each model round took (gen_ai.client.operation.duration)",
+            prometheus_client::registry::Unit::Seconds,
+            metrics.operation_duration.clone(),
         );
         let registry = root.sub_registry_with_prefix("tackle_server");
         registry.register(
@@ -113,8 +135,14 @@ impl Metrics {
         Metrics { registry: root, ..metrics }
     }
 
-    /// A model round's tokens.
-    pub(crate) fn tokens(&self, provider: &str, model: &str, usage: &tackle_core::Usage) {
+    /// A model round: its tokens and, when it was timed, its duration.
+    pub(crate) fn round(
+        &self,
+        provider: &str,
+        model: &str,
+        usage: &tackle_core::Usage,
+        took: Option<std::time::Duration>,
+    ) {
         for (kind, tokens) in [("input", usage.input_tokens), ("output", usage.output_tokens)] {
             let labels = TokenLabels {
                 gen_ai_operation_name: "chat",
@@ -123,6 +151,14 @@ impl Metrics {
                 gen_ai_token_type: kind,
             };
             self.token_usage.get_or_create(&labels).observe(tokens as f64);
+        }
+        if let Some(took) = took {
+            let labels = RoundLabels {
+                gen_ai_operation_name: "chat",
+                gen_ai_provider_name: provider.to_owned(),
+                gen_ai_request_model: model.to_owned(),
+            };
+            self.operation_duration.get_or_create(&labels).observe(took.as_secs_f64());
         }
     }
 

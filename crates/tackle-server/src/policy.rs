@@ -107,6 +107,11 @@ pub(crate) struct Asked {
     pub(crate) tools: Option<BTreeSet<String>>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) temporary: bool,
+    /// The W3C trace context of the request that started the run, which the run's spans join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) traceparent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) tracestate: Option<String>,
 }
 
 /// Why a run cannot be set up.
@@ -269,6 +274,11 @@ pub(crate) fn setup(
     };
     ctx.disabled_tools.extend(org.disabled_tools);
     ctx.temporary |= asked.temporary;
+    ctx.trace_parent =
+        asked.traceparent.as_deref().and_then(tackle_core::telemetry::parse_traceparent).map(|mut trace| {
+            trace.tracestate = asked.tracestate.clone();
+            trace
+        });
     if let Some(chosen) = &asked.tools {
         let registry = engine.harness.registry();
         for definition in registry.definitions() {

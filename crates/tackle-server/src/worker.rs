@@ -203,12 +203,17 @@ struct Sink {
     model: String,
     /// The tools the registry knows (others are counted as `unknown`).
     registry: Arc<tackle_tools::ToolRegistry>,
+    /// When the round under way was admitted.
+    round_started: Option<std::time::Instant>,
 }
 
 impl EventSink for Sink {
     fn emit(&mut self, event: RunEvent) {
         match &event {
-            RunEvent::Usage { usage } => self.shared.metrics.tokens(&self.provider, &self.model, usage),
+            RunEvent::Usage { usage } => {
+                let took = self.round_started.take().map(|started| started.elapsed());
+                self.shared.metrics.round(&self.provider, &self.model, usage, took);
+            }
             RunEvent::ToolCallFinished { name, status, duration, .. } => {
                 let known = if self.registry.definition(name).is_some() { name.as_str() } else { "unknown" };
                 self.shared.metrics.tool(known, status.label(), *duration);
@@ -237,7 +242,12 @@ impl EventSink for Sink {
     }
 
     fn admit(&mut self, step: Step<'_>) -> Result<(), String> {
-        self.meter.admit(step)
+        let round = matches!(step, Step::Round { .. });
+        self.meter.admit(step)?;
+        if round {
+            self.round_started = Some(std::time::Instant::now());
+        }
+        Ok(())
     }
 }
 
@@ -546,6 +556,7 @@ async fn run_one(
         provider,
         model: model_id,
         registry: engine.harness.registry(),
+        round_started: None,
     };
     let model = setup.model.model.as_ref();
     let going = async {

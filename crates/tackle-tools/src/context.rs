@@ -106,6 +106,9 @@ pub struct RunContext {
     /// Where tools' progress reports go while a call runs (the harness sets it when
     /// someone listens to the run's events).
     pub progress: Option<ProgressSink>,
+    /// The trace the run belongs to when it was started on behalf of a traced request
+    /// (a server takes it from the request's `traceparent`); the run's span joins it.
+    pub trace_parent: Option<tackle_core::telemetry::TraceContext>,
 }
 
 /// How far a running call has come, as its tool reports it.
@@ -159,6 +162,7 @@ impl RunContext {
             cancel: CancellationToken::new(),
             redact: Vec::new(),
             progress: None,
+            trace_parent: None,
         }
     }
 

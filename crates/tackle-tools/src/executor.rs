@@ -23,6 +23,7 @@ use crate::hooks::{PostHook, PreHook};
 use crate::registry::{Offer, OfferedTool};
 use crate::schema::shorten;
 use tackle_core::Secret;
+use tackle_core::telemetry::clip;
 
 use crate::untrusted::{GuardFilter, UntrustedFilter, UntrustedText};
 
@@ -356,12 +357,15 @@ impl Executor {
         // results.
         let span = tracing::info_span!(
             "execute_tool",
-            "otel.name" = %format_args!("execute_tool {}", prefix(&call.name, 64)),
+            "otel.name" = %format_args!("execute_tool {}", clip(&call.name, 64)),
             "gen_ai.operation.name" = "execute_tool",
-            "gen_ai.tool.name" = prefix(&call.name, 64),
-            "gen_ai.tool.call.id" = prefix(&call.id, 128),
+            "gen_ai.tool.name" = clip(&call.name, 64),
+            "gen_ai.tool.call.id" = clip(&call.id, 128),
             "gen_ai.tool.type" = "function",
             "error.type" = tracing::field::Empty,
+            "gen_ai.tool.call.arguments" = tracing::field::Empty,
+            "gen_ai.tool.call.result" = tracing::field::Empty,
+            "otel.status_code" = tracing::field::Empty,
         );
         let ret = match offer.get(&call.name) {
             None => {
@@ -375,17 +379,24 @@ impl Executor {
                     approved: state.approved.contains(&call.id),
                     input: state.inputs.get(&call.id).cloned(),
                 };
-                if span.is_disabled() {
-                    self.run_offered(run, plan).await
-                } else {
-                    tracing::Instrument::instrument(self.run_offered(run, plan), span.clone()).await
-                }
+                tackle_core::telemetry::in_span(self.run_offered(run, plan), span.clone()).await
             }
         };
         if !ret.is_ok() {
             span.record("error.type", ret.status.label());
+            span.record("otel.status_code", "ERROR");
         }
         let took = started.elapsed();
+        let offered = offer.get(&call.name);
+        if tackle_core::telemetry::capture_content() && !span.is_disabled() {
+            // Only when the operator asked for content, and then with sensitive arguments
+            // masked; the result has had the run's secrets scrubbed already.
+            let sensitive = offered.map(|t| t.definition().sensitive_arguments.clone()).unwrap_or_default();
+            span.record("gen_ai.tool.call.arguments", call.arguments.redacted(&sensitive).to_string());
+            span.record("gen_ai.tool.call.result", ret.model_text().as_ref());
+        }
+        let tool = if offered.is_some() { clip(&call.name, 64) } else { "unknown" };
+        tackle_core::telemetry::record_tool_call(tool, ret.status.label(), took);
         tracing::debug!(tool = %call.name, call_id = %call.id, status = %ret.status, ?took, "tool call finished");
         (ret, took)
     }
@@ -603,14 +614,6 @@ impl Executor {
 }
 
 /// Runs the tool's future under its timeout and the run's cancellation, catching panics.
-/// At most `max` characters of `text`, without copying.
-fn prefix(text: &str, max: usize) -> &str {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => &text[..end],
-        None => text,
-    }
-}
-
 async fn guarded(
     call: impl std::future::Future<Output = Result<ToolReturn, ToolError>>,
     timeout: Duration,

@@ -10,6 +10,7 @@ mod mcp;
 mod runs;
 mod serve;
 mod sessions;
+mod telemetry;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -243,7 +244,7 @@ pub fn isolated(mut command: Command, config: &Path) -> Command {
 }
 
 /// The machine's settings and keys that never reach `tackle` in the tests.
-const REMOVED: [&str; 19] = [
+const REMOVED: [&str; 26] = [
     "TACKLE_PROVIDER",
     "TACKLE_SECRETS",
     "TACKLE_MODEL",
@@ -263,11 +264,18 @@ const REMOVED: [&str; 19] = [
     "AWS_BEARER_TOKEN_BEDROCK",
     "AWS_CONFIG_FILE",
     "AWS_SHARED_CREDENTIALS_FILE",
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_PROTOCOL",
+    "OTEL_TRACES_EXPORTER",
+    "OTEL_METRICS_EXPORTER",
+    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT",
 ];
 
 /// The environment `tackle` gets in the tests: the settings file, its data dir beside it,
 /// the shared model cache, loopback only, and none of the machine's keys.
-fn environment(config: &Path) -> (Vec<(&'static str, std::ffi::OsString)>, [&'static str; 19]) {
+fn environment(config: &Path) -> (Vec<(&'static str, std::ffi::OsString)>, [&'static str; 26]) {
     let data = config.parent().unwrap().join("data");
     let set = vec![
         ("TACKLE_CONFIG", config.as_os_str().to_owned()),

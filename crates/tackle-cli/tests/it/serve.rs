@@ -113,7 +113,10 @@ async fn serve_process(config: &std::path::Path, extra: &[&str]) -> (std::proces
 }
 
 /// Starts `process` as `tackle serve` on a loopback port with `extra` arguments.
-async fn serve_with(mut process: std::process::Command, extra: &[&str]) -> (std::process::Child, String) {
+pub(super) async fn serve_with(
+    mut process: std::process::Command,
+    extra: &[&str],
+) -> (std::process::Child, String) {
     let mut server = process
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(extra)

@@ -54,8 +54,8 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Spans {
 
 #[tokio::test]
 async fn a_run_makes_genai_spans_without_prompts_arguments_or_results() {
-    let spans = Spans::default();
-    let subscriber = tracing_subscriber::registry().with(spans.clone());
+    let recorded = Spans::default();
+    let subscriber = tracing_subscriber::registry().with(recorded.clone());
     let _guard = tracing::subscriber::set_default(subscriber);
 
     let harness = Harness::new(registry());
@@ -67,7 +67,7 @@ async fn a_run_makes_genai_spans_without_prompts_arguments_or_results() {
     let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
     assert_eq!(answer_text(outcome), "The page says hello.");
 
-    let spans: Vec<Captured> = spans.0.lock().unwrap().iter().map(|(_, c)| c.clone()).collect();
+    let spans: Vec<Captured> = recorded.0.lock().unwrap().iter().map(|(_, c)| c.clone()).collect();
     let names: Vec<&str> = spans.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["invoke_agent", "chat", "execute_tool", "chat"], "{spans:#?}");
     let run = &spans[0];
@@ -96,6 +96,29 @@ async fn a_run_makes_genai_spans_without_prompts_arguments_or_results() {
     for private in ["help", "terse", "example.org", "tok-123", "secret-page", "hello", "page at"] {
         assert!(!everything.contains(private), "{private:?} leaked into a span: {everything}");
     }
+
+    // An operator who opts in sees arguments, sensitive ones masked, and results. (The only
+    // test in this binary that turns the process-wide switch on, after its own checks.)
+    recorded.0.lock().unwrap().clear();
+    tackle_core::telemetry::set_capture_content(true);
+    let first =
+        calls(&[("c2", "fetch", json!({"url": "https://example.org/secret-page", "token": "tok-123"}))]);
+    let model = tackle_test::ScriptedModel::new([first, AssistantTurn::text("Done.")]);
+    let mut state = start(&harness);
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await;
+    tackle_core::telemetry::set_capture_content(false);
+    assert_eq!(answer_text(outcome.unwrap()), "Done.");
+    let spans: Vec<Captured> = recorded.0.lock().unwrap().iter().map(|(_, c)| c.clone()).collect();
+    let tool = spans.iter().find(|s| s.name == "execute_tool").unwrap();
+    assert_eq!(
+        tool.fields["gen_ai.tool.call.arguments"],
+        r#"{"url":"https://example.org/secret-page","token":"*****"}"#
+    );
+    assert!(
+        tool.fields["gen_ai.tool.call.result"].contains("page at https://example.org/secret-page"),
+        "{tool:?}"
+    );
+    assert!(!format!("{spans:?}").contains("tok-123"));
 }
 
 #[tokio::test]

@@ -711,6 +711,10 @@ async fn tools_metrics_and_the_api_description() {
         metrics.contains("gen_ai_client_token_usage_count{gen_ai_operation_name=\"chat\",gen_ai_provider_name=\"test\",gen_ai_request_model=\"function\",gen_ai_token_type=\"input\"} 2"),
         "two rounds: {metrics}"
     );
+    assert!(
+        metrics.contains("gen_ai_client_operation_duration_seconds_count{gen_ai_operation_name=\"chat\",gen_ai_provider_name=\"test\",gen_ai_request_model=\"function\"} 2"),
+        "two rounds timed: {metrics}"
+    );
     assert!(metrics.contains("tackle_server_runs_running 0"), "{metrics}");
 
     let (status, _, document) = running.get(None, "/openapi.json", None).await;
