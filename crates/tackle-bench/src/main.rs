@@ -590,6 +590,22 @@ fn main() {
             let subscriber = tracing_subscriber::registry().with(tracing_subscriber::filter::LevelFilter::INFO);
             tracing::subscriber::with_default(subscriber, || bench_loop(false))
         }
+        "loop" if args.iter().any(|a| a == "--otel") => {
+            // Spans on and turned into OpenTelemetry spans by the layer `tackle-telemetry`
+            // installs, with a tracer provider that exports nothing.
+            use opentelemetry::trace::TracerProvider as _;
+            use tracing_subscriber::layer::SubscriberExt as _;
+            let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder().build();
+            let layer = tracing_opentelemetry::layer()
+                .with_tracer(provider.tracer("bench"))
+                .with_location(false)
+                .with_threads(false)
+                .with_level(false)
+                .with_target(false)
+                .with_tracked_inactivity(false);
+            let subscriber = tracing_subscriber::registry().with(layer);
+            tracing::subscriber::with_default(subscriber, || bench_loop(false))
+        }
         "loop" => bench_loop(false),
         "loop_events" => bench_loop(true),
         "all" => bench_executor().and_then(|()| bench_loop(false)).and_then(|()| bench_loop(true)),

@@ -139,7 +139,9 @@ impl EventSink for Terminal {
                 self.running.insert(call_id, label);
                 self.update_spinner();
             }
-            RunEvent::ToolCallFinished { call_id, name, status, duration, detail, metadata, cost } => {
+            RunEvent::ToolCallFinished {
+                call_id, name, status, duration, detail, metadata, cost, ..
+            } => {
                 let label = self.running.remove(&call_id).unwrap_or(name);
                 self.progress.remove(&call_id);
                 let mark = if status == ToolStatus::Ok { "✓" } else { "✗" };

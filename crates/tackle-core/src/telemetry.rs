@@ -13,8 +13,9 @@
 //! - whether message content (tool arguments and results) may be recorded
 //!   ([`capture_content`]).
 //!
-//! Metrics go through the OpenTelemetry API's global meter, which records nothing until a
-//! meter provider is installed: [`record_round`] and [`record_tool_call`].
+//! Metrics go through the OpenTelemetry API's global meter once [`set_metrics`] turns them
+//! on (a pipeline does when it installs a meter provider): [`record_round`] and
+//! [`record_tool_call`].
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,6 +46,7 @@ pub struct Hooks {
 
 static HOOKS: OnceLock<Hooks> = OnceLock::new();
 static CAPTURE: AtomicBool = AtomicBool::new(false);
+static METRICS: AtomicBool = AtomicBool::new(false);
 
 /// Installs the pipeline's hooks, once per process; `false` when some were installed before.
 pub fn install(hooks: Hooks) -> bool {
@@ -77,18 +79,56 @@ pub fn set_capture_content(on: bool) {
     CAPTURE.store(on, Ordering::Relaxed);
 }
 
-/// Runs `work` inside `span`, and without the span's bookkeeping when nobody records it.
-pub async fn in_span<F: std::future::Future>(work: F, span: tracing::Span) -> F::Output {
-    if span.is_disabled() { work.await } else { tracing::Instrument::instrument(work, span).await }
+pin_project_lite::pin_project! {
+    /// A future run inside a borrowed span; see [`in_span`].
+    #[must_use = "futures do nothing unless polled"]
+    pub struct InSpan<'a, F> {
+        #[pin]
+        work: F,
+        span: &'a tracing::Span,
+    }
+}
+
+impl<F: std::future::Future> std::future::Future for InSpan<'_, F> {
+    type Output = F::Output;
+
+    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<F::Output> {
+        let this = self.project();
+        let _entered = this.span.enter();
+        this.work.poll(cx)
+    }
+}
+
+/// Runs `work` inside `span`: the span is entered around each poll. Unlike
+/// `tracing::Instrument` the span is borrowed (no clone, and the caller records on it
+/// afterwards); a span nobody records costs a branch per poll.
+pub fn in_span<F: std::future::Future>(work: F, span: &tracing::Span) -> InSpan<'_, F> {
+    InSpan { work, span }
 }
 
 /// At most `max` characters of `text`, without copying: how long names and ids become
 /// attribute values.
 pub fn clip(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
     match text.char_indices().nth(max) {
         Some((end, _)) => &text[..end],
         None => text,
     }
+}
+
+/// Whether rounds and calls are recorded on the OpenTelemetry global meter. Off until a
+/// pipeline that installed a meter provider says so, so that a process without one pays
+/// nothing for the attributes.
+pub fn metrics() -> bool {
+    METRICS.load(Ordering::Relaxed)
+}
+
+/// Turns recording on the global meter on or off (`tackle-telemetry` turns it on with its
+/// meter provider; an embedder that installs its own calls this).
+pub fn set_metrics(on: bool) {
+    METRICS.store(on, Ordering::Relaxed);
 }
 
 /// Checks a `traceparent` value as the W3C Trace Context spec reads it: version `00` (or a
@@ -156,8 +196,12 @@ fn instruments() -> &'static Instruments {
 }
 
 /// A model round's duration and, when it ended with an answer, its tokens. `model` is the
-/// `provider:model` name; `error` the round's low-cardinality `error.type`.
+/// `provider:model` name; `error` the round's low-cardinality `error.type`. Nothing is
+/// done unless [`metrics`] is on.
 pub fn record_round(model: &str, took: Duration, usage: Option<&Usage>, error: Option<&'static str>) {
+    if !metrics() {
+        return;
+    }
     let (provider, model) = model.split_once(':').unwrap_or(("unknown", model));
     let mut attributes = vec![
         KeyValue::new("gen_ai.operation.name", "chat"),
@@ -178,8 +222,12 @@ pub fn record_round(model: &str, took: Duration, usage: Option<&Usage>, error: O
     }
 }
 
-/// A finished tool call: its tool (as offered, else `unknown`) and status label.
+/// A finished tool call: its tool (as offered, else `unknown`) and status label. Nothing
+/// is done unless [`metrics`] is on.
 pub fn record_tool_call(tool: &str, status: &'static str, took: Duration) {
+    if !metrics() {
+        return;
+    }
     let attributes = [KeyValue::new("gen_ai.tool.name", tool.to_owned()), KeyValue::new("status", status)];
     let instruments = instruments();
     instruments.tool_calls.add(1, &attributes);
@@ -217,7 +265,7 @@ mod tests {
 
     #[test]
     fn nothing_is_captured_or_propagated_until_a_pipeline_says_so() {
-        assert!(!capture_content());
+        assert!(!capture_content() && !metrics());
         assert!(current_trace_context().is_none());
         // Recording without a meter provider is a no-op, not an error.
         record_round("openai:gpt", Duration::from_millis(5), Some(&Usage::default()), None);

@@ -75,6 +75,10 @@ pub enum RunEvent {
         /// how a command ended), bounded; never shown to the model.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         metadata: Option<Value>,
+        /// The result as the model sees it: capped, secrets removed, suspicious spans of
+        /// untrusted text replaced by markers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<String>,
     },
     /// A call ended with a status the host must hear about (an integration mistake the
     /// application, not the model, has to fix); the model was told only that the tool

@@ -551,7 +551,7 @@ impl Harness {
                 };
                 let span = chat_span(model);
                 let started = std::time::Instant::now();
-                let turn = telemetry::in_span(stream_round(model, request, ctx, sink), span.clone()).await;
+                let turn = telemetry::in_span(stream_round(model, request, ctx, sink), &span).await;
                 let took = started.elapsed();
                 match &turn {
                     Ok(turn) => {
@@ -737,6 +737,7 @@ impl Harness {
                 detail: ret.detail.clone(),
                 cost: ret.cost,
                 metadata: crate::state::bounded_metadata(ret.private_metadata.as_ref()),
+                result: Some(ret.model_text().into_owned()),
             });
         }
         // Not only for listeners that render calls: the host must hear about this.
@@ -1002,7 +1003,7 @@ async fn in_run_span(
     span: tracing::Span,
     work: impl std::future::Future<Output = Result<RunOutcome, RunError>>,
 ) -> Result<RunOutcome, RunError> {
-    let outcome = telemetry::in_span(work, span.clone()).await;
+    let outcome = telemetry::in_span(work, &span).await;
     if let Err(error) = &outcome {
         span.record("error.type", error_type(error));
         span.record("otel.status_code", "ERROR");

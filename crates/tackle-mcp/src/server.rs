@@ -213,7 +213,7 @@ impl ServerHandler for RegistryServer {
             tackle_core::telemetry::adopt_parent(&span, parent);
         }
         let ct = context.ct.clone();
-        tackle_core::telemetry::in_span(self.call(request, ct), span).await.map(Into::into)
+        tackle_core::telemetry::in_span(self.call(request, ct), &span).await.map(Into::into)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -233,6 +233,7 @@ impl Telemetry {
                     .with_resource(resource)
                     .build();
                 opentelemetry::global::set_meter_provider(provider.clone());
+                tackle_core::telemetry::set_metrics(true);
                 Some(provider)
             }
         };

@@ -379,7 +379,7 @@ impl Executor {
                     approved: state.approved.contains(&call.id),
                     input: state.inputs.get(&call.id).cloned(),
                 };
-                tackle_core::telemetry::in_span(self.run_offered(run, plan), span.clone()).await
+                tackle_core::telemetry::in_span(self.run_offered(run, plan), &span).await
             }
         };
         if !ret.is_ok() {
@@ -387,16 +387,20 @@ impl Executor {
             span.record("otel.status_code", "ERROR");
         }
         let took = started.elapsed();
-        let offered = offer.get(&call.name);
-        if tackle_core::telemetry::capture_content() && !span.is_disabled() {
-            // Only when the operator asked for content, and then with sensitive arguments
-            // masked; the result has had the run's secrets scrubbed already.
-            let sensitive = offered.map(|t| t.definition().sensitive_arguments.clone()).unwrap_or_default();
-            span.record("gen_ai.tool.call.arguments", call.arguments.redacted(&sensitive).to_string());
-            span.record("gen_ai.tool.call.result", ret.model_text().as_ref());
+        let capture = tackle_core::telemetry::capture_content() && !span.is_disabled();
+        if capture || tackle_core::telemetry::metrics() {
+            let offered = offer.get(&call.name);
+            if capture {
+                // Only when the operator asked for content, and then with sensitive
+                // arguments masked; the result has had the run's secrets scrubbed already.
+                let sensitive =
+                    offered.map(|t| t.definition().sensitive_arguments.clone()).unwrap_or_default();
+                span.record("gen_ai.tool.call.arguments", call.arguments.redacted(&sensitive).to_string());
+                span.record("gen_ai.tool.call.result", ret.model_text().as_ref());
+            }
+            let tool = if offered.is_some() { clip(&call.name, 64) } else { "unknown" };
+            tackle_core::telemetry::record_tool_call(tool, ret.status.label(), took);
         }
-        let tool = if offered.is_some() { clip(&call.name, 64) } else { "unknown" };
-        tackle_core::telemetry::record_tool_call(tool, ret.status.label(), took);
         tracing::debug!(tool = %call.name, call_id = %call.id, status = %ret.status, ?took, "tool call finished");
         (ret, took)
     }
