@@ -102,6 +102,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(ready))
+        .route("/", get(crate::web::index))
+        .route("/{file}", get(crate::web::asset))
         .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "Not found", "no such endpoint") })
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(shared)

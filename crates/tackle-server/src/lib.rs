@@ -36,6 +36,7 @@ pub mod policy;
 mod secrets;
 mod sqlite;
 pub mod store;
+mod web;
 mod worker;
 
 use std::sync::Arc;

@@ -11,6 +11,7 @@ mod runs;
 mod serve;
 mod sessions;
 mod telemetry;
+mod web;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
