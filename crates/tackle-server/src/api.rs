@@ -381,8 +381,43 @@ impl Follow {
 struct Decisions {
     /// By call id: `{"decision": "approve"}`, `{"decision": "deny", "reason": …}`,
     /// `{"decision": "approve_with_arguments", "arguments": {…}}`,
-    /// `{"decision": "input", "response": {…}}`, `{"decision": "result", "result": {…}}`.
-    decisions: std::collections::BTreeMap<String, tackle_harness::Decision>,
+    /// `{"decision": "input", "response": {…}}`, `{"decision": "result", "result": {…}}`,
+    /// and for an `ask_user_question` call `{"decision": "answers", "answers": [["label"],
+    /// "own words", …]}`.
+    decisions: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+/// The decisions as the harness takes them. Answers to `ask_user_question` are checked
+/// against the call's questions and worded for the model here, as the CLI does.
+fn harness_decisions(
+    state: &tackle_harness::RunState,
+    asked: std::collections::BTreeMap<String, serde_json::Value>,
+) -> Result<std::collections::BTreeMap<String, tackle_harness::Decision>, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for (call_id, value) in asked {
+        let decision = if value.get("decision").and_then(serde_json::Value::as_str) == Some("answers") {
+            let call = state
+                .pending
+                .as_ref()
+                .and_then(|batch| batch.calls.iter().find(|c| c.id == call_id))
+                .filter(|c| c.name == "ask_user_question")
+                .ok_or_else(|| format!("{call_id:?} is not a waiting ask_user_question call"))?;
+            let tackle_core::ToolArguments::Json(arguments) = &call.arguments else {
+                return Err(format!("the questions of {call_id:?} cannot be read"));
+            };
+            let questions: tackle_env::Questions = serde_json::from_value(arguments.clone())
+                .map_err(|e| format!("the questions of {call_id:?} cannot be read: {e}"))?;
+            let answers: Vec<tackle_env::Answer> =
+                serde_json::from_value(value.get("answers").cloned().unwrap_or_default())
+                    .map_err(|e| format!("the answers for {call_id:?} must be a list: {e}"))?;
+            let text = tackle_env::answer(&questions, &answers).map_err(|e| format!("{call_id:?}: {e}"))?;
+            tackle_harness::Decision::Result { result: Box::new(tackle_core::ToolReturn::text(text)) }
+        } else {
+            serde_json::from_value(value).map_err(|e| format!("the decision for {call_id:?}: {e}"))?
+        };
+        out.insert(call_id, decision);
+    }
+    Ok(out)
 }
 
 async fn decide(
@@ -406,13 +441,11 @@ async fn decide(
     // Checked now, exactly as the resume will check them, so that a mistake is answered here.
     let state: tackle_harness::RunState =
         run.state.as_deref().and_then(|s| serde_json::from_str(s).ok()).ok_or_else(not_waiting)?;
-    let list = crate::worker::decision_list(request.decisions.clone());
-    shared
-        .engine
-        .harness
-        .check_decisions(&state, &list)
-        .map_err(|e| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Decisions refused", e.to_string()))?;
-    let text = serde_json::to_string(&request.decisions)
+    let refused = |e: String| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Decisions refused", e);
+    let decisions = harness_decisions(&state, request.decisions).map_err(refused)?;
+    let list = crate::worker::decision_list(decisions.clone());
+    shared.engine.harness.check_decisions(&state, &list).map_err(|e| refused(e.to_string()))?;
+    let text = serde_json::to_string(&decisions)
         .map_err(|e| Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Decisions refused", e.to_string()))?;
     let taken = blocking(&shared.store, move |s| s.submit_decisions(&owner, &id, &text))
         .await

@@ -75,11 +75,13 @@ pub(crate) fn document() -> Value {
                 "Decisions": {"type": "object", "additionalProperties": false, "required": ["decisions"], "properties": {
                     "decisions": {"type": "object", "description": "By call id.", "additionalProperties": {"$ref": "#/components/schemas/Decision"}}}},
                 "Decision": {"type": "object", "required": ["decision"], "properties": {
-                    "decision": {"type": "string", "enum": ["approve", "approve_with_arguments", "deny", "result", "input"]},
+                    "decision": {"type": "string", "enum": ["approve", "approve_with_arguments", "deny", "result", "input", "answers"]},
                     "arguments": {"type": "object", "description": "approve_with_arguments: the edited arguments."},
                     "reason": {"type": "string", "description": "deny: why, shown to the model."},
                     "result": {"type": "object", "description": "result: a deferred call's result."},
-                    "response": {"type": "object", "description": "input: the answer to the call's question."}}},
+                    "response": {"type": "object", "description": "input: the answer to the call's question."},
+                    "answers": {"type": "array", "description": "answers (an ask_user_question call): per question, the labels picked or the user's own words.",
+                        "items": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}]}}}},
                 "Tools": {"type": "object", "properties": {"tools": {"type": "array", "items": {"type": "object", "properties": {
                     "name": {"type": "string"}, "source": {"type": "string"}, "description": {"type": "string"},
                     "offered": {"type": "boolean"}, "reason": {"type": "string"}}}}}}

@@ -179,7 +179,9 @@ class RunView {
   callFinished(event) {
     let call = this.calls.get(event.call_id);
     if (!call) {
-      this.callStarted({ call_id: event.call_id, name: event.name, arguments: {} });
+      // A call that waited (an approval, a question) and was answered without running here.
+      const waited = this.waited?.get(event.call_id);
+      this.callStarted({ call_id: event.call_id, name: event.name, arguments: waited ?? {} });
       call = this.calls.get(event.call_id);
     }
     call.el.classList.remove('running');
@@ -216,10 +218,13 @@ class RunView {
   suspended(pending) {
     this.clearPrompts();
     this.pending = pending;
+    this.waited = new Map(pending.map((p) => [p.call_id, p.arguments]));
     for (const item of pending) {
       if (item.kind === 'approval') this.prompts.append(this.approvalCard(item));
       else if (item.kind === 'input') this.prompts.append(this.questionCard(item));
-      else this.prompts.append(h('div', { class: 'prompt' }, `${item.tool} waits for a result from elsewhere.`));
+      else if (item.tool === 'ask_user_question' && Array.isArray(item.arguments?.questions)) {
+        this.prompts.append(this.choiceCard(item));
+      } else this.prompts.append(h('div', { class: 'prompt' }, `${item.tool} waits for a result from elsewhere.`));
     }
   }
 
@@ -328,12 +333,54 @@ class RunView {
     return card;
   }
 
+  // The model's multiple-choice questions (`ask_user_question`): options, or own words.
+  choiceCard(item) {
+    const card = h('form', { class: 'prompt choices', 'data-call': item.call_id });
+    const error = h('p', { class: 'error', role: 'alert' });
+    const groups = item.arguments.questions.map((q, qi) => {
+      const name = `c-${item.call_id}-${qi}`.replace(/[^A-Za-z0-9_-]/g, '_');
+      const type = q.multiple ? 'checkbox' : 'radio';
+      const boxes = (q.options || []).map((option, oi) => {
+        const id = `${name}-${oi}`;
+        const box = h('input', { type, id, name, value: option.label });
+        return { box, el: h('div', { class: 'choice' }, box, h('label', { for: id }, h('strong', {}, option.label), option.description ? ` — ${option.description}` : '')) };
+      });
+      const own = h('input', { type: 'text', class: 'own', placeholder: 'Or in your own words', 'aria-label': `${q.header}: your own answer` });
+      const fieldset = h('fieldset', {}, h('legend', {}, h('span', { class: 'header' }, q.header), ' ', q.question), boxes.map((b) => b.el), own);
+      return { fieldset, boxes, own };
+    });
+    card.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const answers = [];
+      for (const [i, group] of groups.entries()) {
+        const words = group.own.value.trim();
+        const picked = group.boxes.filter((b) => b.box.checked).map((b) => b.box.value);
+        if (words) answers.push(words);
+        else if (picked.length) answers.push(picked);
+        else {
+          error.textContent = `Question ${i + 1} has no answer yet.`;
+          return;
+        }
+      }
+      error.textContent = '';
+      this.decide(item.call_id, { decision: 'answers', answers }, card, error);
+    });
+    card.append(
+      h('p', { class: 'prompt-title' }, 'The assistant asks:'),
+      ...groups.map((g) => g.fieldset),
+      h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary' }, 'Answer')),
+      error,
+    );
+    return card;
+  }
+
   // Keeps a decision; once every call a person can decide has one, sends them together.
   async decide(callId, decision, card, error) {
     this.decisions[callId] = decision;
     for (const control of card.querySelectorAll('button, input, textarea, select')) control.disabled = true;
     card.classList.add('decided');
-    const open = this.pending.filter((p) => p.kind !== 'deferred' && !(p.call_id in this.decisions));
+    const decidable = (p) => p.kind !== 'deferred' || p.tool === 'ask_user_question';
+    const open = this.pending.filter((p) => decidable(p) && !(p.call_id in this.decisions));
     if (open.length) return;
     try {
       await state.api.decide(this.id, this.decisions);

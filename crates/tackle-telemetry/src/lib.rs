@@ -46,7 +46,7 @@ use opentelemetry_sdk::trace::SdkTracerProvider;
 use tackle_core::telemetry::{Hooks, TraceContext};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::Layer;
-use tracing_subscriber::filter::Targets;
+use tracing_subscriber::filter::{FilterExt, Targets};
 use tracing_subscriber::registry::LookupSpan;
 
 /// Why telemetry could not be set up as the environment asks.
@@ -255,7 +255,7 @@ impl Telemetry {
     }
 
     /// The `tracing` layer that exports tackle's spans (those of the `tackle*` crates at
-    /// `info` and above), when traces are exported. It filters for itself, so it can sit
+    /// `info` and above; no log events), when traces are exported. It filters for itself, so it can sit
     /// beside a log layer with a quieter filter.
     pub fn layer<S>(&self) -> Option<Box<dyn Layer<S> + Send + Sync>>
     where
@@ -269,7 +269,13 @@ impl Telemetry {
             .with_level(false)
             .with_target(false)
             .with_tracked_inactivity(false)
-            .with_filter(Targets::new().with_target("tackle", tracing::Level::INFO));
+            // Spans only: their fields are chosen to carry no content, while log events
+            // (an error's full detail, say) are for the local log, not the collector.
+            .with_filter(
+                Targets::new()
+                    .with_target("tackle", tracing::Level::INFO)
+                    .and(tracing_subscriber::filter::filter_fn(|metadata| metadata.is_span())),
+            );
         Some(Box::new(layer))
     }
 }
