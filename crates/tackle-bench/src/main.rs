@@ -587,8 +587,13 @@ fn main() {
             // Spans on, kept by a subscriber that exports nothing: the cost of telemetry
             // short of an exporter.
             use tracing_subscriber::layer::SubscriberExt as _;
+            // Installed for the process, as an application does (a scoped default would add
+            // a thread-local lookup to every span operation).
             let subscriber = tracing_subscriber::registry().with(tracing_subscriber::filter::LevelFilter::INFO);
-            tracing::subscriber::with_default(subscriber, || bench_loop(false))
+            match tracing::subscriber::set_global_default(subscriber) {
+                Ok(()) => bench_loop(false),
+                Err(error) => Err(error.into()),
+            }
         }
         "loop" if args.iter().any(|a| a == "--otel") => {
             // Spans on and turned into OpenTelemetry spans by the layer `tackle-telemetry`
@@ -604,7 +609,10 @@ fn main() {
                 .with_target(false)
                 .with_tracked_inactivity(false);
             let subscriber = tracing_subscriber::registry().with(layer);
-            tracing::subscriber::with_default(subscriber, || bench_loop(false))
+            match tracing::subscriber::set_global_default(subscriber) {
+                Ok(()) => bench_loop(false),
+                Err(error) => Err(error.into()),
+            }
         }
         "loop" => bench_loop(false),
         "loop_events" => bench_loop(true),

@@ -114,8 +114,8 @@ async fn a_person_uses_the_chat_page_in_a_browser() {
     eprintln!("{stdout}screenshots: {}", shots.display());
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("{\"ok\":true}"), "{stdout}");
-    // The approved call ran, once.
-    assert_eq!(std::fs::read_to_string(project.join("note.txt")).unwrap(), "hi");
+    // The approved call ran once, with the arguments as the user edited them.
+    assert_eq!(std::fs::read_to_string(project.join("note.txt")).unwrap(), "hi there");
     let asked = provider.received_requests().await.unwrap();
     let rounds: Vec<&wiremock::Request> =
         asked.iter().filter(|r| r.url.path() == "/v1/chat/completions").collect();

@@ -94,7 +94,14 @@ try {
   await second.goto(page.url());
   await second.locator('.prompt.approval').waitFor({ timeout });
 
-  // Approve by keyboard in the first tab; the call runs and the model is asked again.
+  // Edit the arguments and approve, by keyboard, in the first tab; the edited call runs and
+  // the model is asked again. (Broken JSON is refused on the page first.)
+  const editor = page.locator('.prompt.approval textarea');
+  await editor.fill('{"path": "note.txt", "content": ');
+  await page.locator('.prompt.approval button.approve').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.prompt.approval .error', { hasText: 'not JSON' }).waitFor({ timeout });
+  await editor.fill('{"path": "note.txt", "content": "hi there"}');
   await page.locator('.prompt.approval button.approve').focus();
   await page.keyboard.press('Enter');
   const call = page.locator('.call[data-tool="write_file"]');
@@ -116,7 +123,7 @@ try {
   await call.locator('summary').click();
   await call.locator('.call-body pre').first().waitFor({ timeout });
   const body = await call.locator('.call-body').textContent();
-  check(body.includes('"content": "hi"'), 'the full arguments are shown');
+  check(body.includes('"content": "hi there"'), 'the full arguments are shown, as edited');
   check(body.includes('Result the model saw'), 'the result is shown');
   await shot(page, '06-call-details');
 
