@@ -9,13 +9,13 @@
 //! | feature | what it brings | default |
 //! |---|---|---|
 //! | (always) | [`core`] (messages, definitions, the `Model` trait), [`tools`] (typed tools, the registry, the executor), [`harness`] (the loop) | yes |
-//! | `openai`, `anthropic`, `gemini`, `bedrock` | [`providers`]: the provider adapters (one crate today, so any of these brings all) | `openai`, `anthropic`, `gemini` |
-//! | `web` | [`web`]: `read_web_page` and `web_search` with SSRF defence and prompt-injection filtering | yes |
-//! | `env` | [`env`]: files, shell, skills and questions to the user, confined to one directory | yes |
-//! | `mcp` | [`mcp`]: MCP servers as toolsets, and a registry served over MCP | no |
-//! | `local` | [`local`]: the embedded model, no key needed | no |
-//! | `server` | [`server`]: `tackle serve` as a library | no |
-//! | `telemetry` | [`telemetry`]: OpenTelemetry export over OTLP | no |
+//! | `openai`, `anthropic`, `gemini`, `bedrock` | `providers`: the provider adapters (one crate today, so any of these brings all) | `openai`, `anthropic`, `gemini` |
+//! | `web` | `web`: `read_web_page` and `web_search` with SSRF defence and prompt-injection filtering | yes |
+//! | `env` | `env`: files, shell, skills and questions to the user, confined to one directory | yes |
+//! | `mcp` | `mcp`: MCP servers as toolsets, and a registry served over MCP | no |
+//! | `local` | `local`: the embedded model, no key needed | no |
+//! | `server` | `server`: `tackle serve` as a library | no |
+//! | `telemetry` | `telemetry`: OpenTelemetry export over OTLP | no |
 //!
 //! With `--no-default-features` it is the loop and the tools alone: no HTTP client and no
 //! model runtime are built.
@@ -30,7 +30,7 @@
 //! 3. **Harness**: [`Harness::new`] drives one loop for every provider: [`Harness::start`]
 //!    a conversation, [`Harness::run`] it with a model and a [`RunContext`] (who runs it,
 //!    what is allowed, settings and secrets), [`Harness::resume`] it with decisions.
-//! 4. **Provider**: a `Model` from [`providers`] (or [`local`]).
+//! 4. **Provider**: a `Model` from `providers` (or `local`).
 //! 5. **Events**: an [`EventSink`] sees text as it streams, each tool call start and end,
 //!    sources, approvals waited for; [`Discard`] ignores them.
 //!
