@@ -12,7 +12,7 @@
 //! | `openai`, `anthropic`, `gemini`, `bedrock` | `providers`: the provider adapters (one crate today, so any of these brings all) | `openai`, `anthropic`, `gemini` |
 //! | `web` | `web`: `read_web_page` and `web_search` with SSRF defence and prompt-injection filtering | yes |
 //! | `env` | `env`: files, shell, skills and questions to the user, confined to one directory | yes |
-//! | `mcp` | `mcp`: MCP servers as toolsets, and a registry served over MCP | no |
+//! | `mcp` | `mcp`: MCP servers as toolsets, and a registry served over MCP | yes |
 //! | `local` | `local`: the embedded model, no key needed | no |
 //! | `server` | `server`: `tackle serve` as a library | no |
 //! | `telemetry` | `telemetry`: OpenTelemetry export over OTLP | no |

@@ -42,29 +42,120 @@ impl Respond for Script {
     }
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn the_typed_tool_example_calls_its_tool_and_answers() {
+/// A scripted provider answering with `turns`, in order.
+async fn provider(turns: Vec<ResponseTemplate>) -> MockServer {
     let server = MockServer::start().await;
-    let turns = vec![turn("", &[("call_1", "add", json!({"a": 2, "b": 40}))]), turn("2 + 40 = 42.", &[])];
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(Script(std::sync::Mutex::new(turns)))
         .mount(&server)
         .await;
-    let binary = example("typed_tool");
+    server
+}
+
+/// Runs example `name` with `args` in `dir` against `server`: its stdout and stderr.
+async fn run(name: &str, args: &[&str], server: &MockServer, dir: &std::path::Path) -> (String, String) {
+    let binary = example(name);
     let out = tokio::process::Command::new(&binary)
+        .args(args)
+        .current_dir(dir)
         .env("OPENAI_BASE_URL", format!("{}/v1", server.uri()))
         .env("OPENAI_API_KEY", "sk-example")
         .env("TACKLE_LOOPBACK_ONLY", "1")
         .output()
         .await
         .unwrap_or_else(|e| panic!("{}: {e}", binary.display()));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "2 + 40 = 42.\n");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(out.status.success(), "{name} {args:?}: {stderr}");
+    (stdout, stderr)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_typed_tool_example_calls_its_tool_and_answers() {
+    let server =
+        provider(vec![turn("", &[("call_1", "add", json!({"a": 2, "b": 40}))]), turn("2 + 40 = 42.", &[])])
+            .await;
+    let dir = std::env::temp_dir();
+    let (stdout, _) = run("typed_tool", &[], &server, &dir).await;
+    assert_eq!(stdout, "2 + 40 = 42.\n");
     // The tool ran: the model was sent its result.
     let requests = server.received_requests().await.unwrap();
     let second: Value = serde_json::from_slice(&requests[1].body).unwrap();
     let tool_message = second["messages"].as_array().unwrap().iter().find(|m| m["role"] == "tool").unwrap();
     assert_eq!(tool_message["content"], "42");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_streaming_example_shows_text_and_calls_as_they_happen() {
+    let server = provider(vec![
+        turn("Let me work it out.", &[("call_1", "multiply", json!({"a": 12, "b": 34}))]),
+        turn("12 × 34 = 408.", &[]),
+    ])
+    .await;
+    let (stdout, stderr) = run("streaming", &["What is 12 × 34?"], &server, &std::env::temp_dir()).await;
+    assert_eq!(stdout, "Let me work it out.12 × 34 = 408.\n");
+    assert!(stderr.contains("→ multiply {\"a\":12,\"b\":34}"), "{stderr}");
+    assert!(stderr.contains("← multiply ok in"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_approvals_example_waits_across_processes_and_goes_on_when_approved_or_denied() {
+    for (verb, told) in [("approve", "removed old.log"), ("deny", "not today")] {
+        let server = provider(vec![
+            turn("", &[("call_1", "remove_file", json!({"path": "old.log"}))]),
+            turn("Done as you decided.", &[]),
+        ])
+        .await;
+        let dir = tempfile::tempdir().unwrap();
+        let (stdout, _) = run("approvals", &["ask", "Remove the old log."], &server, dir.path()).await;
+        assert!(stdout.starts_with("waiting: remove_file {\"path\":\"old.log\"}"), "{stdout}");
+        assert!(dir.path().join("approval-state.json").exists());
+        // Another process, later: the decision, and the run goes on from the saved state.
+        let (stdout, _) = run("approvals", &[verb, "not today"], &server, dir.path()).await;
+        assert_eq!(stdout, "Done as you decided.\n");
+        assert!(!dir.path().join("approval-state.json").exists());
+        let requests = server.received_requests().await.unwrap();
+        assert_eq!(requests.len(), 2, "the model was asked once before and once after the decision");
+        let second = String::from_utf8_lossy(&requests[1].body).into_owned();
+        assert!(second.contains(told), "{verb}: {second}");
+    }
+}
+
+/// The registry served over MCP is driven by tackle's own MCP client: listed, called.
+#[cfg(feature = "mcp")]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_mcp_server_example_serves_its_tool_to_an_mcp_client() {
+    use tackle::tools::Toolset as _;
+    let binary = example("mcp_server").display().to_string();
+    let config = tackle::mcp::ServerConfig::stdio("ex", binary, Vec::new());
+    let server = tackle::mcp::McpServer::connect(config).await.unwrap();
+    let set = tackle::mcp::McpToolset::load(server).await.unwrap();
+    let entry =
+        set.entries().into_iter().map(Result::unwrap).find(|e| e.definition.name == "ex_greet").unwrap();
+    assert_eq!(entry.definition.description, "Greet someone by name.");
+    let serde_json::Value::Object(args) = json!({"name": "Ada"}) else { unreachable!() };
+    let ctx =
+        tackle::ToolContext::detached(std::sync::Arc::new(tackle::RunContext::new("r")), "c1", "ex_greet");
+    let ret = entry.tool.call(ctx, args).await.unwrap();
+    assert_eq!(ret.content.model_text(), "Hello, Ada!");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_policies_example_says_why_each_tool_is_or_is_not_offered() {
+    let server = provider(Vec::new()).await;
+    let (stdout, _) = run("policies", &[], &server, &std::env::temp_dir()).await;
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0].trim_end(), "note       offered");
+    assert!(lines[1].starts_with("search     offered, 0.5"), "{stdout}");
+    assert_eq!(lines[2], "translate  not offered: the plan does not include languages");
+    assert!(
+        lines[3].starts_with("post       not offered: needs a provider with confidence high"),
+        "{stdout}"
+    );
+    assert_eq!(lines[4], "note(\"buy milk\") → ok: note: buy milk");
+    assert!(lines[5].contains("blocked") && lines[5].contains("passwords are not stored"), "{stdout}");
+    assert!(server.received_requests().await.unwrap().is_empty(), "no model was asked");
 }

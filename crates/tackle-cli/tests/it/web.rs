@@ -53,7 +53,7 @@ async fn a_person_uses_the_chat_page_in_a_browser() {
         &provider,
         vec![
             wire.turn("I will save it.", &[("call_1", "write_file", write)]),
-            wire.turn("Saved the note.", &[]).set_delay(Duration::from_millis(2500)),
+            wire.turn("Saved the note.", &[]).set_delay(Duration::from_secs(8)),
             wire.turn("", &[("call_2", "web_search", json!({"query": "colour meanings"}))]),
             wire.turn("", &[("call_3", "ask_user_question", questions)]),
             wire.turn("Blue it is: calm, as the page says.", &[]),

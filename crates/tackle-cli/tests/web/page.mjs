@@ -116,6 +116,8 @@ try {
   await page.locator('.call[data-tool="write_file"][data-status="ok"]').waitFor({ timeout });
   await shot(page, '04-reloaded-mid-run');
   await page.locator('.answer', { hasText: 'Saved the note.' }).waitFor({ timeout });
+  // The composer is back once the run has settled (its status follows the last event).
+  await page.locator('.run[data-status="answered"]').waitFor({ timeout });
   check(await page.locator('#send').isVisible(), 'the composer is back once the run answered');
   await shot(page, '05-answered');
 
