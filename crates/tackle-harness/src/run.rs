@@ -944,7 +944,6 @@ impl Harness {
     }
 }
 
-/// Streams one round, passing deltas on as they arrive; returns the complete turn.
 /// The OpenTelemetry GenAI span of a run (`invoke_agent`): its id, and how it ended.
 fn run_span(run_id: &str, ctx: &RunContext) -> tracing::Span {
     let span = tracing::info_span!(
@@ -1011,6 +1010,7 @@ async fn in_run_span(
     outcome
 }
 
+/// Streams one round, passing deltas on as they arrive; returns the complete turn.
 async fn stream_round(
     model: &dyn Model,
     request: ModelRequest<'_>,

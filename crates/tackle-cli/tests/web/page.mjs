@@ -4,7 +4,7 @@
 // that another user sees none of it. Screenshots of each step go to $SCREENSHOTS; the
 // page's load time and size are printed as a JSON line. Started by tests/it/web.rs.
 import { createRequire } from 'node:module';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const env = (name) => {
@@ -16,6 +16,8 @@ const url = env('TACKLE_URL');
 const alice = env('TOKEN_ALICE');
 const bob = env('TOKEN_BOB');
 const shots = env('SCREENSHOTS');
+// Only this run's screenshots are left to look at.
+rmSync(shots, { recursive: true, force: true });
 mkdirSync(shots, { recursive: true });
 const require = createRequire(join(env('PLAYWRIGHT_DIR'), 'node_modules', '/'));
 const { chromium } = require('playwright-core');
