@@ -272,13 +272,13 @@ impl tackle_harness::EventSink for CountingSink {
 
 /// A harness over `add` and `echo` whose limits let a run of `rounds` rounds finish.
 fn loop_harness(rounds: usize) -> Result<Harness, Box<dyn std::error::Error>> {
-    Ok(Harness::new(registry()?).limits(Limits {
-        max_tool_calls: u32::MAX,
-        max_result_chars: u64::MAX,
-        max_rounds: u32::try_from(rounds + 2)?,
-        max_duration: None,
-        ..Limits::default()
-    }))
+    Ok(Harness::new(registry()?).limits(
+        Limits::default()
+            .max_tool_calls(u32::MAX)
+            .max_result_chars(u64::MAX)
+            .max_rounds(u32::try_from(rounds + 2)?)
+            .max_duration(None),
+    ))
 }
 
 /// That a workload run answered `done` after running all its `calls`.

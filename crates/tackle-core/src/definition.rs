@@ -154,6 +154,7 @@ impl SettingsSchema {
 /// for the executor, the registry and the harness.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ToolDefinition {
     /// The name the model calls the tool by: 1–64 of `[A-Za-z0-9_-]`.
     pub name: String,

@@ -55,6 +55,7 @@ pub struct ModelSettings {
 /// so that no round copies the conversation. Adapters serialise what they need before the
 /// stream they return starts waiting.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ModelRequest<'a> {
     /// The system instructions for this round (the application's prompt, the offered tools'
     /// policy sections, and any instruction for this round only). May be empty.
@@ -80,6 +81,12 @@ impl<'a> ModelRequest<'a> {
         settings: &'a ModelSettings,
     ) -> Self {
         ModelRequest { instructions, messages, tools, settings, tool_call_deltas: true }
+    }
+
+    /// Says whether the caller reads [`ModelEvent::ToolCallDelta`]s.
+    pub fn tool_call_deltas(mut self, read: bool) -> Self {
+        self.tool_call_deltas = read;
+        self
     }
 }
 
@@ -141,6 +148,7 @@ pub type ModelStream<'a> = Pin<Box<dyn Stream<Item = Result<ModelEvent, ModelErr
 /// fill it in, the harness and the schema lowering read it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct ModelProfile {
     /// The model can call tools at all.
     pub supports_tools: bool,
@@ -159,6 +167,62 @@ pub struct ModelProfile {
     /// The model takes images inside tool results (the adapter drops attachments, keeping
     /// their description, when false).
     pub accepts_tool_result_images: bool,
+}
+
+/// What a model or host can do, set one capability at a time from the defaults:
+///
+/// ```
+/// let profile = tackle_core::ModelProfile::default().supports_parallel_tool_calls(false);
+/// assert!(profile.supports_tools && !profile.supports_parallel_tool_calls);
+/// ```
+impl ModelProfile {
+    /// Sets [`ModelProfile::supports_tools`].
+    pub fn supports_tools(mut self, on: bool) -> Self {
+        self.supports_tools = on;
+        self
+    }
+
+    /// Sets [`ModelProfile::supports_parallel_tool_calls`].
+    pub fn supports_parallel_tool_calls(mut self, on: bool) -> Self {
+        self.supports_parallel_tool_calls = on;
+        self
+    }
+
+    /// Sets [`ModelProfile::accepts_parallel_tool_calls_flag`].
+    pub fn accepts_parallel_tool_calls_flag(mut self, on: bool) -> Self {
+        self.accepts_parallel_tool_calls_flag = on;
+        self
+    }
+
+    /// Sets [`ModelProfile::supports_strict_schemas`].
+    pub fn supports_strict_schemas(mut self, on: bool) -> Self {
+        self.supports_strict_schemas = on;
+        self
+    }
+
+    /// Sets [`ModelProfile::supports_tool_choice_required`].
+    pub fn supports_tool_choice_required(mut self, on: bool) -> Self {
+        self.supports_tool_choice_required = on;
+        self
+    }
+
+    /// Sets [`ModelProfile::supports_streaming`].
+    pub fn supports_streaming(mut self, on: bool) -> Self {
+        self.supports_streaming = on;
+        self
+    }
+
+    /// Sets [`ModelProfile::reports_stream_usage`].
+    pub fn reports_stream_usage(mut self, on: bool) -> Self {
+        self.reports_stream_usage = on;
+        self
+    }
+
+    /// Sets [`ModelProfile::accepts_tool_result_images`].
+    pub fn accepts_tool_result_images(mut self, on: bool) -> Self {
+        self.accepts_tool_result_images = on;
+        self
+    }
 }
 
 impl Default for ModelProfile {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 /// Tokens a model request consumed, as the provider reported them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Usage {
     /// Number of requests this usage covers.
     pub requests: u32,
@@ -22,6 +23,50 @@ pub struct Usage {
     pub cache_write_tokens: u64,
     /// Output tokens spent on reasoning.
     pub reasoning_tokens: u64,
+}
+
+/// Usage set one count at a time:
+///
+/// ```
+/// let usage = tackle_core::Usage::default().input_tokens(120).output_tokens(7);
+/// assert_eq!(usage.input_tokens + usage.output_tokens, 127);
+/// ```
+impl Usage {
+    /// Sets [`Usage::requests`].
+    pub fn requests(mut self, n: u32) -> Self {
+        self.requests = n;
+        self
+    }
+
+    /// Sets [`Usage::input_tokens`].
+    pub fn input_tokens(mut self, n: u64) -> Self {
+        self.input_tokens = n;
+        self
+    }
+
+    /// Sets [`Usage::output_tokens`].
+    pub fn output_tokens(mut self, n: u64) -> Self {
+        self.output_tokens = n;
+        self
+    }
+
+    /// Sets [`Usage::cache_read_tokens`].
+    pub fn cache_read_tokens(mut self, n: u64) -> Self {
+        self.cache_read_tokens = n;
+        self
+    }
+
+    /// Sets [`Usage::cache_write_tokens`].
+    pub fn cache_write_tokens(mut self, n: u64) -> Self {
+        self.cache_write_tokens = n;
+        self
+    }
+
+    /// Sets [`Usage::reasoning_tokens`].
+    pub fn reasoning_tokens(mut self, n: u64) -> Self {
+        self.reasoning_tokens = n;
+        self
+    }
 }
 
 impl Usage {

@@ -9,6 +9,7 @@ use tackle_core::Cost;
 /// saying so, and one last round without tools asks for the final answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Limits {
     /// Tool calls over the whole run (default 50).
     pub max_tool_calls: u32,
@@ -35,6 +36,49 @@ impl Default for Limits {
             max_total_tokens: None,
             max_tool_cost: None,
         }
+    }
+}
+
+impl Limits {
+    /// Sets [`Limits::max_tool_calls`].
+    ///
+    /// ```
+    /// let limits = tackle_harness::Limits::default().max_tool_calls(10).max_rounds(5);
+    /// assert_eq!((limits.max_tool_calls, limits.max_rounds), (10, 5));
+    /// ```
+    pub fn max_tool_calls(mut self, calls: u32) -> Self {
+        self.max_tool_calls = calls;
+        self
+    }
+
+    /// Sets [`Limits::max_result_chars`].
+    pub fn max_result_chars(mut self, chars: u64) -> Self {
+        self.max_result_chars = chars;
+        self
+    }
+
+    /// Sets [`Limits::max_rounds`].
+    pub fn max_rounds(mut self, rounds: u32) -> Self {
+        self.max_rounds = rounds;
+        self
+    }
+
+    /// Sets [`Limits::max_duration`] (`None`: no limit).
+    pub fn max_duration(mut self, duration: Option<Duration>) -> Self {
+        self.max_duration = duration;
+        self
+    }
+
+    /// Sets [`Limits::max_total_tokens`] (`None`: no limit).
+    pub fn max_total_tokens(mut self, tokens: Option<u64>) -> Self {
+        self.max_total_tokens = tokens;
+        self
+    }
+
+    /// Sets [`Limits::max_tool_cost`] (`None`: no limit).
+    pub fn max_tool_cost(mut self, cost: Option<Cost>) -> Self {
+        self.max_tool_cost = cost;
+        self
     }
 }
 

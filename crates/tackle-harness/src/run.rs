@@ -542,13 +542,8 @@ impl Harness {
             let settings = self.settings_for(profile);
             let turn = {
                 let instructions = self.instructions(&state.system, &offer, final_round);
-                let request = ModelRequest {
-                    instructions: &instructions,
-                    messages: &state.messages,
-                    tools: &tools,
-                    settings: &settings,
-                    tool_call_deltas: false,
-                };
+                let request = ModelRequest::new(&instructions, &state.messages, &tools, &settings)
+                    .tool_call_deltas(false);
                 let span = chat_span(model);
                 let started = std::time::Instant::now();
                 let turn = telemetry::in_span(stream_round(model, request, ctx, sink), &span).await;

@@ -149,14 +149,12 @@ impl LocalModel {
         let name = path.file_stem().map_or_else(|| "local".to_owned(), |s| s.to_string_lossy().into_owned());
         Ok(LocalModel {
             name: format!("local:{name}"),
-            profile: ModelProfile {
-                supports_tools: true,
-                supports_parallel_tool_calls: false,
-                supports_tool_choice_required: true,
-                supports_streaming: true,
-                reports_stream_usage: true,
-                ..ModelProfile::default()
-            },
+            profile: ModelProfile::default()
+                .supports_tools(true)
+                .supports_parallel_tool_calls(false)
+                .supports_tool_choice_required(true)
+                .supports_streaming(true)
+                .reports_stream_usage(true),
             engine: Arc::new(engine),
             template: Arc::new(template),
             router: Router::default(),
@@ -388,13 +386,11 @@ impl LocalModel {
         let generated =
             self.engine.generate(&tokens, &constraint, (max_tokens, call_tokens), &mut forward)?;
         let mut turn = AssistantTurn { model_name: Some(self.name.clone()), ..AssistantTurn::default() };
-        turn.usage = Usage {
-            requests: 1,
-            input_tokens: generated.prompt_tokens as u64,
-            output_tokens: generated.output_tokens as u64,
-            cache_read_tokens: generated.cached_tokens as u64,
-            ..Usage::default()
-        };
+        turn.usage = Usage::default()
+            .requests(1)
+            .input_tokens(generated.prompt_tokens as u64)
+            .output_tokens(generated.output_tokens as u64)
+            .cache_read_tokens(generated.cached_tokens as u64);
         if generated.call {
             let value: Value = serde_json::from_str(generated.text.trim()).map_err(|e| {
                 LocalError::Generation(format!("the constrained call is not JSON ({e}): {}", generated.text))

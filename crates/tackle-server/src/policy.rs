@@ -363,17 +363,12 @@ mod tests {
             output: Cost::credits(8.0),
             round_minimum: Cost::ZERO,
         };
-        let usage =
-            Usage { input_tokens: 1_000, output_tokens: 100, cache_read_tokens: 400, ..Usage::default() };
+        let usage = Usage::default().input_tokens(1_000).output_tokens(100).cache_read_tokens(400);
         // 600 × 2 + 400 × 0.5 + 100 × 8 = 2,200 credits per million tokens.
         assert_eq!(price.of(&usage), Cost::from_micros(2_200));
-        assert_eq!(price.of(&Usage { input_tokens: 1, ..Usage::default() }), Cost::from_micros(2));
+        assert_eq!(price.of(&Usage::default().input_tokens(1)), Cost::from_micros(2));
         let tiny = Price { input: Cost::from_micros(1), ..Price::default() };
-        assert_eq!(
-            tiny.of(&Usage { input_tokens: 1, ..Usage::default() }),
-            Cost::from_micros(1),
-            "rounded up"
-        );
+        assert_eq!(tiny.of(&Usage::default().input_tokens(1)), Cost::from_micros(1), "rounded up");
         assert_eq!(price.of(&Usage::default()), Cost::ZERO);
     }
 }

@@ -72,7 +72,9 @@ pub struct UserPreferences {
 /// Everything that decides which tools a run is offered, and what its tools share.
 ///
 /// Built once per run (or per round, when something changes) and shared by reference.
+/// Made with [`RunContext::new`]; its fields are set afterwards.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct RunContext {
     /// The run's id.
     pub run_id: String,

@@ -8,12 +8,12 @@ use tackle_test::ScriptedModel;
 use super::*;
 
 fn limits() -> Limits {
-    Limits { max_tool_calls: 100, max_result_chars: 1_000_000, max_rounds: 100, ..Limits::default() }
+    Limits::default().max_tool_calls(100).max_result_chars(1_000_000).max_rounds(100)
 }
 
 #[tokio::test]
 async fn the_call_limit_answers_the_rest_and_asks_for_a_final_answer() {
-    let harness = Harness::new(registry()).limits(Limits { max_tool_calls: 3, ..limits() });
+    let harness = Harness::new(registry()).limits(limits().max_tool_calls(3));
     let model = ScriptedModel::new([
         calls(&[("c1", "add", json!({"a": 1, "b": 1})), ("c2", "add", json!({"a": 2, "b": 2}))]),
         calls(&[("c3", "add", json!({"a": 3, "b": 3})), ("c4", "add", json!({"a": 4, "b": 4}))]),
@@ -40,7 +40,7 @@ async fn the_call_limit_answers_the_rest_and_asks_for_a_final_answer() {
 
 #[tokio::test]
 async fn a_silent_final_round_ends_with_a_clear_message() {
-    let harness = Harness::new(registry()).limits(Limits { max_rounds: 2, ..limits() });
+    let harness = Harness::new(registry()).limits(limits().max_rounds(2));
     let model = ScriptedModel::new([
         calls(&[("c1", "add", json!({"a": 1, "b": 1}))]),
         // The final round ignores the instruction and calls again, saying nothing.
@@ -60,7 +60,7 @@ async fn a_silent_final_round_ends_with_a_clear_message() {
 #[tokio::test]
 async fn result_size_tokens_cost_and_time_limits() {
     // Result characters.
-    let harness = Harness::new(registry()).limits(Limits { max_result_chars: 1, ..limits() });
+    let harness = Harness::new(registry()).limits(limits().max_result_chars(1));
     let model = ScriptedModel::new([
         calls(&[("c1", "add", json!({"a": 50, "b": 50})), ("c2", "add", json!({"a": 1, "b": 1}))]),
         AssistantTurn::text("ok"),
@@ -72,9 +72,9 @@ async fn result_size_tokens_cost_and_time_limits() {
     assert!(model.requests()[1].instructions.contains("exceeded 1 characters"));
 
     // Tokens.
-    let harness = Harness::new(registry()).limits(Limits { max_total_tokens: Some(100), ..limits() });
+    let harness = Harness::new(registry()).limits(limits().max_total_tokens(Some(100)));
     let mut first = calls(&[("c1", "add", json!({"a": 1, "b": 1}))]);
-    first.usage = Usage { input_tokens: 90, output_tokens: 20, ..Usage::default() };
+    first.usage = Usage::default().input_tokens(90).output_tokens(20);
     let model = ScriptedModel::new([first, AssistantTurn::text("ok")]);
     let mut state = start(&harness);
     answer_text(harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap());
@@ -82,8 +82,8 @@ async fn result_size_tokens_cost_and_time_limits() {
     assert!(model.requests()[1].instructions.contains("budget for this answer is spent"));
 
     // Tool cost.
-    let harness = Harness::new(registry())
-        .limits(Limits { max_tool_cost: Some(tackle_core::Cost::credits(0.5)), ..limits() });
+    let harness =
+        Harness::new(registry()).limits(limits().max_tool_cost(Some(tackle_core::Cost::credits(0.5))));
     let model = ScriptedModel::new([
         calls(&[("c1", "fetch", json!({"url": "https://a/"}))]),
         AssistantTurn::text("ok"),
@@ -94,8 +94,7 @@ async fn result_size_tokens_cost_and_time_limits() {
     assert_eq!(state.counters.tool_cost, tackle_core::Cost::credits(0.5));
 
     // Time: a run that already used its time gets the final round at once.
-    let harness =
-        Harness::new(registry()).limits(Limits { max_duration: Some(Duration::from_secs(5)), ..limits() });
+    let harness = Harness::new(registry()).limits(limits().max_duration(Some(Duration::from_secs(5))));
     let model = ScriptedModel::new([AssistantTurn::text("quick")]);
     let mut state = start(&harness);
     state.counters.elapsed = Duration::from_secs(6);

@@ -16,9 +16,9 @@ async fn a_round_of_calls_then_an_answer() {
         ("c2", "fetch", json!({"url": "https://a.example/", "token": "t0p"})),
     ]);
     turn.parts.insert(0, AssistantPart::Text("Let me check. ".into()));
-    turn.usage = Usage { requests: 1, input_tokens: 100, output_tokens: 20, ..Usage::default() };
+    turn.usage = Usage::default().requests(1).input_tokens(100).output_tokens(20);
     let mut answer = AssistantTurn::text("5, and the page says hello.");
-    answer.usage = Usage { requests: 1, input_tokens: 150, output_tokens: 10, ..Usage::default() };
+    answer.usage = Usage::default().requests(1).input_tokens(150).output_tokens(10);
     let model = ScriptedModel::new([turn, answer]);
     let mut state = start(&harness);
     let mut events = Vec::new();
@@ -285,11 +285,9 @@ async fn the_model_profile_decides_what_a_round_asks_for() {
         ..Default::default()
     });
     // A model that can call tools, but one at a time and without a required choice.
-    let single = tackle_core::ModelProfile {
-        supports_parallel_tool_calls: false,
-        supports_tool_choice_required: false,
-        ..Default::default()
-    };
+    let single = tackle_core::ModelProfile::default()
+        .supports_parallel_tool_calls(false)
+        .supports_tool_choice_required(false);
     let model = ScriptedModel::new([AssistantTurn::text("ok")]).profile(single);
     let mut state = start(&harness);
     let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();
@@ -300,7 +298,7 @@ async fn the_model_profile_decides_what_a_round_asks_for() {
     assert_eq!(sent.settings.tool_choice, tackle_core::ToolChoice::Auto);
 
     // A model without tool support is offered none, and a call it makes anyway runs nothing.
-    let no_tools = tackle_core::ModelProfile { supports_tools: false, ..Default::default() };
+    let no_tools = tackle_core::ModelProfile::default().supports_tools(false);
     let model =
         ScriptedModel::new([calls(&[("c1", "add", json!({"a": 1, "b": 2}))]), AssistantTurn::text("fine")])
             .profile(no_tools);

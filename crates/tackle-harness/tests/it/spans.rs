@@ -61,7 +61,7 @@ async fn a_run_makes_genai_spans_without_prompts_arguments_or_results() {
     let harness = Harness::new(registry());
     let mut first =
         calls(&[("c1", "fetch", json!({"url": "https://example.org/secret-page", "token": "tok-123"}))]);
-    first.usage = tackle_core::Usage { input_tokens: 120, output_tokens: 7, ..Default::default() };
+    first.usage = tackle_core::Usage::default().input_tokens(120).output_tokens(7);
     let model = tackle_test::ScriptedModel::new([first, AssistantTurn::text("The page says hello.")]);
     let mut state = start(&harness);
     let outcome = harness.run(&model, &ctx(), &mut state, &mut tackle_harness::Discard).await.unwrap();

@@ -49,16 +49,15 @@ impl Anthropic {
     /// A model with an explicit key.
     pub fn with_key(model: impl Into<String>, api_key: Secret) -> Result<Self, SetupError> {
         let model = model.into();
-        let profile = ModelProfile {
-            supports_tools: true,
-            supports_parallel_tool_calls: true,
-            accepts_parallel_tool_calls_flag: true,
-            supports_strict_schemas: false,
-            supports_tool_choice_required: true,
-            supports_streaming: true,
-            reports_stream_usage: true,
-            accepts_tool_result_images: true,
-        };
+        let profile = ModelProfile::default()
+            .supports_tools(true)
+            .supports_parallel_tool_calls(true)
+            .accepts_parallel_tool_calls_flag(true)
+            .supports_strict_schemas(false)
+            .supports_tool_choice_required(true)
+            .supports_streaming(true)
+            .reports_stream_usage(true)
+            .accepts_tool_result_images(true);
         Ok(Anthropic {
             name: format!("anthropic:{model}"),
             model,

@@ -165,14 +165,13 @@ impl MessagesAccumulator {
         let u = &self.usage;
         let cache_write = u.cache_creation_input_tokens.unwrap_or(0);
         let cache_read = u.cache_read_input_tokens.unwrap_or(0);
-        Usage {
-            requests: 1,
-            input_tokens: u.input_tokens.unwrap_or(0) + cache_write + cache_read,
-            output_tokens: u.output_tokens.unwrap_or(0),
-            cache_read_tokens: cache_read,
-            cache_write_tokens: cache_write,
-            reasoning_tokens: 0,
-        }
+        Usage::default()
+            .requests(1)
+            .input_tokens(u.input_tokens.unwrap_or(0) + cache_write + cache_read)
+            .output_tokens(u.output_tokens.unwrap_or(0))
+            .cache_read_tokens(cache_read)
+            .cache_write_tokens(cache_write)
+            .reasoning_tokens(0)
     }
 }
 

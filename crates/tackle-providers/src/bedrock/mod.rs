@@ -64,16 +64,15 @@ impl Bedrock {
         if region.is_empty() || !region.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
             return Err(SetupError::Credentials(format!("{region:?} is not an AWS region name")));
         }
-        let profile = ModelProfile {
-            supports_tools: true,
-            supports_parallel_tool_calls: true,
-            accepts_parallel_tool_calls_flag: false,
-            supports_strict_schemas: false,
-            supports_tool_choice_required: true,
-            supports_streaming: true,
-            reports_stream_usage: true,
-            accepts_tool_result_images: true,
-        };
+        let profile = ModelProfile::default()
+            .supports_tools(true)
+            .supports_parallel_tool_calls(true)
+            .accepts_parallel_tool_calls_flag(false)
+            .supports_strict_schemas(false)
+            .supports_tool_choice_required(true)
+            .supports_streaming(true)
+            .reports_stream_usage(true)
+            .accepts_tool_result_images(true);
         let base = format!("https://bedrock-runtime.{region}.amazonaws.com");
         let mut bedrock = Bedrock {
             name: format!("bedrock:{model}"),

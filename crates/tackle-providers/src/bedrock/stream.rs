@@ -161,14 +161,13 @@ impl ConverseAccumulator {
 
     fn usage(&self) -> Usage {
         let u = self.usage.unwrap_or_default();
-        Usage {
-            requests: 1,
-            input_tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_write_input_tokens,
-            output_tokens: u.output_tokens,
-            cache_read_tokens: u.cache_read_input_tokens,
-            cache_write_tokens: u.cache_write_input_tokens,
-            reasoning_tokens: 0,
-        }
+        Usage::default()
+            .requests(1)
+            .input_tokens(u.input_tokens + u.cache_read_input_tokens + u.cache_write_input_tokens)
+            .output_tokens(u.output_tokens)
+            .cache_read_tokens(u.cache_read_input_tokens)
+            .cache_write_tokens(u.cache_write_input_tokens)
+            .reasoning_tokens(0)
     }
 }
 

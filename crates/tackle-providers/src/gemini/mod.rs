@@ -194,17 +194,16 @@ impl Gemini {
     fn build(model: String, target: Target, base: &str) -> Result<Self, SetupError> {
         let model = model.strip_prefix("models/").map(str::to_owned).unwrap_or(model);
         let gemini3 = model.starts_with("gemini-3");
-        let profile = ModelProfile {
-            supports_tools: true,
-            supports_parallel_tool_calls: true,
-            accepts_parallel_tool_calls_flag: false,
-            supports_strict_schemas: false,
-            supports_tool_choice_required: true,
-            supports_streaming: true,
-            reports_stream_usage: true,
-            // Function responses with media parts: Gemini 3.
-            accepts_tool_result_images: gemini3,
-        };
+        // Function responses with media parts: Gemini 3.
+        let profile = ModelProfile::default()
+            .supports_tools(true)
+            .supports_parallel_tool_calls(true)
+            .accepts_parallel_tool_calls_flag(false)
+            .supports_strict_schemas(false)
+            .supports_tool_choice_required(true)
+            .supports_streaming(true)
+            .reports_stream_usage(true)
+            .accepts_tool_result_images(gemini3);
         let prefix = match &target {
             Target::GoogleAi { .. } => "gemini",
             Target::Vertex { .. } => "vertex",

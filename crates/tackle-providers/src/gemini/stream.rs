@@ -176,14 +176,13 @@ impl GeminiAccumulator {
 
     fn usage(&self) -> Usage {
         let u = self.usage.unwrap_or_default();
-        Usage {
-            requests: 1,
-            input_tokens: u.prompt_token_count + u.tool_use_prompt_token_count,
-            output_tokens: u.candidates_token_count + u.thoughts_token_count,
-            cache_read_tokens: u.cached_content_token_count,
-            cache_write_tokens: 0,
-            reasoning_tokens: u.thoughts_token_count,
-        }
+        Usage::default()
+            .requests(1)
+            .input_tokens(u.prompt_token_count + u.tool_use_prompt_token_count)
+            .output_tokens(u.candidates_token_count + u.thoughts_token_count)
+            .cache_read_tokens(u.cached_content_token_count)
+            .cache_write_tokens(0)
+            .reasoning_tokens(u.thoughts_token_count)
     }
 
     /// The canonical parts of the turn, read from the parts as they will be replayed.

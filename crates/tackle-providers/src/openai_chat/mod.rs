@@ -50,17 +50,16 @@ impl OpenAiChat {
     ) -> Result<Self, SetupError> {
         require_key(preset, api_key.as_ref())?;
         let model = model.into();
-        let profile = ModelProfile {
-            supports_tools: true,
-            supports_parallel_tool_calls: true,
-            accepts_parallel_tool_calls_flag: preset.accepts_parallel_tool_calls,
-            supports_strict_schemas: preset.strict_schemas,
-            supports_tool_choice_required: preset.tool_choice_required,
-            supports_streaming: true,
-            reports_stream_usage: preset.stream_usage,
-            // Chat Completions tool messages are text: attachments stay described.
-            accepts_tool_result_images: false,
-        };
+        // Chat Completions tool messages are text: attachments stay described.
+        let profile = ModelProfile::default()
+            .supports_tools(true)
+            .supports_parallel_tool_calls(true)
+            .accepts_parallel_tool_calls_flag(preset.accepts_parallel_tool_calls)
+            .supports_strict_schemas(preset.strict_schemas)
+            .supports_tool_choice_required(preset.tool_choice_required)
+            .supports_streaming(true)
+            .reports_stream_usage(preset.stream_usage)
+            .accepts_tool_result_images(false);
         Ok(OpenAiChat {
             name: format!("{}:{model}", preset.name),
             model,

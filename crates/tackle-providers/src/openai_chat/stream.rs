@@ -64,18 +64,15 @@ pub(crate) fn model_error(status: Option<u16>, error: &WireError, secret: Option
 }
 
 fn usage(wire: &WireUsage) -> Usage {
-    Usage {
-        requests: 1,
-        input_tokens: wire.prompt_tokens,
-        output_tokens: wire.completion_tokens,
-        cache_read_tokens: wire.prompt_tokens_details.as_ref().and_then(|d| d.cached_tokens).unwrap_or(0),
-        cache_write_tokens: 0,
-        reasoning_tokens: wire
-            .completion_tokens_details
-            .as_ref()
-            .and_then(|d| d.reasoning_tokens)
-            .unwrap_or(0),
-    }
+    Usage::default()
+        .requests(1)
+        .input_tokens(wire.prompt_tokens)
+        .output_tokens(wire.completion_tokens)
+        .cache_read_tokens(wire.prompt_tokens_details.as_ref().and_then(|d| d.cached_tokens).unwrap_or(0))
+        .cache_write_tokens(0)
+        .reasoning_tokens(
+            wire.completion_tokens_details.as_ref().and_then(|d| d.reasoning_tokens).unwrap_or(0),
+        )
 }
 
 fn call_id() -> String {

@@ -49,16 +49,15 @@ impl OpenAiResponses {
     ) -> Result<Self, SetupError> {
         require_key(preset, api_key.as_ref())?;
         let model = model.into();
-        let profile = ModelProfile {
-            supports_tools: true,
-            supports_parallel_tool_calls: true,
-            accepts_parallel_tool_calls_flag: preset.accepts_parallel_tool_calls,
-            supports_strict_schemas: true,
-            supports_tool_choice_required: true,
-            supports_streaming: true,
-            reports_stream_usage: true,
-            accepts_tool_result_images: true,
-        };
+        let profile = ModelProfile::default()
+            .supports_tools(true)
+            .supports_parallel_tool_calls(true)
+            .accepts_parallel_tool_calls_flag(preset.accepts_parallel_tool_calls)
+            .supports_strict_schemas(true)
+            .supports_tool_choice_required(true)
+            .supports_streaming(true)
+            .reports_stream_usage(true)
+            .accepts_tool_result_images(true);
         Ok(OpenAiResponses {
             name: format!("{}-responses:{model}", preset.name),
             model,

@@ -97,14 +97,13 @@ fn str_of<'v>(value: &'v Value, key: &str) -> &'v str {
 
 fn usage(value: &Value) -> Usage {
     let n = |v: Option<&Value>| v.and_then(Value::as_u64).unwrap_or(0);
-    Usage {
-        requests: 1,
-        input_tokens: n(value.get("input_tokens")),
-        output_tokens: n(value.get("output_tokens")),
-        cache_read_tokens: n(value.pointer("/input_tokens_details/cached_tokens")),
-        cache_write_tokens: n(value.pointer("/input_tokens_details/cache_write_tokens")),
-        reasoning_tokens: n(value.pointer("/output_tokens_details/reasoning_tokens")),
-    }
+    Usage::default()
+        .requests(1)
+        .input_tokens(n(value.get("input_tokens")))
+        .output_tokens(n(value.get("output_tokens")))
+        .cache_read_tokens(n(value.pointer("/input_tokens_details/cached_tokens")))
+        .cache_write_tokens(n(value.pointer("/input_tokens_details/cache_write_tokens")))
+        .reasoning_tokens(n(value.pointer("/output_tokens_details/reasoning_tokens")))
 }
 
 fn stream_error(value: &Value, secret: Option<&Secret>) -> ModelError {

@@ -102,13 +102,7 @@ pub async fn deltas_only_when_wanted<M: tackle_core::Model>(
     let (messages, settings) = ([Message::user("go")], settings());
     let mut turns = Vec::new();
     for wanted in [true, false] {
-        let request = ModelRequest {
-            instructions: "",
-            messages: &messages,
-            tools: &[],
-            settings: &settings,
-            tool_call_deltas: wanted,
-        };
+        let request = ModelRequest::new("", &messages, &[], &settings).tool_call_deltas(wanted);
         let mut events = model.stream(request);
         let (mut deltas, mut turn) = (0, None);
         while let Some(event) = events.next().await {

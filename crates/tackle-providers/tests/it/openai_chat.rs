@@ -101,13 +101,13 @@ fn request_shapes() {
     assert_eq!(sent["tools"][0]["function"]["parameters"]["required"], json!(["city"]));
 
     // The profile, not the preset, decides: declared capabilities change the request.
-    let declared = tackle_core::ModelProfile {
-        supports_strict_schemas: false,
-        accepts_parallel_tool_calls_flag: false,
-        supports_tool_choice_required: false,
-        reports_stream_usage: false,
-        ..openai.profile().clone()
-    };
+    let declared = openai
+        .profile()
+        .clone()
+        .supports_strict_schemas(false)
+        .accepts_parallel_tool_calls_flag(false)
+        .supports_tool_choice_required(false)
+        .reports_stream_usage(false);
     let narrowed = model("openai").with_profile(declared);
     let required = ModelSettings { tool_choice: ToolChoice::Required, ..with_flag.clone() };
     let sent = body(&narrowed, &plain, &strict_tools, &required);
@@ -115,8 +115,7 @@ fn request_shapes() {
     assert!(sent.get("parallel_tool_calls").is_none(), "{sent}");
     assert!(sent.get("stream_options").is_none(), "{sent}");
     assert_eq!(sent["tool_choice"], "auto");
-    let no_tools = model("openai")
-        .with_profile(tackle_core::ModelProfile { supports_tools: false, ..Default::default() });
+    let no_tools = model("openai").with_profile(tackle_core::ModelProfile::default().supports_tools(false));
     let sent = body(&no_tools, &plain, &strict_tools, &required);
     assert!(sent.get("tools").is_none() && sent.get("tool_choice").is_none(), "{sent}");
 }

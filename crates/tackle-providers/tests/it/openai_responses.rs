@@ -296,10 +296,8 @@ fn images_go_with_tool_results() {
         ])
     );
     // A model declared not to take images gets the description alone.
-    let blind = model().with_profile(tackle_core::ModelProfile {
-        accepts_tool_result_images: false,
-        ..tackle_core::Model::profile(&model()).clone()
-    });
+    let blind =
+        model().with_profile(tackle_core::Model::profile(&model()).clone().accepts_tool_result_images(false));
     let tools = [weather_tool(None)];
     let sent = blind.request_body(&ModelRequest::new("Be brief.", &history, &tools, &settings())).unwrap();
     let output =

@@ -373,7 +373,7 @@ fn spender() -> FunctionModel {
         let round = request.messages.len();
         Ok(AssistantTurn {
             parts: vec![AssistantPart::ToolCall(ToolCall::new(format!("c{round}"), "lookup", json!({})))],
-            usage: Usage { input_tokens: 1_000, output_tokens: 0, requests: 1, ..Usage::default() },
+            usage: Usage::default().input_tokens(1_000).output_tokens(0).requests(1),
             ..AssistantTurn::default()
         })
     })
@@ -399,8 +399,7 @@ async fn credits_on(backend: Backend) {
     // A credit per round of 1,000 input tokens; a round needs one credit to start.
     let price =
         Price { input: Cost::credits(1_000.0), round_minimum: Cost::credits(1.0), ..Price::default() };
-    let harness =
-        Harness::new(registry).limits(tackle_harness::Limits { max_rounds: 20, ..Default::default() });
+    let harness = Harness::new(registry).limits(tackle_harness::Limits::default().max_rounds(20));
     let engine = Engine::new(harness, Arc::new(spender())).with_price(price);
     let (server, client) = start(&backend, engine).await;
     let store = server.store();
