@@ -105,7 +105,7 @@ pub(crate) async fn registry_and_skills(
 
 /// The tools as they are now: the fixed ones (web, environment) as they were built once,
 /// and each MCP server's from its latest listing, under the same per-tool approval
-/// settings. A [`RegistrySource`]: when a server's listing changes (it announced new tools
+/// settings. A [`RegistrySource`](tackle_tools::RegistrySource): when a server's listing changes (it announced new tools
 /// or dropped some), the registry is built again.
 pub(crate) struct LiveTools {
     fixed: Vec<Result<tackle_tools::ToolEntry, tackle_tools::EntryError>>,

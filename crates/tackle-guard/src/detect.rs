@@ -615,7 +615,7 @@ static SCAN_CLASS: [u8; 256] = {
     table
 };
 
-/// The signals in each unit of normalised `text` (from [`crate::normalize`]).
+/// The signals in each unit of normalised `text` (from [`crate::normalize()`]).
 pub fn detect(text: &str) -> Vec<Unit> {
     let Some(matcher) = matcher() else { return Vec::new() };
     let units = scanned_units(text);

@@ -108,7 +108,7 @@ impl Lexical {
 }
 
 /// Hands `each` the bucket of every unigram and bigram of normalised `text` (see the module
-/// docs for what a word is), at most [`MAX_TOKENS`] words' worth.
+/// docs for what a word is), at most `MAX_TOKENS` words' worth.
 pub fn ngrams(text: &str, mut each: impl FnMut(usize)) {
     ngrams_by_kind(text, |bucket, _| each(bucket));
 }

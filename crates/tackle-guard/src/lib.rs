@@ -1,11 +1,11 @@
 //! The prompt-injection filter for untrusted content (pages, MCP results, files).
 //!
-//! Built in layers: [`normalize`] undoes the tricks that hide text from a pattern or a
+//! Built in layers: [`normalize()`] undoes the tricks that hide text from a pattern or a
 //! reader — compatibility forms, look-alike letters, invisible characters, tag-character
 //! smuggling, bidi controls — while keeping a map back to the original, so that whatever a
 //! later layer finds is marked in the text exactly where it stands; [`find_carriers`]
 //! decodes text hidden in base64, hex, percent-encoding, character references, JSON
-//! escapes, quoted-printable and RFC 2047 words; [`detect`] counts the signals of
+//! escapes, quoted-printable and RFC 2047 words; [`detect()`] counts the signals of
 //! instruction-shaped text unit by unit (eight languages); [`Guard`] is the batch API —
 //! texts with their sources in, the same texts out with suspicious spans replaced by a
 //! marker that names the reasons, and a [`Report`] grouped by source — around a [`Scorer`].

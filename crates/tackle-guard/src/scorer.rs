@@ -1,5 +1,5 @@
 //! [`Trees`]: the default scorer — gradient-boosted decision trees over the unit's features,
-//! kept in [`crate::weights`], written by `examples/train.rs` from the data in `data/` and
+//! kept in `crate::weights`, written by `examples/train.rs` from the data in `data/` and
 //! real text (`cargo run --release -p tackle-guard --example train` retrains them).
 
 use std::sync::atomic::{AtomicU32, Ordering};

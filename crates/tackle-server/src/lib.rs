@@ -2,7 +2,7 @@
 //!
 //! A client with a token (`Authorization: Bearer tk_…`) posts a prompt; the run is queued
 //! in the [`Store`] and a worker of this process (or of another process on the same store)
-//! claims it under a lease, runs it through the [`Harness`](tackle_harness::Harness) with
+//! claims it under a lease, runs it through the [`Harness`] with
 //! the server's model and tools, and writes every event with a persistent sequence number.
 //! Clients follow the events over SSE and pick up where they left off with `Last-Event-ID`.
 //!
