@@ -163,6 +163,18 @@ pub struct RunState {
 }
 
 impl RunState {
+    /// A context for this run (its id given once, at [`Harness::start`](crate::Harness::start)):
+    /// nothing allowed beyond the defaults, no settings; set its fields for more.
+    ///
+    /// ```
+    /// let harness = tackle_harness::Harness::new(tackle_tools::ToolRegistry::builder().build().unwrap());
+    /// let run = harness.start("run-7", vec![tackle_core::Message::user("hi")]);
+    /// assert_eq!(run.context().run_id, "run-7");
+    /// ```
+    pub fn context(&self) -> tackle_tools::RunContext {
+        tackle_tools::RunContext::new(self.run_id.clone())
+    }
+
     /// Whether the run waits for decisions.
     pub fn is_suspended(&self) -> bool {
         self.pending.is_some()

@@ -29,13 +29,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Ok(url) = std::env::var("OPENAI_BASE_URL") {
         model = model.base_url(&url)?;
     }
-    let ctx = Arc::new(RunContext::new("run-1"));
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (run, outcome) = match args.first().map(String::as_str) {
         Some("ask") => {
             let prompt = args.get(1).cloned().unwrap_or_else(|| "Remove the old log.".into());
             let mut run = harness.start("run-1", vec![Message::user(prompt)]);
-            let outcome = harness.run(&model, &ctx, &mut run, &mut Discard).await?;
+            let outcome = harness.run(&model, &Arc::new(run.context()), &mut run, &mut Discard).await?;
             (run, outcome)
         }
         Some(verb @ ("approve" | "deny")) => {
@@ -47,7 +46,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let waiting = run.pending.as_ref().ok_or("the saved run waits for nothing")?;
             let decisions: Vec<(String, Decision)> =
                 waiting.waiting().map(|(_, call, _)| (call.id.clone(), decision.clone())).collect();
-            let outcome = harness.resume(&model, &ctx, &mut run, decisions, &mut Discard).await?;
+            let outcome =
+                harness.resume(&model, &Arc::new(run.context()), &mut run, decisions, &mut Discard).await?;
             (run, outcome)
         }
         _ => return Err("say `ask [PROMPT]`, `approve` or `deny [REASON]`".into()),

@@ -44,7 +44,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         model = model.base_url(&url)?;
     }
     let mut run = harness.start("run-1", vec![Message::user(prompt)]);
-    let outcome = harness.run(&model, &Arc::new(RunContext::new("run-1")), &mut run, &mut Terminal).await?;
+    let outcome = harness.run(&model, &Arc::new(run.context()), &mut run, &mut Terminal).await?;
     if let RunOutcome::Suspended(calls) = outcome {
         eprintln!("{} calls wait for a decision", calls.len());
     }

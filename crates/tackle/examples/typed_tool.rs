@@ -21,7 +21,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         model = model.base_url(&url)?;
     }
     let mut run = harness.start("run-1", vec![Message::user("What is 2 + 40?")]);
-    match harness.run(&model, &Arc::new(RunContext::new("run-1")), &mut run, &mut Discard).await? {
+    match harness.run(&model, &Arc::new(run.context()), &mut run, &mut Discard).await? {
         RunOutcome::Answered(answer) => println!("{}", answer.text),
         RunOutcome::Suspended(calls) => println!("{} calls wait for a decision", calls.len()),
     }

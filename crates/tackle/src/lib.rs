@@ -50,7 +50,7 @@
 //! let harness = Harness::new(ToolRegistry::builder().tool(add).build()?);
 //! let model = OpenAiChat::new(preset_named("openai").ok_or("no preset")?, "gpt-4.1-mini")?;
 //! let mut run = harness.start("run-1", vec![Message::user("What is 2 + 40?")]);
-//! let outcome = harness.run(&model, &Arc::new(RunContext::new("run-1")), &mut run, &mut Discard).await?;
+//! let outcome = harness.run(&model, &Arc::new(run.context()), &mut run, &mut Discard).await?;
 //! if let RunOutcome::Answered(answer) = outcome {
 //!     println!("{}", answer.text);
 //! }
