@@ -555,6 +555,67 @@ async fn decisions_resume_a_suspended_run_from_another_process_on(backend: Backe
     second.shutdown(Duration::ZERO).await;
 }
 
+/// The model's multiple-choice questions (`ask_user_question`): answers are checked against
+/// the questions (a wrong label is refused, nothing decided) and worded for the model.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_to_the_models_questions_are_checked_and_worded() {
+    for backend in backends() {
+        answers_to_the_models_questions_are_checked_and_worded_on(backend).await;
+    }
+}
+
+async fn answers_to_the_models_questions_are_checked_and_worded_on(backend: Backend) {
+    let registry =
+        tackle_tools::ToolRegistry::builder().tool(tackle_env::ask_user_question().unwrap()).build().unwrap();
+    let model = FunctionModel::new(|request| {
+        Ok(if has_results(request.messages) {
+            AssistantTurn::text("Noted.")
+        } else {
+            let questions = json!({"questions": [{"header": "Colour", "question": "Which colour?",
+                "options": [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}]}]});
+            AssistantTurn {
+                parts: vec![AssistantPart::ToolCall(ToolCall::new("c_ask", "ask_user_question", questions))],
+                ..AssistantTurn::default()
+            }
+        })
+    });
+    let config = ServerConfig::default().with_workers(1).with_poll(Duration::from_millis(50));
+    let server = Server::start(backend.open(), Engine::new(Harness::new(registry), Arc::new(model)), config);
+    let alice = server.store().create_token("acme", "alice").unwrap();
+    let owner = server.store().authenticate(&alice).unwrap().unwrap();
+    let run = server.store().create_run(&owner, &json!({"prompt": "Pick for me"}), &new_session()).unwrap();
+    assert_eq!(
+        settled(server.store().as_ref(), &owner, &run.id).await.status,
+        tackle_server::RunStatus::Suspended
+    );
+    let url = serve(&server).await;
+    let http = reqwest::Client::new();
+    let decide = |body: Value| {
+        http.post(format!("{url}/v1/runs/{}/decisions", run.id)).bearer_auth(alice.clone()).json(&body).send()
+    };
+    let wrong = decide(json!({"decisions": {"c_ask": {"decision": "answers", "answers": [["Green"]]}}}))
+        .await
+        .unwrap();
+    assert_eq!(wrong.status().as_u16(), 422);
+    let text = wrong.text().await.unwrap();
+    let problem: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(problem["detail"], "\"c_ask\": answer 1: \"Green\" is not an option (Red, Blue)");
+    let elsewhere =
+        decide(json!({"decisions": {"c_other": {"decision": "answers", "answers": ["x"]}}})).await.unwrap();
+    assert_eq!(elsewhere.status().as_u16(), 422);
+
+    let chosen = decide(json!({"decisions": {"c_ask": {"decision": "answers", "answers": [["Blue"]]}}}))
+        .await
+        .unwrap();
+    assert_eq!(chosen.status().as_u16(), 202);
+    let record = settled(server.store().as_ref(), &owner, &run.id).await;
+    assert_eq!(record.answer.as_deref(), Some("Noted."), "{:?}", record.error);
+    let events = server.store().follow(&owner, &run.id, 0, 1000).unwrap().unwrap().1;
+    let finished = events.iter().find(|e| e.1.contains("\"tool_call_finished\"")).unwrap();
+    assert!(finished.1.contains("Colour (Which colour?): Blue"), "{}", finished.1);
+    server.shutdown(Duration::ZERO).await;
+}
+
 /// Cancel: a suspended run is cancelled at once; a running one stops.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_stops_a_run() {
