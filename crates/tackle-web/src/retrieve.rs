@@ -107,7 +107,8 @@ impl Retriever {
     }
 
     /// Lets model-chosen targets reach loopback addresses. For tests that serve pages on
-    /// 127.0.0.1, and for nothing else; never on by default.
+    /// 127.0.0.1, and for nothing else: it exists only with the `test-util` feature.
+    #[cfg(feature = "test-util")]
     pub fn allow_loopback(mut self, allow: bool) -> Self {
         self.allow_loopback = allow;
         self
