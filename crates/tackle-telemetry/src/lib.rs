@@ -177,6 +177,21 @@ impl Plan {
     }
 }
 
+/// The OTLP exporter a span or metric exporter builder makes for `protocol`; an error names
+/// the signal.
+macro_rules! otlp_exporter {
+    ($builder:expr, $protocol:expr, $signal:literal) => {
+        match $protocol {
+            Protocol::HttpProtobuf => {
+                use opentelemetry_otlp::WithExportConfig;
+                $builder.with_http().with_protocol(opentelemetry_otlp::Protocol::HttpBinary).build()
+            }
+            Protocol::Grpc => $builder.with_tonic().build(),
+        }
+        .map_err(|e| TelemetryError::Exporter { signal: $signal, message: e.to_string() })?
+    };
+}
+
 impl Telemetry {
     /// No exporters: spans go only where other layers send them.
     pub fn off() -> Self {
@@ -199,15 +214,8 @@ impl Telemetry {
         let tracer = match plan.traces {
             Export::Off => None,
             Export::Otlp(protocol) => {
-                let builder = opentelemetry_otlp::SpanExporter::builder();
-                let exporter = match protocol {
-                    Protocol::HttpProtobuf => {
-                        use opentelemetry_otlp::WithExportConfig;
-                        builder.with_http().with_protocol(opentelemetry_otlp::Protocol::HttpBinary).build()
-                    }
-                    Protocol::Grpc => builder.with_tonic().build(),
-                }
-                .map_err(|e| TelemetryError::Exporter { signal: "traces", message: e.to_string() })?;
+                let exporter =
+                    otlp_exporter!(opentelemetry_otlp::SpanExporter::builder(), protocol, "traces");
                 Some(
                     SdkTracerProvider::builder()
                         .with_batch_exporter(exporter)
@@ -219,15 +227,8 @@ impl Telemetry {
         let meter = match plan.metrics {
             Export::Off => None,
             Export::Otlp(protocol) => {
-                let builder = opentelemetry_otlp::MetricExporter::builder();
-                let exporter = match protocol {
-                    Protocol::HttpProtobuf => {
-                        use opentelemetry_otlp::WithExportConfig;
-                        builder.with_http().with_protocol(opentelemetry_otlp::Protocol::HttpBinary).build()
-                    }
-                    Protocol::Grpc => builder.with_tonic().build(),
-                }
-                .map_err(|e| TelemetryError::Exporter { signal: "metrics", message: e.to_string() })?;
+                let exporter =
+                    otlp_exporter!(opentelemetry_otlp::MetricExporter::builder(), protocol, "metrics");
                 let provider = SdkMeterProvider::builder()
                     .with_periodic_exporter(exporter)
                     .with_resource(resource)
