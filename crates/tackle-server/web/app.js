@@ -605,6 +605,10 @@ function closeMenu() {
 function showSignin(message) {
   resetConversation();
   state.api = null;
+  state.me = null;
+  // Nothing of the last user stays in the page, not even hidden.
+  $('sessions').replaceChildren();
+  $('who').textContent = '';
   $('app').hidden = true;
   $('signin').hidden = false;
   $('signin-error').textContent = message || '';
