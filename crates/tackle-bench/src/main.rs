@@ -12,6 +12,9 @@
 //! the previous round's K results reached it — failing the run loudly if not — and answers
 //! after R rounds. `tackle-bench loop_events` is the same with a sink that receives every
 //! event (`loop` discards them, so the harness skips building per-call events).
+//! `loop --spans` keeps the harness's spans in a `tracing-subscriber` registry that exports
+//! nothing, `loop --otel` turns them into OpenTelemetry spans with no exporter, and
+//! `loop --span-floor` times that registry alone for the spans a run makes (the floor).
 //!
 //! `tackle-bench extract [--write DIR]`: readable-content extraction over a generated corpus
 //! of 240 pages in eight layouts with known main text, once light (text and markup only)
@@ -323,6 +326,53 @@ fn bench_loop(with_events: bool) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// `loop --span-floor`: what the subscriber of `loop --spans` charges for one span's life
+/// (created under an entered parent, entered, exited, closed) with the fields the executor's
+/// `execute_tool` span carries, and no tackle code around it; then, per loop shape, that
+/// cost times the spans a run makes (one run, one per round, one per call): the least any
+/// instrumentation with these spans adds under this subscriber.
+fn span_floor() -> Result<(), Box<dyn std::error::Error>> {
+    const SPANS: u32 = 200_000;
+    let one = |name: &str, id: &str| {
+        let span = tracing::info_span!(
+            "execute_tool",
+            "otel.name" = %format_args!("execute_tool {name}"),
+            "gen_ai.operation.name" = "execute_tool",
+            "gen_ai.tool.name" = name,
+            "gen_ai.tool.call.id" = id,
+            "gen_ai.tool.type" = "function",
+            "error.type" = tracing::field::Empty,
+            "otel.status_code" = tracing::field::Empty,
+        );
+        drop(std::hint::black_box(span.enter()));
+    };
+    let mut per_span = Vec::with_capacity(7);
+    for _ in 0..7 {
+        let parent = tracing::info_span!("invoke_agent");
+        let _entered = parent.enter();
+        let started = Instant::now();
+        for _ in 0..SPANS {
+            one(std::hint::black_box("add"), std::hint::black_box("call_1"));
+        }
+        per_span.push(started.elapsed().as_secs_f64() * 1e9 / f64::from(SPANS));
+    }
+    let ns = median(&mut per_span[2..]);
+    for (rounds, per_round) in SHAPES {
+        let spans = 1 + rounds + rounds * per_round;
+        let line = serde_json::json!({
+            "framework": "tracing-subscriber registry",
+            "bench": "span_floor",
+            "R": rounds,
+            "K": per_round,
+            "ns_span": (ns * 10.0).round() / 10.0,
+            "spans_run": spans,
+            "us_run": (ns * spans as f64 / 1e3 * 1000.0).round() / 1000.0,
+        });
+        println!("{line}");
+    }
+    Ok(())
+}
+
 fn print_line(bench: &str, rounds: usize, per_round: usize, us_run: f64) {
     let line = serde_json::json!({
         "framework": "tackle",
@@ -611,6 +661,14 @@ fn main() {
             let subscriber = tracing_subscriber::registry().with(layer);
             match tracing::subscriber::set_global_default(subscriber) {
                 Ok(()) => bench_loop(false),
+                Err(error) => Err(error.into()),
+            }
+        }
+        "loop" if args.iter().any(|a| a == "--span-floor") => {
+            use tracing_subscriber::layer::SubscriberExt as _;
+            let subscriber = tracing_subscriber::registry().with(tracing_subscriber::filter::LevelFilter::INFO);
+            match tracing::subscriber::set_global_default(subscriber) {
+                Ok(()) => span_floor(),
                 Err(error) => Err(error.into()),
             }
         }
