@@ -9,6 +9,9 @@
 //! - an event (`:message-type` `event`) is named by its `:event-type`, its payload is the data;
 //! - an exception is named `exception:<:exception-type>`, its payload is the data;
 //! - an error is named `error:<:error-code>`, its `:error-message` is the data.
+//!
+//! With the `test-util` feature the module is public for its encoders, which scripted
+//! servers use to speak the format in tests.
 
 use std::ops::ControlFlow;
 
@@ -119,6 +122,7 @@ fn event_of(message: &Message) -> Result<SseEvent, ModelError> {
     }
 }
 
+#[cfg(any(test, feature = "test-util"))]
 /// Encodes one message, for scripted servers and tests: `headers` as string headers.
 pub fn encode(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
     use aws_smithy_types::event_stream::{Header, HeaderValue};
@@ -135,6 +139,7 @@ pub fn encode(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
     out
 }
 
+#[cfg(any(test, feature = "test-util"))]
 /// One event of a stream, encoded (`:message-type` `event`, JSON payload).
 pub fn encode_event(event_type: &str, payload: &serde_json::Value) -> Vec<u8> {
     encode(

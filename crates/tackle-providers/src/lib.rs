@@ -21,7 +21,11 @@ pub mod anthropic;
 pub mod bedrock;
 mod drive;
 mod endpoint;
+// Public only with `test-util`: its encoders are for scripted servers in tests.
+#[cfg(feature = "test-util")]
 pub mod eventstream;
+#[cfg(not(feature = "test-util"))]
+mod eventstream;
 pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;
