@@ -117,12 +117,7 @@ impl Runner {
                 // The static part of every prompt — system text and tools — processed once.
                 let system = config.file.system.clone().unwrap_or_default();
                 let run = tools::run_context("prefill", Some(chosen.confidence), config)?;
-                let (instructions, offered) = harness.round_prompt(&system, &run);
-                let warm = model.clone();
-                tokio::task::spawn_blocking(move || warm.prefill(&instructions, &offered))
-                    .await
-                    .map_err(|e| Failure::run(format!("prefill stopped: {e}")))?
-                    .map_err(|e| Failure::run(e.to_string()))?;
+                harness.warm(&model, &system, &run).await.map_err(|e| Failure::run(e.message))?;
                 (Box::new(model.clone()), Some(model))
             }
         };

@@ -34,7 +34,7 @@ pub use error::{StatusRule, ToolError, ToolStatus, cause_chain, wording};
 pub use message::{AssistantPart, AssistantTurn, Message, ProviderData, Thinking, ToolReturnPart, UserPart};
 pub use model::{
     FinishReason, Model, ModelError, ModelErrorKind, ModelEvent, ModelProfile, ModelRequest, ModelResponse,
-    ModelSettings, ModelStream, ToolChoice,
+    ModelSettings, ModelStream, ToolChoice, WarmUp,
 };
 pub use name::{MAX_TOOL_NAME_LEN, NameError, validate_tool_name};
 pub use policy::{Component, Confidence, Visibility};

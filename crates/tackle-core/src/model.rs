@@ -144,6 +144,9 @@ pub enum ModelEvent {
 /// A boxed stream of model events, which may borrow the request.
 pub type ModelStream<'a> = Pin<Box<dyn Stream<Item = Result<ModelEvent, ModelError>> + Send + 'a>>;
 
+/// What [`Model::warm`] returns: done when the model is ready for the prompts to come.
+pub type WarmUp<'a> = Pin<Box<dyn std::future::Future<Output = Result<(), ModelError>> + Send + 'a>>;
+
 /// What a model (and the endpoint serving it) can do. Data, not code: adapters and presets
 /// fill it in, the harness and the schema lowering read it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -318,6 +321,17 @@ pub trait Model: Send + Sync {
     /// Starts a round. The stream yields deltas as they arrive and ends with
     /// [`ModelEvent::Completed`]; a stream that ends without it was cut off.
     fn stream<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a>;
+
+    /// Gets ready for rounds whose prompt starts with `instructions` and offers `tools`,
+    /// before the first of them is asked for. A model that processes prompts itself (the
+    /// embedded one) processes that static part here, once, so that each round only
+    /// processes what follows it; a model behind an API has nothing to do, which is what
+    /// the default does. The harness's `warm` works out the instructions and tools its
+    /// rounds send and calls this.
+    fn warm<'a>(&'a self, instructions: &'a str, tools: &'a [Arc<ToolDefinition>]) -> WarmUp<'a> {
+        let _ = (instructions, tools);
+        Box::pin(std::future::ready(Ok(())))
+    }
 }
 
 #[cfg(test)]

@@ -141,15 +141,19 @@ impl Harness {
         settings
     }
 
-    /// The instructions and tools a round of a run with system prompt `system` sends (not the
-    /// final round), for models that process the static part of their prompt ahead of time.
-    pub fn round_prompt(
+    /// Lets `model` get ready for runs with system prompt `system` in `run`'s context: the
+    /// instructions and tools of their rounds (all but a final round) go to
+    /// [`Model::warm`], so the embedded model processes them once, before the first
+    /// request, instead of in it. Models behind an API return at once.
+    pub async fn warm(
         &self,
+        model: &dyn Model,
         system: &str,
         run: &RunContext,
-    ) -> (String, Vec<Arc<tackle_core::ToolDefinition>>) {
+    ) -> Result<(), tackle_core::ModelError> {
         let offer = self.current().offer(run);
-        (self.instructions(system, &offer, None).into_owned(), offer.definitions())
+        let instructions = self.instructions(system, &offer, None);
+        model.warm(&instructions, &offer.definitions()).await
     }
 
     /// A new run over `messages`. Leading system messages become the system prompt.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use tackle_core::{
     AssistantPart, AssistantTurn, Embedder, FinishReason, Message, Model, ModelError, ModelErrorKind,
     ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream, ToolCall, ToolChoice, ToolDefinition,
-    Usage, UserPart,
+    Usage, UserPart, WarmUp,
 };
 
 use crate::chat::{self, Template};
@@ -666,6 +666,19 @@ impl Model for LocalModel {
             receiver.recv().await.map(|item| (item, receiver))
         })
         .boxed()
+    }
+
+    /// [`LocalModel::prefill`] on a blocking thread.
+    fn warm<'a>(&'a self, instructions: &'a str, tools: &'a [Arc<ToolDefinition>]) -> WarmUp<'a> {
+        let (this, instructions, tools) = (self.clone(), instructions.to_owned(), tools.to_vec());
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || this.prefill(&instructions, &tools))
+                .await
+                .map_err(|e| {
+                    ModelError::new(ModelErrorKind::Server, format!("the local model stopped: {e}"))
+                })?
+                .map_err(model_error)
+        })
     }
 }
 

@@ -534,3 +534,57 @@ async fn the_host_admits_each_round_and_call_and_a_refusal_is_clean() {
     );
     assert_history_valid(&state.messages);
 }
+
+/// A model that keeps what it was asked to get ready for.
+struct Warming {
+    inner: ScriptedModel,
+    warmed: std::sync::Mutex<Vec<(String, Vec<String>)>>,
+}
+
+impl tackle_core::Model for Warming {
+    fn name(&self) -> &str {
+        tackle_core::Model::name(&self.inner)
+    }
+    fn profile(&self) -> &tackle_core::ModelProfile {
+        tackle_core::Model::profile(&self.inner)
+    }
+    fn stream<'a>(&'a self, request: tackle_core::ModelRequest<'a>) -> tackle_core::ModelStream<'a> {
+        tackle_core::Model::stream(&self.inner, request)
+    }
+    fn warm<'a>(
+        &'a self,
+        instructions: &'a str,
+        tools: &'a [Arc<tackle_core::ToolDefinition>],
+    ) -> tackle_core::WarmUp<'a> {
+        let names = tools.iter().map(|t| t.name.to_string()).collect();
+        self.warmed.lock().unwrap().push((instructions.to_owned(), names));
+        Box::pin(async { Ok(()) })
+    }
+}
+
+#[tokio::test]
+async fn a_model_warms_up_on_exactly_the_prompt_its_rounds_start_with() {
+    let harness = Harness::new(registry());
+    let model = Warming {
+        inner: ScriptedModel::new([
+            calls(&[("c1", "add", json!({"a": 1, "b": 2}))]),
+            AssistantTurn::text("3"),
+        ]),
+        warmed: Default::default(),
+    };
+    harness.warm(&model, "You are terse.", &ctx()).await.unwrap();
+    let mut state = start(&harness);
+    let outcome = harness.run(&model, &ctx(), &mut state, &mut Vec::new()).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(a) if a.text == "3"));
+    let warmed = model.warmed.lock().unwrap().clone();
+    let requests = model.inner.requests();
+    assert_eq!(warmed.len(), 1);
+    // Every round of the run starts with what was warmed: the same instructions, the same
+    // tools in the same order.
+    for request in &requests {
+        assert_eq!(request.instructions, warmed[0].0);
+        assert_eq!(request.tool_names(), warmed[0].1);
+    }
+    // A model with nothing to prepare (the default) is ready at once.
+    harness.warm(&model.inner, "You are terse.", &ctx()).await.unwrap();
+}
