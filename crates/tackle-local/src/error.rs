@@ -32,12 +32,23 @@ pub enum LocalError {
     /// Generation failed.
     #[error("generation failed: {0}")]
     Generation(String),
+    /// A model file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// Fetching the model failed.
+    #[cfg(feature = "pull")]
     #[error("cannot fetch the model: {0}")]
     Pull(#[from] PullError),
 }
 
 /// What kind of failure a [`PullError`] is.
+#[cfg(feature = "pull")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PullErrorKind {
@@ -52,6 +63,7 @@ pub enum PullErrorKind {
 }
 
 /// Why fetching a model file failed.
+#[cfg(feature = "pull")]
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PullError {
@@ -115,6 +127,7 @@ pub enum PullError {
     Interrupted(String),
 }
 
+#[cfg(feature = "pull")]
 impl PullError {
     /// The kind of failure.
     pub fn kind(&self) -> PullErrorKind {

