@@ -105,8 +105,7 @@ async fn ask(
 ) -> (String, Vec<(String, Value)>) {
     let tools = tools();
     let messages = vec![Message::user(prompt)];
-    let settings =
-        ModelSettings { tool_choice: choice, max_output_tokens: Some(max), ..ModelSettings::default() };
+    let settings = ModelSettings::default().tool_choice(choice).max_output_tokens(max);
     let request = ModelRequest::new("", &messages, &tools, &settings);
     let mut stream = model.stream(request);
     let (mut text, mut calls) = (String::new(), Vec::new());
@@ -172,11 +171,7 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         // Prompt speed: instructions no prefilled state starts with.
         let messages =
             vec![Message::user("Tell me a story about a lighthouse keeper who finds a message in a bottle.")];
-        let settings = ModelSettings {
-            tool_choice: ToolChoice::None,
-            max_output_tokens: Some(1),
-            ..ModelSettings::default()
-        };
+        let settings = ModelSettings::default().tool_choice(ToolChoice::None).max_output_tokens(1);
         let instructions =
             "You are a storyteller. Write vivid, short stories with a clear beginning, middle and end.";
         let request = ModelRequest::new(instructions, &messages, &[], &settings);
@@ -385,8 +380,7 @@ pub(crate) fn decisions(
             *nth += 1;
             let accept = accepted(item);
             let messages = vec![Message::user(request)];
-            let settings =
-                ModelSettings { tool_choice: ToolChoice::Auto, max_output_tokens: Some(40), ..ModelSettings::default() };
+            let settings = ModelSettings::default().tool_choice(ToolChoice::Auto).max_output_tokens(40);
             let mut stream = model.stream(ModelRequest::new("", &messages, &tools, &settings));
             let mut calls = Vec::new();
             while let Some(event) = stream.next().await {

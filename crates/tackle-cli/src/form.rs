@@ -176,11 +176,11 @@ pub(crate) async fn ask(
 /// A question of one field.
 fn single(name: &str, field: &Value, required: bool) -> InputRequest {
     let required = if required { vec![name] } else { Vec::new() };
-    InputRequest {
-        message: String::new(),
-        schema: serde_json::json!({"type": "object", "properties": {name: field}, "required": required}),
-        state: Value::Null,
-    }
+    InputRequest::new(
+        String::new(),
+        serde_json::json!({"type": "object", "properties": {name: field}, "required": required}),
+        Value::Null,
+    )
 }
 
 /// The answer `--answer` gives: a JSON object of field values, checked against the form.
@@ -221,11 +221,11 @@ mod tests {
 
     #[test]
     fn an_answer_on_the_command_line_must_fit_the_form() {
-        let request = InputRequest {
-            message: "Book?".into(),
-            schema: json!({"type": "object", "properties": {"size": {"type": "integer", "minimum": 1}}, "required": ["size"]}),
-            state: Value::Null,
-        };
+        let request = InputRequest::new(
+            "Book?",
+            json!({"type": "object", "properties": {"size": {"type": "integer", "minimum": 1}}, "required": ["size"]}),
+            Value::Null,
+        );
         assert_eq!(from_json(&request, r#"{"size": 4}"#).unwrap().content.unwrap()["size"], json!(4));
         assert!(from_json(&request, r#"{"size": 0}"#).unwrap_err().contains("minimum"));
         assert!(from_json(&request, r#"{}"#).unwrap_err().contains("size"));

@@ -197,12 +197,9 @@ fn openai() -> Preset {
 }
 
 fn anthropic_preset() -> Preset {
-    Preset {
-        name: "anthropic",
-        api_key_env: Some("ANTHROPIC_API_KEY"),
-        requires_key: true,
-        ..custom_preset()
-    }
+    let mut preset = custom_preset();
+    (preset.name, preset.api_key_env, preset.requires_key) = ("anthropic", Some("ANTHROPIC_API_KEY"), true);
+    preset
 }
 
 /// The key a cloud provider reads: Gemini's API key; for Vertex AI an access token only
@@ -214,7 +211,9 @@ fn cloud_preset(api: Api) -> Preset {
         Api::Vertex => ("vertex", None, false),
         _ => ("bedrock", Some("AWS_BEARER_TOKEN_BEDROCK"), false),
     };
-    Preset { name, api_key_env: env, requires_key: required, ..custom_preset() }
+    let mut preset = custom_preset();
+    (preset.name, preset.api_key_env, preset.requires_key) = (name, env, required);
+    preset
 }
 
 /// A host described in the settings file: an OpenAI-compatible server (its base URL is

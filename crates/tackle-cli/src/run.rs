@@ -147,10 +147,8 @@ impl Runner {
                 "--tool works with the local model only (a remote provider would call it every round)",
             ));
         }
-        let settings = tackle_core::ModelSettings {
-            tool_choice: tackle_core::ToolChoice::Tool(tool.to_owned()),
-            ..tackle_core::ModelSettings::default()
-        };
+        let settings =
+            tackle_core::ModelSettings::default().tool_choice(tackle_core::ToolChoice::Tool(tool.to_owned()));
         self.harness = self.harness.model_settings(settings);
         Ok(self)
     }

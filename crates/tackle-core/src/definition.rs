@@ -42,6 +42,7 @@ pub struct PolicyInstruction {
 /// One setting a tool reads: a string value, possibly required, possibly secret.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct SettingField {
     /// The field name; settings are addressed as `<tool>.<field>`.
     pub name: String,

@@ -29,6 +29,7 @@ pub enum ToolChoice {
 /// Settings for one request.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct ModelSettings {
     /// Which tools the model may or must call.
     pub tool_choice: ToolChoice,
@@ -47,6 +48,44 @@ pub struct ModelSettings {
     /// Seed for providers that can repeat a generation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+}
+
+impl ModelSettings {
+    /// With this tool choice.
+    pub fn tool_choice(mut self, choice: ToolChoice) -> Self {
+        self.tool_choice = choice;
+        self
+    }
+
+    /// At most one call per round (`false`), or say nothing (`None`).
+    pub fn parallel_tool_calls(mut self, parallel: Option<bool>) -> Self {
+        self.parallel_tool_calls = parallel;
+        self
+    }
+
+    /// At most `tokens` output tokens.
+    pub fn max_output_tokens(mut self, tokens: u32) -> Self {
+        self.max_output_tokens = Some(tokens);
+        self
+    }
+
+    /// This sampling temperature.
+    pub fn temperature(mut self, temperature: f32) -> Self {
+        self.temperature = Some(temperature);
+        self
+    }
+
+    /// This nucleus-sampling bound.
+    pub fn top_p(mut self, top_p: f32) -> Self {
+        self.top_p = Some(top_p);
+        self
+    }
+
+    /// This seed, for providers that can repeat a generation.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
 }
 
 /// One round: instructions, the conversation so far, the tools offered, and the settings.
@@ -286,6 +325,7 @@ impl ModelErrorKind {
 /// A failed model request. The message never contains credentials.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message}")]
+#[non_exhaustive]
 pub struct ModelError {
     /// What kind of failure this is.
     pub kind: ModelErrorKind,

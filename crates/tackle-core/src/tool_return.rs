@@ -49,6 +49,7 @@ impl ToolContent {
 
 /// An image that comes with a tool result: its MIME type and its bytes, base64-encoded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Attachment {
     /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
     pub mime_type: String,
@@ -56,10 +57,18 @@ pub struct Attachment {
     pub data: String,
 }
 
+impl Attachment {
+    /// An image of `mime_type` whose bytes are `data`, base64.
+    pub fn image(mime_type: impl Into<String>, data: impl Into<String>) -> Self {
+        Attachment { mime_type: mime_type.into(), data: data.into() }
+    }
+}
+
 /// A question a running tool puts to the user (an MCP server's elicitation): the run
 /// suspends until the host answers, then the same call runs again with the answer
 /// ([`ResumedInput`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct InputRequest {
     /// What the user is asked, in the tool's words.
     pub message: String,
@@ -70,6 +79,14 @@ pub struct InputRequest {
     /// everyone else.
     #[serde(default)]
     pub state: Value,
+}
+
+impl InputRequest {
+    /// A question: its `message`, the answer's form as a JSON Schema object, and what the
+    /// tool keeps to go on once answered.
+    pub fn new(message: impl Into<String>, schema: Value, state: Value) -> Self {
+        InputRequest { message: message.into(), schema, state }
+    }
 }
 
 /// What the user did with an [`InputRequest`].
@@ -118,6 +135,7 @@ pub struct ResumedInput {
 
 /// A source a tool used: shown to the user with the answer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Source {
     /// Where the material is (the final URL after redirects, for web pages).
     pub url: String,
@@ -138,6 +156,7 @@ impl Source {
 /// Tools may build one themselves (for sources, costs or private metadata); the executor
 /// fills in the call id, tool name and status.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolReturn {
     /// The id of the call this answers.
     pub call_id: String,
@@ -185,6 +204,7 @@ pub struct ToolReturn {
 
 /// What the prompt-injection filter did to one result: the spans it replaced, by source.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FilterReport {
     /// The sources with replaced spans, in the order they first appeared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -195,6 +215,16 @@ pub struct FilterReport {
 }
 
 impl FilterReport {
+    /// A report of spans replaced in `sources`.
+    pub fn replaced(sources: Vec<FilteredSource>) -> Self {
+        FilterReport { sources, warning: None }
+    }
+
+    /// A report that the filter could not run, and why.
+    pub fn failed(warning: impl Into<String>) -> Self {
+        FilterReport { sources: Vec::new(), warning: Some(warning.into()) }
+    }
+
     /// Nothing was replaced and nothing went wrong.
     pub fn is_empty(&self) -> bool {
         self.warning.is_none() && self.sources.iter().all(|s| s.spans.is_empty())
@@ -244,6 +274,13 @@ pub struct FilteredSpan {
 }
 
 impl ToolReturn {
+    /// This result as the result of `call`: its id and tool name.
+    pub fn for_call(mut self, call: &crate::ToolCall) -> Self {
+        self.call_id = call.id.clone();
+        self.tool_name = call.name.clone();
+        self
+    }
+
     /// A successful result with this content.
     pub fn new(content: ToolContent) -> Self {
         ToolReturn {

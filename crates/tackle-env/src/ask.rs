@@ -21,6 +21,7 @@ pub struct Choice {
 
 /// One question.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Question {
     /// A short header (at most 12 characters): "Database", "Scope".
     pub header: String,
@@ -75,6 +76,7 @@ impl Questions {
 /// One answer: the labels picked, or the user's own words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Answer {
     /// Labels of the options picked (one for a single-choice question).
     Picked(Vec<String>),

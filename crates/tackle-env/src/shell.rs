@@ -107,6 +107,7 @@ impl Captured {
 
 /// How a command ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CommandOutcome {
     /// The exit code, when it exited.
     pub exit_code: Option<i32>,

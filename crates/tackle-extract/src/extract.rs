@@ -37,6 +37,7 @@ pub use crate::html::hidden::HiddenText;
 
 /// A page's readable content and metadata. Every field is untrusted outside content.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Page {
     /// The URL the content came from, after redirects.
     pub url: String,

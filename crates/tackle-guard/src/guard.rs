@@ -140,6 +140,7 @@ impl Default for Thresholds {
 
 /// One marked span.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Finding {
     /// The field it was found in.
     pub field: String,
@@ -155,6 +156,7 @@ pub struct Finding {
 
 /// The findings of one source.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct SourceReport {
     /// The source.
     pub source: String,
@@ -164,6 +166,7 @@ pub struct SourceReport {
 
 /// What one call found, grouped by source (in the order sources first appeared).
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct Report {
     /// Sources with findings.
     pub sources: Vec<SourceReport>,

@@ -10,9 +10,9 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use tackle_core::telemetry;
 use tackle_core::{
-    AssistantPart, AssistantTurn, InputRequest, InputResponse, Message, Model, ModelEvent, ModelRequest,
-    ModelSettings, ResumedInput, ToolArguments, ToolCall, ToolChoice, ToolContent, ToolKind, ToolReturn,
-    ToolStatus, validate_tool_name, wording,
+    AssistantPart, AssistantTurn, InputResponse, Message, Model, ModelEvent, ModelRequest, ModelSettings,
+    ResumedInput, ToolArguments, ToolCall, ToolChoice, ToolContent, ToolKind, ToolReturn, ToolStatus,
+    validate_tool_name, wording,
 };
 use tackle_tools::{
     BatchOutcome, ExecutionState, Executor, Offer, ProgressSink, RegistrySource, RunContext, ToolRegistry,
@@ -264,8 +264,7 @@ impl Harness {
                     self.executor.accept_result(&offer, ctx, call, *result)
                 }
             };
-            batch.returns[index] =
-                ToolReturn { call_id: call.id.clone(), tool_name: call.name.clone(), ..ret };
+            batch.returns[index] = ret.for_call(call);
             self.emit_finished(sink, &batch.returns[index], Duration::ZERO);
         }
         if !approved.is_empty() {
@@ -386,11 +385,8 @@ impl Harness {
                     };
                     decisions.push((call.id.clone(), decision));
                 } else {
-                    batch.returns[index] = ToolReturn {
-                        call_id: call.id.clone(),
-                        tool_name: call.name.clone(),
-                        ..ToolReturn::with_status(ToolStatus::Failed, interrupted)
-                    };
+                    batch.returns[index] =
+                        ToolReturn::with_status(ToolStatus::Failed, interrupted).for_call(&call);
                 }
             }
             state.pending = Some(batch);
@@ -434,9 +430,11 @@ impl Harness {
                 arguments: call.arguments.redacted(&self.sensitive(&call.name)),
                 kind,
                 request: batch.returns.iter().find(|r| r.call_id == call.id).and_then(|r| {
-                    r.input_request
-                        .as_deref()
-                        .map(|asked| InputRequest { state: Value::Null, ..asked.clone() })
+                    r.input_request.as_deref().map(|asked| {
+                        let mut asked = asked.clone();
+                        asked.state = Value::Null;
+                        asked
+                    })
                 }),
             })
             .collect()
@@ -632,21 +630,15 @@ impl Harness {
     }
 
     fn not_run(&self, call: &ToolCall) -> ToolReturn {
-        ToolReturn {
-            call_id: call.id.clone(),
-            tool_name: call.name.clone(),
-            ..ToolReturn::with_status(ToolStatus::Feedback, self.wording.call_not_run.clone())
-        }
+        ToolReturn::with_status(ToolStatus::Feedback, self.wording.call_not_run.clone()).for_call(call)
     }
 
     /// Asks the host to admit `call`; a refusal is the call's result.
     fn refusal(&self, offer: &Offer, call: &ToolCall, sink: &mut dyn EventSink) -> Option<ToolReturn> {
         let cost = offer.get(&call.name).and_then(|t| t.definition().cost);
-        sink.admit(Step::Call { call_id: &call.id, tool: &call.name, cost }).err().map(|reason| ToolReturn {
-            call_id: call.id.clone(),
-            tool_name: call.name.clone(),
-            ..ToolReturn::with_status(ToolStatus::Blocked, reason)
-        })
+        sink.admit(Step::Call { call_id: &call.id, tool: &call.name, cost })
+            .err()
+            .map(|reason| ToolReturn::with_status(ToolStatus::Blocked, reason).for_call(call))
     }
 
     fn sensitive(&self, name: &str) -> Vec<String> {
@@ -776,11 +768,7 @@ impl Harness {
             planned += 1;
             if validate_tool_name(&call.name).is_err() {
                 let text = self.wording.malformed(&call.name);
-                returns[i] = Some(ToolReturn {
-                    call_id: call.id.clone(),
-                    tool_name: call.name.clone(),
-                    ..ToolReturn::with_status(ToolStatus::InvalidArguments, text)
-                });
+                returns[i] = Some(ToolReturn::with_status(ToolStatus::InvalidArguments, text).for_call(call));
                 continue;
             }
             // Taken over: a call that may have started gets `interrupted` unless its tool
@@ -794,11 +782,7 @@ impl Harness {
                     _ => true,
                 }
             {
-                returns[i] = Some(ToolReturn {
-                    call_id: call.id.clone(),
-                    tool_name: call.name.clone(),
-                    ..ToolReturn::with_status(ToolStatus::Failed, text)
-                });
+                returns[i] = Some(ToolReturn::with_status(ToolStatus::Failed, text).for_call(call));
                 continue;
             }
             to_run.push(i);

@@ -17,6 +17,7 @@ use crate::limits::LimitKind;
 /// What a run has consumed so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Counters {
     /// Model rounds.
     pub rounds: u32,
@@ -35,6 +36,7 @@ pub struct Counters {
 
 /// The trace of one call. Results are kept only when the harness is told to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct CallTrace {
     /// The call's position in the run, from 1.
     pub order: u32,
@@ -94,6 +96,7 @@ pub enum PendingKind {
 
 /// A call the run waits for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PendingCall {
     /// The call id.
     pub call_id: String,
@@ -110,6 +113,7 @@ pub struct PendingCall {
 
 /// A batch of calls interrupted by a suspension.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PendingBatch {
     /// The calls of the model's turn, in order.
     pub calls: Vec<ToolCall>,
@@ -201,6 +205,7 @@ pub fn conversation_title(prompt: &str) -> String {
 /// What a human (or a worker) decided about a waiting call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Decision {
     /// Run the call as the model asked.
     Approve,
@@ -230,6 +235,7 @@ pub enum Decision {
 
 /// The end of a run that answered.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Answer {
     /// The answer text (the final round's text, or the harness's message when the model
     /// said nothing).

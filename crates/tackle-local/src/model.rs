@@ -54,6 +54,7 @@ pub const DEFAULT_CALL_BIAS: f32 = 4.0;
 
 /// What the last generation measured.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Stats {
     /// Prompt tokens, and of those the ones served from the prefilled state.
     pub prompt_tokens: usize,

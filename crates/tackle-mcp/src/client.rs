@@ -91,6 +91,7 @@ const ENV_ALLOWLIST: [&str; 9] =
 
 /// One server and what tackle makes of its tools.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ServerConfig {
     /// The server's name in the settings; tool names are prefixed with it unless `prefix`
     /// says otherwise.
@@ -933,7 +934,7 @@ impl McpServer {
         state: &Continuation,
     ) -> tackle_core::InputRequest {
         let message = format!("The MCP server {:?} asks: {message}", self.config.name);
-        tackle_core::InputRequest { message, schema, state: serde_json::to_value(state).unwrap_or_default() }
+        tackle_core::InputRequest::new(message, schema, serde_json::to_value(state).unwrap_or_default())
     }
 
     fn protocol_text(&self, what: &str, message: String) -> McpError {

@@ -213,8 +213,7 @@ fn map_result(server: &str, trusted: bool, result: &rmcp::model::CallToolResult)
                 let (mime_type, data) =
                     (field("mimeType").unwrap_or_default(), field("data").unwrap_or_default());
                 texts.push(format!("[image: {mime_type}, about {} bytes, attached]", size(Some(data))));
-                attachments
-                    .push(tackle_core::Attachment { mime_type: mime_type.to_owned(), data: data.to_owned() });
+                attachments.push(tackle_core::Attachment::image(mime_type, data));
             }
             Some(kind @ ("image" | "audio")) => texts.push(format!(
                 "[{kind}: {}, about {} bytes, not shown]",

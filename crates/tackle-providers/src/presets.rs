@@ -36,6 +36,7 @@ impl KeyHeader {
 
 /// One OpenAI-compatible host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Preset {
     /// The name used on the command line and in settings.
     pub name: &'static str,

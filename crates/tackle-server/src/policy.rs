@@ -268,10 +268,9 @@ pub(crate) fn setup(
     if let Some(plan) = &tenant.plan {
         ctx.plan = Some(Plan::new(plan.name.clone(), plan.capabilities.iter().cloned()));
     }
-    ctx.preferences = UserPreferences {
-        disabled_tools: profile.disabled_tools,
-        disabled_capabilities: profile.disabled_capabilities,
-    };
+    ctx.preferences = UserPreferences::default()
+        .disable_tools(profile.disabled_tools)
+        .disable_capabilities(profile.disabled_capabilities);
     ctx.disabled_tools.extend(org.disabled_tools);
     ctx.temporary |= asked.temporary;
     ctx.trace_parent =

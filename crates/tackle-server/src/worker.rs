@@ -388,15 +388,9 @@ async fn continued(
                 let waiting: std::collections::BTreeSet<usize> = batch.waiting().map(|(i, ..)| i).collect();
                 let parts = batch.calls.iter().zip(&batch.returns).enumerate().map(|(i, (call, ret))| {
                     if waiting.contains(&i) {
-                        tackle_core::ToolReturn {
-                            call_id: call.id.clone(),
-                            tool_name: call.name.clone(),
-                            ..tackle_core::ToolReturn::with_status(
-                                tackle_core::ToolStatus::Feedback,
-                                NOT_DECIDED,
-                            )
-                        }
-                        .to_part()
+                        tackle_core::ToolReturn::with_status(tackle_core::ToolStatus::Feedback, NOT_DECIDED)
+                            .for_call(call)
+                            .to_part()
                     } else {
                         ret.to_part()
                     }

@@ -46,6 +46,7 @@ impl fmt::Debug for Deps {
 /// A plan: the capabilities it switches on. Tools that declare a capability are offered
 /// only when the plan enables it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Plan {
     /// The plan's name, for reports.
     pub name: String,
@@ -62,11 +63,29 @@ impl Plan {
 
 /// What the user switched off.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct UserPreferences {
     /// Tools the user turned off, by name.
     pub disabled_tools: BTreeSet<String>,
     /// Capabilities the user turned off.
     pub disabled_capabilities: BTreeSet<String>,
+}
+
+impl UserPreferences {
+    /// These tools switched off too.
+    pub fn disable_tools<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tools: I) -> Self {
+        self.disabled_tools.extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// These capabilities switched off too.
+    pub fn disable_capabilities<I: IntoIterator<Item = S>, S: Into<String>>(
+        mut self,
+        capabilities: I,
+    ) -> Self {
+        self.disabled_capabilities.extend(capabilities.into_iter().map(Into::into));
+        self
+    }
 }
 
 /// Everything that decides which tools a run is offered, and what its tools share.

@@ -29,6 +29,7 @@ use crate::untrusted::{GuardFilter, UntrustedFilter, UntrustedText};
 
 /// How the executor retries unexpected failures of idempotent tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RetryPolicy {
     /// Attempts in all, the first included.
     pub max_attempts: u32,
@@ -49,6 +50,12 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
+    /// At most `max_attempts` attempts, waiting from `initial_backoff` (doubling) up to
+    /// `max_backoff` between them.
+    pub fn new(max_attempts: u32, initial_backoff: Duration, max_backoff: Duration) -> Self {
+        RetryPolicy { max_attempts, initial_backoff, max_backoff }
+    }
+
     /// The wait after failed attempt `attempt` (1-based): exponential, with full jitter
     /// over its upper half so that many callers do not retry in step.
     pub fn backoff(&self, attempt: u32) -> Duration {
@@ -103,6 +110,7 @@ pub struct RetryExhausted {
 
 /// The results of one batch.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct BatchOutcome {
     /// One result per call, in call order.
     pub returns: Vec<ToolReturn>,

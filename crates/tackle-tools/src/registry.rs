@@ -364,6 +364,7 @@ impl fmt::Display for NotOffered {
 
 /// One line of an [`AvailabilityReport`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Availability {
     /// The tool's name.
     pub name: String,
@@ -375,6 +376,7 @@ pub struct Availability {
 
 /// Every registered tool, whether it is offered in a run and, if not, why.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AvailabilityReport {
     /// One line per tool, in registration order.
     pub tools: Vec<Availability>,

@@ -163,12 +163,9 @@ impl UntrustedFilter for GuardFilter {
                     );
                     Filtered {
                         texts: original,
-                        report: FilterReport {
-                            sources: Vec::new(),
-                            warning: Some(format!(
-                                "the prompt-injection filter could not run ({why}); this content was not filtered"
-                            )),
-                        },
+                        report: FilterReport::failed(format!(
+                            "the prompt-injection filter could not run ({why}); this content was not filtered"
+                        )),
                     }
                 }
             }
@@ -232,10 +229,7 @@ fn guard_batch(guard: &Guard<Trees>, policy: &GuardPolicy, mut batch: Vec<Untrus
                         .collect(),
                 })
                 .collect();
-            report.merge(FilterReport {
-                sources: vec![FilteredSource { source: source.source, spans }],
-                warning: None,
-            });
+            report.merge(FilterReport::replaced(vec![FilteredSource { source: source.source, spans }]));
         }
     }
     Filtered { texts: batch, report }

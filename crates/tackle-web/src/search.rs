@@ -12,6 +12,7 @@ use crate::retrieve::Retriever;
 
 /// One search request.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchQuery {
     /// The query text.
     pub query: String,
@@ -23,6 +24,7 @@ pub struct SearchQuery {
 
 /// One ranked hit.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchHit {
     /// The result's URL.
     pub url: String,
@@ -30,6 +32,20 @@ pub struct SearchHit {
     pub title: String,
     /// The engine's snippet.
     pub snippet: String,
+}
+
+impl SearchQuery {
+    /// A query for `text`, in the backend's default language, over any time.
+    pub fn new(text: impl Into<String>) -> Self {
+        SearchQuery { query: text.into(), language: None, time_range: None }
+    }
+}
+
+impl SearchHit {
+    /// A hit at `url` with its `title` and the engine's `snippet`.
+    pub fn new(url: impl Into<String>, title: impl Into<String>, snippet: impl Into<String>) -> Self {
+        SearchHit { url: url.into(), title: title.into(), snippet: snippet.into() }
+    }
 }
 
 /// A search service.

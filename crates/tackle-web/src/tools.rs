@@ -227,10 +227,9 @@ impl WebTools {
         let crate::filter::Filtered { texts, report } = self.filter.filter(batch).await;
         if texts.len() != expected {
             tracing::warn!(tool, "the untrusted-content filter returned another number of texts");
-            return Some(FilterReport {
-                sources: Vec::new(),
-                warning: Some("the prompt-injection filter failed; this content was not filtered".into()),
-            });
+            return Some(FilterReport::failed(
+                "the prompt-injection filter failed; this content was not filtered",
+            ));
         }
         let mut texts = texts.into_iter();
         for page in pages.iter_mut() {
@@ -458,12 +457,12 @@ impl WebTools {
                 Err(reason) => {
                     let (snippet, _) = truncate(&hit.snippet, limits::SNIPPET_CHARS);
                     entries.push(Err(reason));
-                    pages.push(Page {
-                        url: hit.url.clone(),
-                        title: (!hit.title.is_empty()).then(|| hit.title.clone()),
-                        markdown: snippet,
-                        ..Page::default()
-                    });
+                    // A page known only by its hit: the snippet stands in for its content.
+                    let mut page = Page::default();
+                    page.url = hit.url.clone();
+                    page.title = (!hit.title.is_empty()).then(|| hit.title.clone());
+                    page.markdown = snippet;
+                    pages.push(page);
                 }
             }
         }

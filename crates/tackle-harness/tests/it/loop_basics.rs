@@ -280,10 +280,8 @@ async fn thinking_streams_and_results_stay_in_traces_only_on_request() {
 
 #[tokio::test]
 async fn the_model_profile_decides_what_a_round_asks_for() {
-    let harness = Harness::new(registry()).model_settings(tackle_core::ModelSettings {
-        tool_choice: tackle_core::ToolChoice::Required,
-        ..Default::default()
-    });
+    let harness = Harness::new(registry())
+        .model_settings(tackle_core::ModelSettings::default().tool_choice(tackle_core::ToolChoice::Required));
     // A model that can call tools, but one at a time and without a required choice.
     let single = tackle_core::ModelProfile::default()
         .supports_parallel_tool_calls(false)

@@ -209,11 +209,11 @@ fn asking_registry(runs: Arc<std::sync::Mutex<Vec<String>>>) -> ToolRegistry {
         async move {
             let Some(input) = ctx.input() else {
                 runs.lock().unwrap().push(format!("asked, approved={}", ctx.approved()));
-                return Err(ToolError::InputRequired(Box::new(tackle_core::InputRequest {
-                    message: "Which name?".into(),
-                    schema: json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
-                    state: json!({"step": 1}),
-                })));
+                return Err(ToolError::InputRequired(Box::new(tackle_core::InputRequest::new(
+                    "Which name?",
+                    json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
+                    json!({"step": 1}),
+                ))));
             };
             let told = match input.response.action {
                 tackle_core::InputAction::Accept => {

@@ -21,8 +21,7 @@ async fn turn_with(
     choice: ToolChoice,
 ) -> (String, Vec<(String, Value)>) {
     let messages = vec![Message::user(prompt)];
-    let settings =
-        ModelSettings { tool_choice: choice, max_output_tokens: Some(60), ..ModelSettings::default() };
+    let settings = ModelSettings::default().tool_choice(choice).max_output_tokens(60);
     let request = ModelRequest::new("", &messages, tools, &settings);
     let mut stream = model.stream(request);
     let mut streamed = String::new();
@@ -166,11 +165,7 @@ async fn the_harness_feeds_a_tool_result_back_into_a_final_answer() {
     .build()
     .unwrap();
     let registry = ToolRegistry::builder().tool(add).build().unwrap();
-    let settings = ModelSettings {
-        tool_choice: ToolChoice::Required,
-        max_output_tokens: Some(40),
-        ..ModelSettings::default()
-    };
+    let settings = ModelSettings::default().tool_choice(ToolChoice::Required).max_output_tokens(40);
     let harness = Harness::new(registry).model_settings(settings);
     let mut state = harness.start("local-run", vec![Message::user("What is 17 plus 25?")]);
     let ctx = Arc::new(RunContext::new("local-run"));

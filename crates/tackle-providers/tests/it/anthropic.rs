@@ -65,7 +65,7 @@ fn request_shapes() {
         Message::Assistant(thinking_turn()),
         results([(ToolStatus::Ok, "3 degrees"), (ToolStatus::Ok, "18 degrees")]),
     ];
-    let one_at_a_time = ModelSettings { parallel_tool_calls: Some(false), ..settings() };
+    let one_at_a_time = settings().parallel_tool_calls(Some(false));
     insta::assert_json_snapshot!(
         "anthropic_thinking_and_two_parallel_calls",
         body(&parallel, &tools, &one_at_a_time)
@@ -79,7 +79,7 @@ fn request_shapes() {
             (ToolStatus::Blocked, "The call was blocked: not allowed here"),
         ]),
     ];
-    let required = ModelSettings { tool_choice: ToolChoice::Required, ..settings() };
+    let required = settings().tool_choice(ToolChoice::Required);
     insta::assert_json_snapshot!("anthropic_failed_and_blocked_results", body(&failed, &tools, &required));
 }
 
@@ -270,7 +270,7 @@ fn extended_thinking_asks_with_an_automatic_tool_choice() {
     let thinking = model().thinking(2048);
     let messages = [Message::user("?")];
     let tools = [weather_tool(None)];
-    let forced = ModelSettings { tool_choice: ToolChoice::Tool("get_weather".into()), ..settings() };
+    let forced = settings().tool_choice(ToolChoice::Tool("get_weather".into()));
     let sent = thinking.request_body(&ModelRequest::new("", &messages, &tools, &forced)).unwrap();
     assert_eq!(sent["tool_choice"], json!({"type": "auto"}));
     assert_eq!(sent["thinking"], json!({"type": "enabled", "budget_tokens": 2048}));
@@ -285,9 +285,7 @@ fn images_go_with_tool_results() {
     if let Message::User { parts } = &mut returns
         && let Some(tackle_core::UserPart::ToolReturn(first)) = parts.first_mut()
     {
-        first
-            .attachments
-            .push(tackle_core::Attachment { mime_type: "image/png".into(), data: "iVBORw==".into() });
+        first.attachments.push(tackle_core::Attachment::image("image/png", "iVBORw=="));
     }
     let history = [Message::user("Show me."), Message::Assistant(thinking_turn()), returns];
     let sent = body(&history, &[weather_tool(None)], &settings());

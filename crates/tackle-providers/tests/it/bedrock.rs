@@ -87,8 +87,7 @@ fn request_shapes() {
             (ToolStatus::Blocked, "The call was blocked: not allowed here"),
         ]),
     ];
-    let required =
-        ModelSettings { tool_choice: ToolChoice::Required, max_output_tokens: Some(1024), ..settings() };
+    let required = settings().tool_choice(ToolChoice::Required).max_output_tokens(1024);
     let thinking = model().thinking(2048);
     insta::assert_json_snapshot!("bedrock_reasoning_and_results", body(&thinking, &round, &tools, &required));
 }
@@ -96,7 +95,7 @@ fn request_shapes() {
 #[test]
 fn tool_choice_none_offers_no_tools_unless_the_history_needs_them() {
     let tools = [weather_tool(None)];
-    let none = ModelSettings { tool_choice: ToolChoice::None, ..settings() };
+    let none = settings().tool_choice(ToolChoice::None);
     let fresh = body(&model(), &[Message::user("hi")], &tools, &none);
     assert!(fresh.get("toolConfig").is_none());
     let round = [
@@ -106,7 +105,7 @@ fn tool_choice_none_offers_no_tools_unless_the_history_needs_them() {
     ];
     let later = body(&model(), &round, &tools, &none);
     assert_eq!(later["toolConfig"]["tools"][0]["toolSpec"]["name"], "get_weather");
-    let forced = ModelSettings { tool_choice: ToolChoice::Tool("get_weather".into()), ..settings() };
+    let forced = settings().tool_choice(ToolChoice::Tool("get_weather".into()));
     assert_eq!(
         body(&model(), &round, &tools, &forced)["toolConfig"]["toolChoice"],
         json!({"tool": {"name": "get_weather"}})

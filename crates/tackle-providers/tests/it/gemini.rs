@@ -71,17 +71,15 @@ fn request_shapes() {
             (ToolStatus::Failed, "Tool execution failed: upstream timeout"),
         ]),
     ];
-    let forced = ModelSettings {
-        tool_choice: ToolChoice::Tool("get_weather".into()),
-        temperature: Some(0.2),
-        max_output_tokens: Some(512),
-        ..settings()
-    };
+    let forced = settings()
+        .tool_choice(ToolChoice::Tool("get_weather".into()))
+        .temperature(0.2)
+        .max_output_tokens(512);
     let thinking = model("gemini-2.5-flash").thinking_budget(1024);
     insta::assert_json_snapshot!("gemini_results_and_forced_tool", body(&thinking, &round, &tools, &forced));
 
     // A model before 2.5 gets the schema lowered to the OpenAPI subset.
-    let required = ModelSettings { tool_choice: ToolChoice::Required, ..settings() };
+    let required = settings().tool_choice(ToolChoice::Required);
     insta::assert_json_snapshot!(
         "gemini_lowered_schema",
         body(&model("gemini-2.0-flash"), &plain, &tools, &required)
@@ -106,7 +104,7 @@ fn names_outside_the_rule_are_mapped_both_ways() {
         "Render a model.",
         JsonSchema::new(json!({"type": "object", "properties": {"file": {"type": "string"}}})).unwrap(),
     ));
-    let forced = ModelSettings { tool_choice: ToolChoice::Tool("3d_render".into()), ..settings() };
+    let forced = settings().tool_choice(ToolChoice::Tool("3d_render".into()));
     let sent = body(&model("gemini-2.5-flash"), &[Message::user("go")], std::slice::from_ref(&tool), &forced);
     assert_eq!(sent["tools"][0]["functionDeclarations"][0]["name"], "_3d_render");
     assert_eq!(sent["toolConfig"]["functionCallingConfig"]["allowedFunctionNames"], json!(["_3d_render"]));

@@ -72,7 +72,7 @@ fn request_shapes() {
         results([(ToolStatus::Ok, "{\"t\":3}"), (ToolStatus::Ok, "{\"t\":18}")]),
     ];
     let tools = [weather_tool(None)];
-    let with_flag = ModelSettings { parallel_tool_calls: Some(false), ..settings() };
+    let with_flag = settings().parallel_tool_calls(Some(false));
     insta::assert_json_snapshot!("chat_two_parallel_calls", body(&openai, &parallel, &tools, &with_flag));
 
     let failed = [
@@ -89,7 +89,7 @@ fn request_shapes() {
     );
 
     let strict_tools = [weather_tool(Some(true))];
-    let forced = ModelSettings { tool_choice: ToolChoice::Tool("get_weather".into()), ..settings() };
+    let forced = settings().tool_choice(ToolChoice::Tool("get_weather".into()));
     insta::assert_json_snapshot!("chat_strict_schema", body(&openai, &plain, &strict_tools, &forced));
 
     // A host without strict support gets the plain schema; a host without the parallel
@@ -109,7 +109,7 @@ fn request_shapes() {
         .supports_tool_choice_required(false)
         .reports_stream_usage(false);
     let narrowed = model("openai").with_profile(declared);
-    let required = ModelSettings { tool_choice: ToolChoice::Required, ..with_flag.clone() };
+    let required = with_flag.clone().tool_choice(ToolChoice::Required);
     let sent = body(&narrowed, &plain, &strict_tools, &required);
     assert!(sent["tools"][0]["function"].get("strict").is_none(), "{sent}");
     assert!(sent.get("parallel_tool_calls").is_none(), "{sent}");

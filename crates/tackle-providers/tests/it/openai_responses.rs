@@ -279,10 +279,7 @@ fn images_go_with_tool_results() {
             tool_name: "snap".into(),
             content: "[image: image/png, 4 bytes]".into(),
             status: ToolStatus::Ok,
-            attachments: vec![tackle_core::Attachment {
-                mime_type: "image/png".into(),
-                data: "iVBORw==".into(),
-            }],
+            attachments: vec![tackle_core::Attachment::image("image/png", "iVBORw==")],
         }]),
     ];
     let sent = body(&history, &[weather_tool(None)], &settings());

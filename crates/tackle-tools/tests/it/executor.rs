@@ -176,11 +176,8 @@ async fn only_idempotent_tools_are_retried_after_failures() {
         .tool(flaky("unsafe", &other).build().unwrap())
         .build()
         .unwrap();
-    let executor = Executor::new().retry_policy(RetryPolicy {
-        max_attempts: 3,
-        initial_backoff: Duration::from_millis(100),
-        max_backoff: Duration::from_secs(1),
-    });
+    let executor =
+        Executor::new().retry_policy(RetryPolicy::new(3, Duration::from_millis(100), Duration::from_secs(1)));
     let before = tokio::time::Instant::now();
     let out =
         run_batch(&executor, &registry, &[call("c1", "safe", json!({})), call("c2", "unsafe", json!({}))])
@@ -412,10 +409,7 @@ impl tackle_tools::untrusted::UntrustedFilter for Marking {
         Box::pin(async move {
             tackle_tools::untrusted::Filtered {
                 texts,
-                report: tackle_core::FilterReport {
-                    sources: Vec::new(),
-                    warning: Some("engine cold".into()),
-                },
+                report: tackle_core::FilterReport::failed("engine cold"),
             }
         })
     }
