@@ -47,6 +47,7 @@ pub(crate) enum Framing {
     Sse,
     /// AWS event-stream messages (`application/vnd.amazon.eventstream`), each handed on
     /// as an event named by its type.
+    #[cfg(feature = "bedrock")]
     EventStream,
 }
 
@@ -69,6 +70,7 @@ impl From<HttpError> for Failed {
 #[derive(Debug)]
 pub(crate) enum Decoder {
     Sse(SseDecoder),
+    #[cfg(feature = "bedrock")]
     Events(crate::eventstream::Decoder),
 }
 
@@ -76,6 +78,7 @@ impl Decoder {
     pub(crate) fn new(framing: Framing) -> Self {
         match framing {
             Framing::Sse => Decoder::Sse(SseDecoder::new()),
+            #[cfg(feature = "bedrock")]
             Framing::EventStream => Decoder::Events(crate::eventstream::Decoder::default()),
         }
     }
@@ -87,6 +90,7 @@ impl Decoder {
     ) -> Result<std::ops::ControlFlow<B>, ModelError> {
         match self {
             Decoder::Sse(sse) => sse.feed_each(chunk, each).map_err(|e| failure(&e)),
+            #[cfg(feature = "bedrock")]
             Decoder::Events(events) => events.feed_each(chunk, each),
         }
     }
@@ -97,7 +101,9 @@ impl Decoder {
         match self {
             Decoder::Sse(sse) => Ok(sse.finish()),
             // A binary message is whole or not at all.
+            #[cfg(feature = "bedrock")]
             Decoder::Events(events) if events.has_partial() => Err(incomplete()),
+            #[cfg(feature = "bedrock")]
             Decoder::Events(_) => Ok(None),
         }
     }

@@ -3,12 +3,10 @@
 
 use std::time::Duration;
 
-use tackle_core::Secret;
 use tackle_core::{ModelError, ModelErrorKind, ModelStream};
 use tackle_http::{HeaderMap, HttpClient};
 
 use crate::drive::{Accumulate, Failed, drive, failed};
-use crate::presets::Preset;
 
 /// Why a model could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,8 +31,20 @@ pub enum SetupError {
     Credentials(String),
 }
 
+/// A path segment, percent-encoded (a model or project name in a URL path).
+#[cfg(any(feature = "gemini", feature = "bedrock"))]
+pub(crate) fn segment(text: &str) -> String {
+    const KEEP: &percent_encoding::AsciiSet =
+        &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+    percent_encoding::utf8_percent_encode(text, KEEP).to_string()
+}
+
 /// Refuses a preset that needs a key when there is none.
-pub(crate) fn require_key(preset: &Preset, key: Option<&Secret>) -> Result<(), SetupError> {
+#[cfg(feature = "openai")]
+pub(crate) fn require_key(
+    preset: &crate::Preset,
+    key: Option<&tackle_core::Secret>,
+) -> Result<(), SetupError> {
     if preset.requires_key && key.is_none() {
         return Err(SetupError::MissingKey {
             preset: preset.name,
@@ -47,6 +57,8 @@ pub(crate) fn require_key(preset: &Preset, key: Option<&Secret>) -> Result<(), S
 /// Where and how an adapter sends its rounds.
 #[derive(Debug, Clone)]
 pub(crate) struct Endpoint {
+    // Gemini and Bedrock build their URLs per round themselves.
+    #[cfg_attr(not(any(feature = "openai", feature = "anthropic")), allow(dead_code))]
     pub(crate) url: String,
     pub(crate) client: HttpClient,
     pub(crate) streaming: bool,
@@ -67,6 +79,7 @@ impl Endpoint {
     }
 
     /// Points at another base URL, refusing one with a placeholder.
+    #[cfg(any(feature = "openai", feature = "anthropic"))]
     pub(crate) fn rebase(&mut self, base: &str, path: &str) -> Result<(), SetupError> {
         if base.contains('{') {
             return Err(SetupError::Placeholder(base.to_owned()));
@@ -76,6 +89,7 @@ impl Endpoint {
     }
 
     /// Sends one round: `body` is the serialised request, `acc` reads the response.
+    #[cfg(any(feature = "openai", feature = "anthropic"))]
     pub(crate) fn round<'a, A: Accumulate + 'a>(
         &'a self,
         headers: HeaderMap,

@@ -16,26 +16,46 @@
 //! wire types, request building and response accumulation; streamed and whole responses
 //! go through the same accumulator, and one driver (HTTP, SSE, cut-off detection) serves
 //! every adapter.
+//!
+//! Each API is a cargo feature, all on by default: `openai` (Chat Completions and
+//! Responses), `anthropic`, `gemini` (with Vertex AI's service-account signer) and
+//! `bedrock` (with SigV4, AWS credentials and the event-stream framing), so a program
+//! that speaks one API builds only what that API needs.
 
+#[cfg(not(any(feature = "openai", feature = "anthropic", feature = "gemini", feature = "bedrock")))]
+compile_error!(
+    "tackle-providers needs at least one adapter: the features openai, anthropic, gemini, bedrock"
+);
+
+#[cfg(feature = "anthropic")]
 pub mod anthropic;
+#[cfg(feature = "bedrock")]
 pub mod bedrock;
 mod drive;
 mod endpoint;
 // Public only with `test-util`: its encoders are for scripted servers in tests.
 #[cfg(feature = "test-util")]
 pub mod eventstream;
-#[cfg(not(feature = "test-util"))]
+#[cfg(all(feature = "bedrock", not(feature = "test-util")))]
 mod eventstream;
+#[cfg(feature = "gemini")]
 pub mod gemini;
+#[cfg(feature = "openai")]
 pub mod openai_chat;
+#[cfg(feature = "openai")]
 pub mod openai_responses;
 pub mod presets;
 pub mod strict;
 
+#[cfg(feature = "anthropic")]
 pub use anthropic::Anthropic;
+#[cfg(feature = "bedrock")]
 pub use bedrock::Bedrock;
 pub use endpoint::SetupError;
+#[cfg(feature = "gemini")]
 pub use gemini::Gemini;
+#[cfg(feature = "openai")]
 pub use openai_chat::OpenAiChat;
+#[cfg(feature = "openai")]
 pub use openai_responses::OpenAiResponses;
 pub use presets::{PRESETS, Preset, preset_named};

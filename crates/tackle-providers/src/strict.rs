@@ -8,6 +8,10 @@
 //! support are dropped and described in prose; `$ref` with siblings is inlined. Applied
 //! recursively through `properties`, `items`, `anyOf` and `$defs`.
 
+// The cache of lowered schemas and the parameters as sent serve the OpenAI adapters
+// (Gemini uses the cache alone); without them they go unused.
+#![cfg_attr(not(feature = "openai"), allow(dead_code))]
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 

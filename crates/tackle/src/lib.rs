@@ -9,7 +9,7 @@
 //! | feature | what it brings | default |
 //! |---|---|---|
 //! | (always) | [`core`] (messages, definitions, the `Model` trait), [`tools`] (typed tools, the registry, the executor), [`harness`] (the loop) | yes |
-//! | `openai`, `anthropic`, `gemini`, `bedrock` | `providers`: the provider adapters (one crate today, so any of these brings all) | `openai`, `anthropic`, `gemini` |
+//! | `openai`, `anthropic`, `gemini`, `bedrock` | `providers`: the adapter of each API asked for, and only what it needs (Bedrock's SigV4 and event streams, Vertex AI's JWT signer) | `openai`, `anthropic`, `gemini` |
 //! | `web` | `web`: `read_web_page` and `web_search` with SSRF defence and prompt-injection filtering | yes |
 //! | `env` | `env`: files, shell, skills and questions to the user, confined to one directory | yes |
 //! | `mcp` | `mcp`: MCP servers as toolsets, and a registry served over MCP | yes |
@@ -100,7 +100,15 @@ pub use tackle_tools::{
 pub mod prelude {
     pub use tackle_core::{Message, Model, ToolError, ToolReturn};
     pub use tackle_harness::{Decision, Discard, EventSink, Harness, RunEvent, RunOutcome};
+    #[cfg(feature = "anthropic")]
+    pub use tackle_providers::Anthropic;
+    #[cfg(feature = "bedrock")]
+    pub use tackle_providers::Bedrock;
+    #[cfg(feature = "gemini")]
+    pub use tackle_providers::Gemini;
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini", feature = "bedrock"))]
-    pub use tackle_providers::{Anthropic, Gemini, OpenAiChat, OpenAiResponses, preset_named};
+    pub use tackle_providers::preset_named;
+    #[cfg(feature = "openai")]
+    pub use tackle_providers::{OpenAiChat, OpenAiResponses};
     pub use tackle_tools::{RunContext, ToolContext, ToolRegistry, ToolsetExt, function_tool, typed_tool};
 }

@@ -23,8 +23,7 @@ use tackle_http::{HeaderMap, HeaderName, HttpClient};
 
 pub use credentials::{AwsCredentials, BedrockAuth, region_from_env};
 
-use crate::endpoint::{Endpoint, SetupError, inspect};
-use crate::gemini::segment;
+use crate::endpoint::{Endpoint, SetupError, inspect, segment};
 use request::Options;
 use stream::ConverseAccumulator;
 

@@ -27,7 +27,7 @@ use tackle_http::{HeaderMap, HeaderName, HttpClient};
 pub use auth::{GoogleCredentials, VERTEX_SCOPE};
 pub use request::MAX_DECLARATIONS;
 
-use crate::endpoint::{Endpoint, SetupError, inspect};
+use crate::endpoint::{Endpoint, SetupError, inspect, segment};
 use crate::strict::Lowered;
 use stream::GeminiAccumulator;
 
@@ -124,13 +124,6 @@ impl GeminiLowered {
             Err(_) => Arc::new(serde_json::Value::Object(definition.parameters.as_map().clone())),
         }
     }
-}
-
-/// A path segment, percent-encoded.
-pub(crate) fn segment(text: &str) -> String {
-    const KEEP: &percent_encoding::AsciiSet =
-        &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
-    percent_encoding::utf8_percent_encode(text, KEEP).to_string()
 }
 
 /// Whether a model reads `parametersJsonSchema`: Gemini 2.5 and later.
