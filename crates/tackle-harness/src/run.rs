@@ -151,7 +151,8 @@ impl Harness {
         system: &str,
         run: &RunContext,
     ) -> Result<(), tackle_core::ModelError> {
-        let offer = self.current().offer(run);
+        // As a round decides: a model that cannot call tools is offered none.
+        let offer = if model.profile().supports_tools { self.current().offer(run) } else { Offer::default() };
         let instructions = self.instructions(system, &offer, None);
         model.warm(&instructions, &offer.definitions()).await
     }

@@ -585,4 +585,19 @@ async fn a_model_warms_up_on_exactly_the_prompt_its_rounds_start_with() {
     }
     // A model with nothing to prepare (the default) is ready at once.
     harness.warm(&model.inner, "You are terse.", &ctx()).await.unwrap();
+
+    // A model that cannot call tools is offered none, in its rounds and so in its warm-up.
+    let toolless = Warming {
+        inner: ScriptedModel::new([AssistantTurn::text("No tools here.")])
+            .profile(tackle_core::ModelProfile::default().supports_tools(false)),
+        warmed: Default::default(),
+    };
+    harness.warm(&toolless, "You are terse.", &ctx()).await.unwrap();
+    let mut state = start(&harness);
+    let outcome = harness.run(&toolless, &ctx(), &mut state, &mut Vec::new()).await.unwrap();
+    assert!(matches!(outcome, RunOutcome::Answered(a) if a.text == "No tools here."));
+    let warmed = toolless.warmed.lock().unwrap().clone();
+    let request = &toolless.inner.requests()[0];
+    assert!(warmed[0].1.is_empty() && request.tool_names().is_empty());
+    assert_eq!(request.instructions, warmed[0].0);
 }
