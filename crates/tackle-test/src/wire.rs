@@ -1,6 +1,6 @@
-//! Scripted provider servers on loopback for the wire APIs whose framing is not plain SSE
-//! text a test can write by hand: Gemini (`streamGenerateContent`, SSE of whole response
-//! chunks) and Bedrock (`converse-stream`, AWS event-stream frames). Each scripted turn is
+//! Scripted provider servers on loopback: OpenAI Chat Completions (`/v1/chat/completions`,
+//! SSE deltas), Gemini (`streamGenerateContent`, SSE of whole response chunks) and Bedrock
+//! (`converse-stream`, AWS event-stream frames). Each scripted turn is
 //! text, then calls `(id, name, arguments)`, streamed in the API's own shape; the server
 //! answers requests with the turns in order (HTTP 500 once they run out) and keeps every
 //! request it was sent.
@@ -14,6 +14,24 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 /// A tool call a scripted turn makes: id, tool name, arguments.
 pub type Call<'a> = (&'a str, &'a str, Value);
+
+/// One Chat Completions turn, streamed: the text in one delta, each call whole in its own,
+/// then the finish reason (`tool_calls` when there are calls, else `stop`) and `[DONE]`.
+pub fn chat_turn(text: &str, calls: &[Call<'_>]) -> ResponseTemplate {
+    let mut chunks = Vec::new();
+    if !text.is_empty() {
+        chunks.push(json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": text}}]}));
+    }
+    for (i, (id, name, args)) in calls.iter().enumerate() {
+        chunks.push(json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": i, "id": id,
+            "type": "function", "function": {"name": name, "arguments": args.to_string()}}]}}]}));
+    }
+    let finish = if calls.is_empty() { "stop" } else { "tool_calls" };
+    chunks.push(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}));
+    let mut body: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+    body.push_str("data: [DONE]\n\n");
+    ResponseTemplate::new(200).insert_header("content-type", "text/event-stream").set_body_string(body)
+}
 
 /// One Gemini turn: the text in two chunks, the calls whole (each with its id, the first
 /// with a thought signature, as Gemini 3 sends them), then the finish reason and usage.
@@ -97,6 +115,15 @@ impl Respond for Script {
     }
 }
 
+/// Serves Chat Completions (`…/chat/completions`) with these turns, on `server`.
+pub async fn mount_chat(server: &MockServer, turns: Vec<ResponseTemplate>) {
+    Mock::given(method("POST"))
+        .and(path_regex(r"/chat/completions$"))
+        .respond_with(Script(Mutex::new(turns.into())))
+        .mount(server)
+        .await;
+}
+
 /// Serves Gemini's `…/models/{model}:streamGenerateContent` (Gemini API and Vertex AI
 /// paths alike) with these turns, on `server`.
 pub async fn mount_gemini(server: &MockServer, turns: Vec<ResponseTemplate>) {
@@ -121,8 +148,15 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn both_scripts_decode_with_the_real_adapters() {
+    async fn the_scripts_decode_with_the_real_adapters() {
         let calls = [("c1", "add", json!({"a": 1, "b": 2}))];
+        let chat = chat_turn("Adding now.", &calls);
+        let body = served_body(&chat).await;
+        let (_, response) = tackle_providers::openai_chat::decode_stream([body.as_slice()]).unwrap();
+        assert_eq!(response.turn.joined_text(), "Adding now.");
+        assert_eq!(response.turn.tool_calls().next().unwrap().name, "add");
+        assert_eq!(response.turn.finish_reason, Some(tackle_core::FinishReason::ToolCalls));
+
         let gemini = gemini_turn("Adding now.", &calls);
         let body = served_body(&gemini).await;
         let (_, response) = tackle_providers::gemini::decode_stream([body.as_slice()]).unwrap();

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// The built example `name`, beside this test's binary.
 fn example(name: &str) -> PathBuf {
@@ -15,41 +15,15 @@ fn example(name: &str) -> PathBuf {
     deps.parent().unwrap().join("examples").join(name)
 }
 
-/// A Chat Completions stream of `text`, then the calls `(id, name, arguments)`.
+/// A scripted Chat Completions turn: `text`, then the calls `(id, name, arguments)`.
 fn turn(text: &str, calls: &[(&str, &str, Value)]) -> ResponseTemplate {
-    let mut chunks = Vec::new();
-    if !text.is_empty() {
-        chunks.push(json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": text}}]}));
-    }
-    for (i, (id, name, args)) in calls.iter().enumerate() {
-        chunks.push(json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": i, "id": id,
-            "type": "function", "function": {"name": name, "arguments": args.to_string()}}]}}]}));
-    }
-    let finish = if calls.is_empty() { "stop" } else { "tool_calls" };
-    chunks.push(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}));
-    let mut body: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
-    body.push_str("data: [DONE]\n\n");
-    ResponseTemplate::new(200).insert_header("content-type", "text/event-stream").set_body_string(body)
-}
-
-/// Answers with the turns in order.
-struct Script(std::sync::Mutex<Vec<ResponseTemplate>>);
-
-impl Respond for Script {
-    fn respond(&self, _: &Request) -> ResponseTemplate {
-        let mut turns = self.0.lock().unwrap();
-        if turns.is_empty() { ResponseTemplate::new(500) } else { turns.remove(0) }
-    }
+    tackle_test::wire::chat_turn(text, calls)
 }
 
 /// A scripted provider answering with `turns`, in order.
 async fn provider(turns: Vec<ResponseTemplate>) -> MockServer {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(Script(std::sync::Mutex::new(turns)))
-        .mount(&server)
-        .await;
+    tackle_test::wire::mount_chat(&server, turns).await;
     server
 }
 
