@@ -8,7 +8,7 @@
 //! It reports leave-one-set-out figures first (the weights learnt without a set, scored on
 //! that set's requests, top 5), then the committed ranking's on the same requests, then the
 //! weights learnt on all development requests, as a line to paste into `search.rs`.
-//! Held-out lines (every third line of the first two sets) and set 7 onward are never read.
+//! Held-out lines (every third line of the first two sets) and set 10 are never read.
 //!
 //! `cargo run --release -p tackle-local --example tool_search_weights -- [MODEL_DIR]
 //! [--without FEATURE]...`, where MODEL_DIR (else `TACKLE_MODEL_DIR`) holds the MiniLM files
@@ -38,6 +38,7 @@ const SETS: &[(&str, &str, Development)] = &[
     ("6", include_str!("../../tackle-tools/data/tool-requests-6.jsonl"), |_| true),
     ("7", include_str!("../../tackle-tools/data/tool-requests-7.jsonl"), |_| true),
     ("8", include_str!("../../tackle-tools/data/tool-requests-8.jsonl"), |_| true),
+    ("9", include_str!("../../tackle-tools/data/tool-requests-9.jsonl"), |_| true),
 ];
 
 /// One request: its candidates' features, which of them serve it, and whether the
