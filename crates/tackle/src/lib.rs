@@ -58,8 +58,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! The `examples/` directory holds complete programs, each run by the tests against
-//! scripted servers on loopback: `typed_tool`, `streaming` (events on a terminal),
+//! The `examples/` directory holds complete programs, each run by the tests (against
+//! scripted servers on loopback, or the real embedded model): `typed_tool`, `streaming` (events on a terminal),
 //! `approvals` (a decision that survives a restart), `web_search` (answers with sources),
 //! `mcp_tools` (an MCP server's tools, each call put to the user), `local_model` (the
 //! embedded model, no key), `mcp_server` (a registry served over MCP) and `policies`
