@@ -7,6 +7,23 @@
 //! under the root, and files with more than one hard link are refused (their other names
 //! may be anywhere).
 //!
+//! ```
+//! use std::sync::Arc;
+//! use tackle_env::{FileTools, MemoryTree};
+//! use tackle_tools::ToolRegistry;
+//!
+//! // A tree in memory; `LocalDir::new("project")?` confines the same tools to a directory.
+//! let env = Arc::new(MemoryTree::new().with_file("notes/todo.md", "- ship it\n"));
+//! let mut tools = ToolRegistry::builder();
+//! for tool in FileTools::new(env).all()? {
+//!     tools = tools.tool(tool);
+//! }
+//! let registry = tools.build()?;
+//! assert!(registry.definition("read_file").is_some());
+//! assert!(registry.definition("write_file").is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! The one decision that shaped this crate: a path is checked twice — once as text, when it
 //! is parsed, and once as the file system resolves it, when it is used — because neither
 //! alone covers links.

@@ -24,6 +24,26 @@
 //!   the `pull` feature, so that a program that brings its own model file gets no HTTP
 //!   client with the model.
 //!
+//! ```no_run
+//! use std::sync::Arc;
+//! use tackle_core::Message;
+//! use tackle_harness::{Discard, Harness, RunOutcome};
+//! use tackle_local::{LocalModel, SMOLLM2_135M, installed};
+//! use tackle_tools::ToolRegistry;
+//! # async fn example(registry: ToolRegistry) -> Result<(), Box<dyn std::error::Error>> {
+//! // The file `tackle model pull` fetches (or `pull`, with the `pull` feature).
+//! let path = installed(&SMOLLM2_135M, "models".as_ref()).ok_or("no model file")?;
+//! let model = LocalModel::load(&path)?;
+//! let harness = Harness::new(registry);
+//! let mut run = harness.start("run-1", vec![Message::user("What's the weather in Lisbon?")]);
+//! let context = Arc::new(run.context());
+//! harness.warm(&model, "", &context).await?; // the static prompt, processed once
+//! if let RunOutcome::Answered(answer) = harness.run(&model, &context, &mut run, &mut Discard).await? {
+//!     println!("{}", answer.text);
+//! }
+//! # Ok(()) }
+//! ```
+//!
 //! The one decision that shaped this crate: the model may only write what the offered
 //! tools accept. The grammar, not the model's judgement, guarantees well-formed calls.
 

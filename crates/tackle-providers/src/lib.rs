@@ -12,6 +12,30 @@
 //! - [`strict`]: OpenAI strict-mode schema lowering, applied only where a tool prefers
 //!   strict and the host enforces it.
 //!
+//! ```no_run
+//! use std::sync::Arc;
+//! use tackle_core::Message;
+//! use tackle_harness::{Discard, Harness, RunOutcome};
+//! use tackle_providers::{Anthropic, OpenAiChat, preset_named};
+//! use tackle_tools::ToolRegistry;
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! // Keys come from the preset's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY); a local
+//! // server needs none.
+//! let openai = OpenAiChat::new(preset_named("openai").ok_or("no preset")?, "gpt-4.1-mini")?;
+//! let ollama = OpenAiChat::new(preset_named("ollama").ok_or("no preset")?, "qwen3:8b")?;
+//! let claude = Anthropic::new("claude-sonnet-4-5")?;
+//! let harness = Harness::new(ToolRegistry::builder().build()?);
+//! for model in [&openai as &dyn tackle_core::Model, &ollama, &claude] {
+//!     let mut run = harness.start("run-1", vec![Message::user("Say hello.")]);
+//!     if let RunOutcome::Answered(answer) =
+//!         harness.run(model, &Arc::new(run.context()), &mut run, &mut Discard).await?
+//!     {
+//!         println!("{}: {}", model.name(), answer.text);
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+//!
 //! The one decision that shaped this crate: adapters only translate. Each is split into
 //! wire types, request building and response accumulation; streamed and whole responses
 //! go through the same accumulator, and one driver (HTTP, SSE, cut-off detection) serves
