@@ -53,7 +53,7 @@ impl std::fmt::Debug for MiniLm {
 }
 
 impl MiniLm {
-    /// The model from `dir` (where [`crate::pull`] put [`MINILM_L6_WEIGHTS`] and
+    /// The model from `dir` (where `pull` (feature `pull`) or `tackle model pull` put [`MINILM_L6_WEIGHTS`] and
     /// [`MINILM_L6_TOKENIZER`]).
     pub fn load(dir: &Path) -> Result<Self, LocalError> {
         let path = |release: &Release| {
