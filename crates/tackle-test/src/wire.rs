@@ -115,32 +115,29 @@ impl Respond for Script {
     }
 }
 
-/// Serves Chat Completions (`…/chat/completions`) with these turns, on `server`.
-pub async fn mount_chat(server: &MockServer, turns: Vec<ResponseTemplate>) {
+/// Answers POSTs to paths matching `pattern` with `turns`, in order.
+async fn mount(server: &MockServer, pattern: &str, turns: Vec<ResponseTemplate>) {
     Mock::given(method("POST"))
-        .and(path_regex(r"/chat/completions$"))
+        .and(path_regex(pattern))
         .respond_with(Script(Mutex::new(turns.into())))
         .mount(server)
         .await;
+}
+
+/// Serves Chat Completions (`…/chat/completions`) with these turns, on `server`.
+pub async fn mount_chat(server: &MockServer, turns: Vec<ResponseTemplate>) {
+    mount(server, r"/chat/completions$", turns).await;
 }
 
 /// Serves Gemini's `…/models/{model}:streamGenerateContent` (Gemini API and Vertex AI
 /// paths alike) with these turns, on `server`.
 pub async fn mount_gemini(server: &MockServer, turns: Vec<ResponseTemplate>) {
-    Mock::given(method("POST"))
-        .and(path_regex(r"/models/[^/]+:(stream)?[gG]enerateContent$"))
-        .respond_with(Script(Mutex::new(turns.into())))
-        .mount(server)
-        .await;
+    mount(server, r"/models/[^/]+:(stream)?[gG]enerateContent$", turns).await;
 }
 
 /// Serves Bedrock's `/model/{id}/converse-stream` with these turns, on `server`.
 pub async fn mount_bedrock(server: &MockServer, turns: Vec<ResponseTemplate>) {
-    Mock::given(method("POST"))
-        .and(path_regex(r"/model/[^/]+/converse(-stream)?$"))
-        .respond_with(Script(Mutex::new(turns.into())))
-        .mount(server)
-        .await;
+    mount(server, r"/model/[^/]+/converse(-stream)?$", turns).await;
 }
 
 #[cfg(test)]

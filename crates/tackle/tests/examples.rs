@@ -40,14 +40,33 @@ async fn run_with_input(
     server: &MockServer,
     dir: &std::path::Path,
 ) -> (String, String) {
+    launch(name, args, input, &provider_env(server), dir).await
+}
+
+/// What points an example at the scripted provider `server`.
+fn provider_env(server: &MockServer) -> Vec<(&'static str, String)> {
+    vec![("OPENAI_BASE_URL", format!("{}/v1", server.uri())), ("OPENAI_API_KEY", "sk-example".into())]
+}
+
+/// Runs example `name` with `args` in `dir`, `input` on its standard input and `env` set
+/// (nothing of the OpenAI settings of the test's own environment, and only loopback
+/// reachable for its HTTP clients): its stdout and stderr, once it has succeeded.
+async fn launch(
+    name: &str,
+    args: &[&str],
+    input: &str,
+    env: &[(&str, String)],
+    dir: &std::path::Path,
+) -> (String, String) {
     use tokio::io::AsyncWriteExt as _;
     let binary = example(name);
     let mut child = tokio::process::Command::new(&binary)
         .args(args)
         .current_dir(dir)
-        .env("OPENAI_BASE_URL", format!("{}/v1", server.uri()))
-        .env("OPENAI_API_KEY", "sk-example")
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("OPENAI_API_KEY")
         .env("TACKLE_LOOPBACK_ONLY", "1")
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -192,17 +211,10 @@ async fn the_web_search_example_reads_only_public_pages_and_cites_only_what_it_r
         turn("Rust 1.99 stabilises async closures.", &[]),
     ])
     .await;
-    let binary = example("web_search");
-    let out = tokio::process::Command::new(&binary)
-        .arg("What is new in Rust?")
-        .env("OPENAI_BASE_URL", format!("{}/v1", server.uri()))
-        .env("OPENAI_API_KEY", "sk-example")
-        .env("SEARXNG_URL", searxng.uri())
-        .output()
-        .await
-        .unwrap_or_else(|e| panic!("{}: {e}", binary.display()));
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{stderr}");
+    let mut env = provider_env(&server);
+    env.push(("SEARXNG_URL", searxng.uri()));
+    let (stdout, stderr) =
+        launch("web_search", &["What is new in Rust?"], "", &env, &std::env::temp_dir()).await;
     assert_eq!(stdout, "Rust 1.99 stabilises async closures.\n", "no source: no page was read");
     assert!(stderr.starts_with("→ web_search {\"query\":\"rust release\"}\n"), "{stderr}");
     assert!(stderr.contains("! filtered 1 span(s) of http://127.0.0.1:"), "{stderr}");
@@ -254,16 +266,9 @@ async fn the_local_model_example_calls_its_tool_and_answers_with_no_key() {
         );
         return;
     }
-    let binary = example("local_model");
-    let out = tokio::process::Command::new(&binary)
-        .arg("What's the weather in Lisbon?")
-        .env_remove("OPENAI_API_KEY")
-        .env("TACKLE_LOOPBACK_ONLY", "1")
-        .output()
-        .await
-        .unwrap_or_else(|e| panic!("{}: {e}", binary.display()));
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{stderr}");
+    // No key and no provider: only the model directory the test itself was given.
+    let (stdout, stderr) =
+        launch("local_model", &["What's the weather in Lisbon?"], "", &[], &std::env::temp_dir()).await;
     assert_eq!(stderr, "→ get_weather {\"city\":\"Lisbon\"}\n");
     // Greedy decoding: the same answer every time, from the tool's result.
     assert!(stdout.contains("21 °C"), "{stdout}");
