@@ -304,11 +304,18 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
 /// values all stand verbatim in the request (what a small model should copy exactly).
 /// Every third request of each catalog and expected tool (for requests with their own
 /// catalogs: of each catalog's calls and no-calls) is held out: its figures are printed as
-/// totals only (`TACKLE_SHOW=1` lists the development part's mistakes).
+/// totals only (`TACKLE_SHOW=1` lists the development part's mistakes); `--part dev` or
+/// `--part held_out` runs one part alone.
+///
+/// `--explain` generates nothing: it prints, per request, its part, catalog and expected
+/// tool with how the router weighs every option ([`LocalModel::explain_route`]: likelihood,
+/// closeness, the request's evidence, score), the input of `data/route_weights.py`.
 pub(crate) fn decisions(
     path: &str,
     sets: &str,
     with_meaning: bool,
+    explain: bool,
+    only: Option<&str>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let web = tackle_web::WebTools::new(tackle_web::Retriever::new());
     let cli_tools: Vec<Arc<ToolDefinition>> = vec![
@@ -378,9 +385,29 @@ pub(crate) fn decisions(
             let nth = seen.entry(format!("{catalog}/{kind}")).or_default();
             let part = if *nth % 3 == 2 { "held_out" } else { "dev" };
             *nth += 1;
+            if only.is_some_and(|only| only != part) {
+                continue;
+            }
             let accept = accepted(item);
             let messages = vec![Message::user(request)];
             let settings = ModelSettings::default().tool_choice(ToolChoice::Auto).max_output_tokens(40);
+            if explain {
+                // How the router weighs each option, one line per request, and no generation.
+                let options = model.explain_route(&ModelRequest::new("", &messages, &tools, &settings))?;
+                let options: Vec<Value> = options
+                    .iter()
+                    .map(|o| {
+                        json!({"tool": o.tool, "likelihood": o.likelihood, "closeness": o.closeness,
+                               "fills": o.fills, "lacks_path": o.lacks_path, "wrong_effect": o.wrong_effect,
+                               "current": o.current, "score": o.score})
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    json!({"part": part, "catalog": catalog, "request": request, "expected": expected, "options": options})
+                );
+                continue;
+            }
             let mut stream = model.stream(ModelRequest::new("", &messages, &tools, &settings));
             let mut calls = Vec::new();
             while let Some(event) = stream.next().await {
@@ -408,7 +435,7 @@ pub(crate) fn decisions(
                 eprintln!("{request:?}: expected {expected:?}, got {got:?}");
             }
         }
-        for part in ["dev", "held_out"] {
+        for part in ["dev", "held_out"].into_iter().filter(|p| !explain && only.is_none_or(|only| only == *p)) {
             let rows: Vec<_> = table.iter().filter(|((p, _), _)| *p == part).collect();
             let sum = |k: usize| rows.iter().map(|(_, r)| r[k]).sum::<usize>();
             let ratio = |a: usize, b: usize| if b == 0 { Value::Null } else { json!(round(a as f64 / b as f64)) };

@@ -591,10 +591,16 @@ fn main() {
             _ => Err("usage: tackle-bench env --dir DIR --pattern REGEX".into()),
         },
         "local" => match (args.get(1), flag("--decisions")) {
-            (Some(path), Some(set)) => local::decisions(path, set, !args.iter().any(|a| a == "--without-meaning")),
+            (Some(path), Some(set)) => local::decisions(
+                path,
+                set,
+                !args.iter().any(|a| a == "--without-meaning"),
+                args.iter().any(|a| a == "--explain"),
+                flag("--part"),
+            ),
             (Some(path), None) => local::bench(path),
             (None, _) => Err(
-                "usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl[,SET.jsonl…] [--without-meaning]]".into()
+                "usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl[,SET.jsonl…] [--without-meaning] [--explain] [--part dev|held_out]]".into()
             ),
         },
         "mcp" => mcp::bench(),

@@ -63,7 +63,8 @@ pub use error::LocalError;
 #[cfg(feature = "pull")]
 pub use error::{PullError, PullErrorKind};
 pub use model::{
-    DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, ROUTER_CANDIDATES, Router, Stats, StatsHandle,
+    DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, ROUTER_CANDIDATES, RouteOption, Router, Stats,
+    StatsHandle,
 };
 #[cfg(feature = "pull")]
 pub use pull::{Progress, Source, pull, pull_from};

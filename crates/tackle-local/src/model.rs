@@ -166,12 +166,12 @@ impl LocalModel {
         })
     }
 
-    /// Lets the classifying router read meaning too, for catalogs of more than
-    /// [`ROUTER_CANDIDATES`] tools: `embedder` (tackle-local's MiniLM) ranks the tools by how
-    /// close their descriptions are to the request; only the closest [`ROUTER_CANDIDATES`]
-    /// are weighed by the model, with "no tool" (fewer passes, a faster first token), and
-    /// each loses what it falls short of the closest. Meaning never decides between a tool
-    /// and no tool. Without an embedder the model weighs every tool alone.
+    /// Lets the classifying router read meaning too: `embedder` (tackle-local's MiniLM)
+    /// tells how close each tool's description is to the request, which the router weighs
+    /// with the rest of its evidence (see [`RouteOption`]); with more than
+    /// [`ROUTER_CANDIDATES`] tools, only those with the best prior are weighed by the model,
+    /// with "no tool" (fewer passes, a faster first token). Without an embedder the model
+    /// weighs every tool, with weights learned for that case.
     pub fn embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
         self.meaning = Some(Arc::new(Meaning { embedder, tools: Mutex::new(Default::default()) }));
         self
@@ -234,16 +234,49 @@ impl LocalModel {
         none_bias: f32,
         evidence: &Evidence<'_>,
     ) -> Result<Option<usize>, LocalError> {
+        let options = self.weigh(tools, request, none_bias, evidence, false)?;
+        let best = options.iter().enumerate().filter_map(|(i, o)| Some((i, o.score?))).fold(
+            None::<(usize, f32)>,
+            |best, (i, s)| match best {
+                Some((_, b)) if b >= s => best,
+                _ => Some((i, s)),
+            },
+        );
+        Ok(best.map(|(i, _)| i).filter(|&i| i < tools.len()))
+    }
+
+    /// How the classifying router weighs each option of `request` (each tool of `tools`,
+    /// then no tool). With `exhaustive`, every option is weighed to the end; otherwise, with
+    /// more than [`ROUTER_CANDIDATES`] tools and an embedder, only the tools with the best
+    /// prior are weighed, and an option that cannot beat the best so far stops early (its
+    /// score `None`), which changes nothing about the choice.
+    fn weigh(
+        &self,
+        tools: &[Arc<ToolDefinition>],
+        request: &str,
+        none_bias: f32,
+        evidence: &Evidence<'_>,
+        exhaustive: bool,
+    ) -> Result<Vec<RouteOption>, LocalError> {
         let vocabulary = &self.engine.vocabulary;
-        let mut best: Option<(usize, f32)> = None;
-        // Meaning is read only where the model cannot weigh every tool itself.
-        let closeness = if tools.len() > ROUTER_CANDIDATES { self.closeness(tools, request) } else { None };
+        let closeness = self.closeness(tools, request);
+        let mut options = route_options(tools, evidence, closeness.as_deref());
+        let weights =
+            if closeness.is_some() { RouteWeights::WITH_MEANING } else { RouteWeights::WITHOUT_MEANING };
         let closest =
             closeness.as_deref().map_or(0.0, |c| c.iter().copied().fold(f32::NEG_INFINITY, f32::max));
-        // What the request says for each option (the last: no tool), read once.
-        let biases: Vec<f32> = (0..=tools.len()).map(|i| evidence.bias(tools, i)).collect();
-        let weighed = candidates(closeness.as_deref(), tools.len(), |i| biases[i]);
+        // What each option's features say before the model is asked, read once.
+        let priors: Vec<f32> = options
+            .iter()
+            .map(|o| weights.prior(o, closest) + if o.tool.is_none() { none_bias } else { 0.0 })
+            .collect();
+        let weighed = if exhaustive {
+            (0..=tools.len()).collect()
+        } else {
+            candidates(closeness.is_some(), tools.len(), &priors)
+        };
         let prefixes = chat::channel_prefixes(tools);
+        let mut best: Option<f32> = None;
         for i in weighed {
             let prefix = &prefixes[i];
             let prefix_tokens = vocabulary.encode(prefix)?;
@@ -253,30 +286,48 @@ impl LocalModel {
             }
             let request_tokens = &full[prefix_tokens.len()..];
             let request_tokens = &request_tokens[..request_tokens.len().min(ROUTER_TOKENS)];
-            // Options that cannot beat the best so far stop early; the choice is the same.
-            // Meaning tells tools apart, never a tool from no tool: the closest tool loses
-            // nothing, the others what they fall short of it.
-            let meant = match (&closeness, tools.get(i)) {
-                (Some(c), Some(_)) => MEANING_WEIGHT * (c[i] - closest),
-                _ => 0.0,
+            // The likelihood this option needs to beat the best so far.
+            let floor = match best {
+                Some(b) if !exhaustive => (b - priors[i]) / weights.likelihood,
+                _ => f32::NEG_INFINITY,
             };
-            let bias = biases[i] + meant + if i == tools.len() { none_bias } else { 0.0 };
-            let floor = best.map_or(f32::NEG_INFINITY, |(_, b)| b - bias);
             let Some(likelihood) = self.engine.likelihood(&prefix_tokens, request_tokens, floor)? else {
                 continue;
             };
-            let score = likelihood + bias;
-            if best.is_none_or(|(_, b)| score > b) {
-                best = Some((i, score));
+            let score = weights.likelihood * likelihood + priors[i];
+            options[i].likelihood = Some(likelihood);
+            options[i].score = Some(score);
+            if best.is_none_or(|b| score > b) {
+                best = Some(score);
             }
         }
-        Ok(best.map(|(i, _)| i).filter(|&i| i < tools.len()))
+        Ok(options)
+    }
+
+    /// How the classifying router weighs every option of `request` (the offered tools a call
+    /// can be made to, then answering without one), each to the end, with the meaning of
+    /// every tool when the model has an embedder: what its choice rests on, for a user who
+    /// asks why it chose as it did. The option with the highest score is the router's choice.
+    pub fn explain_route(&self, request: &ModelRequest<'_>) -> Result<Vec<RouteOption>, LocalError> {
+        let spans = user_spans(request.messages);
+        let tools: Vec<Arc<ToolDefinition>> =
+            self.usable_tools(request.tools).into_iter().filter(|t| chat::fillable(t, &spans)).collect();
+        let text = last_user_text(request.messages);
+        let evidence = Evidence::of(&text, &spans);
+        let none_bias = match self.router {
+            Router::Classify { none_bias } => none_bias,
+            Router::FirstToken { .. } => DEFAULT_NONE_BIAS,
+        };
+        self.weigh(&tools, &text, none_bias, &evidence, true)
     }
 
     /// How close each tool's description is to `request` in meaning (a cosine), when the
     /// model has an embedder and it works (a failure is logged, and the model weighs alone).
     fn closeness(&self, tools: &[Arc<ToolDefinition>], request: &str) -> Option<Vec<f32>> {
         let meaning = self.meaning.as_ref()?;
+        if tools.is_empty() {
+            return None;
+        }
         let texts: Vec<String> = tools.iter().map(|t| tackle_core::tool_meaning(t)).collect();
         // The tools' vectors, embedding those not seen before; the lock is not held while
         // the query is embedded.
@@ -477,39 +528,40 @@ impl LocalModel {
     }
 }
 
-/// What the request says besides its likelihoods, as biases on the router's scores (log
-/// probabilities): what the user wrote that a tool's required argument copies (an address,
-/// a path, text to match) favours that tool, and a required path never written counts
-/// against it; a tool that changes things when the request asks to be shown something
-/// (or only reads when it asks for a change) counts against it; words about the present
-/// count against answering without a tool.
+/// How the classifying router weighed one option of a request (see
+/// [`LocalModel::explain_route`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct RouteOption {
+    /// The tool, or `None` for answering without one.
+    pub tool: Option<String>,
+    /// The log-likelihood of the request's first tokens after the option's description.
+    pub likelihood: Option<f32>,
+    /// How close the tool's description is to the request in meaning (a cosine), with an
+    /// embedder; `None` for no tool.
+    pub closeness: Option<f32>,
+    /// A required argument of the tool copies what the user wrote (an address, a path).
+    pub fills: bool,
+    /// The tool needs a path the user never wrote.
+    pub lacks_path: bool,
+    /// The tool changes things where the request asks to be shown something, or only reads
+    /// where it asks for a change.
+    pub wrong_effect: bool,
+    /// For no tool: the request asks about the present or for a search.
+    pub current: bool,
+    /// What the router adds up; the highest decides.
+    pub score: Option<f32>,
+}
+
+/// What the request says besides its likelihoods: what the user wrote that a tool's
+/// arguments copy (an address, a path, text to match), whether it asks for a change or to be
+/// shown something, whether it asks about the present.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Evidence<'a> {
     spans: &'a chat::Spans,
     current: bool,
     asks_change: Option<bool>,
 }
-
-/// The bias for a tool whose required argument copies what the user wrote, and the one
-/// against answering alone when the request asks about the present: chosen on the
-/// development part of `data/decisions-cli.jsonl` for addresses (right decisions 0.57 with
-/// neither, 0.74 with the first, 0.93 with both; 2 and 1.5 were too weak, 6 against
-/// answering barely better and close to a rule), checked on `tackle-bench local`'s 50
-/// prompts (44 right before, 45); paths and text to match were given the same weight.
-pub(crate) const FILLED_EVIDENCE: f32 = 5.0;
-/// See [`FILLED_EVIDENCE`].
-pub(crate) const CURRENT_EVIDENCE: f32 = 3.0;
-/// The bias against a tool whose required path the user never wrote: chosen on the
-/// development part of `data/decisions-env.jsonl` (right decisions 0.56 without it, 0.58
-/// at 3; counting unwritten text to match as well, 0.58 at 3 and 0.53 at 6, where requests
-/// for `glob` and `grep` that describe their pattern were lost).
-pub(crate) const UNFILLED_EVIDENCE: f32 = 3.0;
-/// The bias against a tool that changes things when the request only asks to be told or
-/// shown, or that only reads when it asks for a change (`tackle_core::asks_to_change`
-/// against `tackle_core::changes_things`): chosen on the development parts of
-/// `data/decisions-env.jsonl`, `-assistant` and `-cli` (right decisions 0.60 without it,
-/// 0.61 at 3 — the assistant catalog 0.61 → 0.65, the others unchanged —, the same at 6).
-pub(crate) const EFFECT_EVIDENCE: f32 = 3.0;
 
 impl<'a> Evidence<'a> {
     fn of(request: &str, spans: &'a chat::Spans) -> Evidence<'a> {
@@ -520,18 +572,113 @@ impl<'a> Evidence<'a> {
         }
     }
 
-    /// The bias on option `i` of `tools` (`i == tools.len()`: no tool).
-    fn bias(&self, tools: &[Arc<ToolDefinition>], i: usize) -> f32 {
-        let effect = |tool: &ToolDefinition| match (self.asks_change, tackle_core::changes_things(tool)) {
-            (Some(asked), Some(does)) if asked != does => -EFFECT_EVIDENCE,
-            _ => 0.0,
-        };
-        match tools.get(i) {
-            None if self.current => -CURRENT_EVIDENCE,
-            Some(tool) if chat::fills_from_request(tool, self.spans) => FILLED_EVIDENCE + effect(tool),
-            Some(tool) if chat::lacks_path(tool, self.spans) => -UNFILLED_EVIDENCE + effect(tool),
-            Some(tool) => effect(tool),
-            None => 0.0,
+    /// Whether `tool` changes things where the request only asks to be shown something, or
+    /// only reads where it asks for a change.
+    fn wrong_effect(&self, tool: &ToolDefinition) -> bool {
+        matches!((self.asks_change, tackle_core::changes_things(tool)), (Some(asked), Some(does)) if asked != does)
+    }
+}
+
+/// The options of a request (each of `tools`, then no tool) with what the request
+/// (`evidence`) and the tools' meaning say of each; likelihoods and scores are left for the model.
+fn route_options(
+    tools: &[Arc<ToolDefinition>],
+    evidence: &Evidence<'_>,
+    closeness: Option<&[f32]>,
+) -> Vec<RouteOption> {
+    let closeness = closeness.filter(|c| c.len() == tools.len());
+    tools
+        .iter()
+        .enumerate()
+        .map(|(i, tool)| RouteOption {
+            tool: Some(tool.name.clone()),
+            likelihood: None,
+            closeness: closeness.map(|c| c[i]),
+            fills: chat::fills_from_request(tool, evidence.spans),
+            lacks_path: chat::lacks_path(tool, evidence.spans),
+            wrong_effect: evidence.wrong_effect(tool),
+            current: false,
+            score: None,
+        })
+        .chain(std::iter::once(RouteOption {
+            tool: None,
+            likelihood: None,
+            closeness: None,
+            fills: false,
+            lacks_path: false,
+            wrong_effect: false,
+            current: evidence.current,
+            score: None,
+        }))
+        .collect()
+}
+
+/// The weights of the classifying router's one decision: an option's score is the
+/// request's log-likelihood after the option's description, times `likelihood`, plus what
+/// the request and the tools' meaning say of it (see [`RouteOption`]), each times its
+/// weight. Nothing is keyed on a tool's name, so they hold for tools nobody here has seen.
+///
+/// Learned as a conditional logit by `data/route_weights.py` from the development part of
+/// the decision sets in `data/` (five catalogs: the CLI's web tools, the environment's
+/// tools, an assistant's, 36 tools of three MCP servers, and BFCL's real requests with their
+/// own catalogs), dumped by `tackle-bench local --explain`; the held-out third was not read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct RouteWeights {
+    likelihood: f32,
+    /// Per unit of cosine the tool falls short of the closest tool.
+    closeness_gap: f32,
+    /// Per unit of cosine.
+    closeness: f32,
+    fills: f32,
+    lacks_path: f32,
+    wrong_effect: f32,
+    /// Answering without a tool.
+    none: f32,
+    /// Answering without a tool when the request asks about the present.
+    current: f32,
+}
+
+impl RouteWeights {
+    /// With an embedder: learned (five-fold on the development part 0.797, against 0.710
+    /// for the hand-chosen weights this replaced).
+    pub(crate) const WITH_MEANING: RouteWeights = RouteWeights {
+        likelihood: 0.166,
+        closeness_gap: 8.559,
+        closeness: 6.313,
+        fills: 4.058,
+        lacks_path: -1.804,
+        wrong_effect: -3.009,
+        none: 1.734,
+        current: -1.862,
+    };
+    /// Without one: chosen by hand on the development parts of `data/decisions-cli.jsonl`
+    /// (addresses and the present), `-env` (paths) and `-env`, `-assistant`, `-cli` (effects),
+    /// and kept: the weights learned without meaning did no better on the development part
+    /// (five-fold 0.676, as these) and worse on `tackle-bench local`'s 50 prompts.
+    pub(crate) const WITHOUT_MEANING: RouteWeights = RouteWeights {
+        likelihood: 1.0,
+        closeness_gap: 0.0,
+        closeness: 0.0,
+        fills: 5.0,
+        lacks_path: -3.0,
+        wrong_effect: -3.0,
+        none: 0.0,
+        current: -3.0,
+    };
+
+    /// What `option` scores before its likelihood (`closest`: the closest tool's cosine).
+    fn prior(&self, option: &RouteOption, closest: f32) -> f32 {
+        let flag = |on: bool, weight: f32| if on { weight } else { 0.0 };
+        match option.tool {
+            None => self.none + flag(option.current, self.current),
+            Some(_) => {
+                let meant =
+                    option.closeness.map_or(0.0, |c| self.closeness_gap * (c - closest) + self.closeness * c);
+                meant
+                    + flag(option.fills, self.fills)
+                    + flag(option.lacks_path, self.lacks_path)
+                    + flag(option.wrong_effect, self.wrong_effect)
+            }
         }
     }
 }
@@ -579,21 +726,15 @@ const ROUTER_TOKENS: usize = 12;
 /// With an embedder, how many of the closest tools the model weighs (with "no tool").
 pub const ROUTER_CANDIDATES: usize = 4;
 
-/// How much a tool's shortfall in closeness (a cosine) behind the closest tool takes from
-/// its log-likelihood score.
-const MEANING_WEIGHT: f32 = 40.0;
-
-/// The options the router weighs, as indices (`n`: no tool): all of them, or with
-/// closeness the [`ROUTER_CANDIDATES`] tools with the best prior — closeness times
-/// [`MEANING_WEIGHT`] plus what `evidence(i)` says for tool `i` —, in catalog order, and no
-/// tool.
-fn candidates(closeness: Option<&[f32]>, n: usize, evidence: impl Fn(usize) -> f32) -> Vec<usize> {
-    let Some(closeness) = closeness.filter(|c| c.len() == n && n > ROUTER_CANDIDATES) else {
+/// The options the router weighs, as indices (`n`: no tool): all of them, or with meaning
+/// the [`ROUTER_CANDIDATES`] tools with the best prior (what their features say before the
+/// model is asked), in catalog order, and no tool.
+fn candidates(meaning: bool, n: usize, priors: &[f32]) -> Vec<usize> {
+    if !meaning || n <= ROUTER_CANDIDATES || priors.len() != n + 1 {
         return (0..=n).collect();
-    };
-    let prior: Vec<f32> = (0..n).map(|i| MEANING_WEIGHT * closeness[i] + evidence(i)).collect();
+    }
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| prior[b].total_cmp(&prior[a]).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| priors[b].total_cmp(&priors[a]).then(a.cmp(&b)));
     order.truncate(ROUTER_CANDIDATES);
     order.sort_unstable();
     order.push(n);
@@ -688,26 +829,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_closest_tools_are_weighed_with_no_tool() {
-        // Without closeness, or with few tools, every option.
-        let none = |_: usize| 0.0;
-        assert_eq!(candidates(None, 6, none), [0, 1, 2, 3, 4, 5, 6]);
-        assert_eq!(candidates(Some(&[0.1, 0.9, 0.3]), 3, none), [0, 1, 2, 3]);
-        // With more tools than candidates, the closest in catalog order, then no tool.
-        let closeness = [0.1, 0.5, 0.2, 0.7, 0.05, 0.6];
-        assert_eq!(candidates(Some(&closeness), 6, none), [1, 2, 3, 5, 6]);
-        // Evidence for a tool counts as closeness does: tool 4, far in meaning, is weighed
-        // when the request fills its argument.
-        assert_eq!(candidates(Some(&closeness), 6, |i| if i == 4 { 20.0 } else { 0.0 }), [1, 3, 4, 5, 6]);
-        // Closeness of another length (an embedder that lost a tool) is not trusted.
-        assert_eq!(candidates(Some(&[0.5; 4]), 6, none), [0, 1, 2, 3, 4, 5, 6]);
+    fn the_tools_with_the_best_prior_are_weighed_with_no_tool() {
+        // Without meaning, or with few tools, every option.
+        assert_eq!(candidates(false, 6, &[0.0; 7]), [0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(candidates(true, 3, &[0.1, 0.9, 0.3, 0.0]), [0, 1, 2, 3]);
+        // With more tools than candidates, the best in catalog order, then no tool.
+        let priors = [0.1, 0.5, 0.2, 0.7, 0.05, 0.6, -9.0];
+        assert_eq!(candidates(true, 6, &priors), [1, 2, 3, 5, 6]);
+        // Priors of another length are not trusted.
+        assert_eq!(candidates(true, 6, &[0.5; 4]), [0, 1, 2, 3, 4, 5, 6]);
+    }
+
+    fn tool(name: &str, parameters: serde_json::Value) -> Arc<ToolDefinition> {
+        Arc::new(ToolDefinition::new(name, "A tool.", tackle_core::JsonSchema::new(parameters).unwrap()))
+    }
+
+    /// The features of each option of `request` (the last: no tool), as
+    /// `(fills, lacks_path, wrong_effect, current)`.
+    fn features(tools: &[Arc<ToolDefinition>], request: &str) -> Vec<(bool, bool, bool, bool)> {
+        let spans = chat::Spans::of(request);
+        let evidence = Evidence::of(request, &spans);
+        route_options(tools, &evidence, None)
+            .iter()
+            .map(|o| (o.fills, o.lacks_path, o.wrong_effect, o.current))
+            .collect()
     }
 
     #[test]
-    fn evidence_favours_the_tool_an_address_fills_and_counts_the_present_against_answering() {
-        let tool = |name: &str, parameters: serde_json::Value| {
-            Arc::new(ToolDefinition::new(name, "A tool.", tackle_core::JsonSchema::new(parameters).unwrap()))
-        };
+    fn the_request_says_which_tool_it_fills_and_whether_it_asks_about_the_present() {
         let tools = vec![
             tool(
                 "read",
@@ -718,20 +867,19 @@ mod tests {
                 serde_json::json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
             ),
         ];
-        // The biases the request gives each option (the last: no tool).
-        let biases = |tools: &[Arc<ToolDefinition>], request: &str| {
-            let spans = chat::Spans::of(request);
-            let evidence = Evidence::of(request, &spans);
-            [0, 1, 2].map(|i| evidence.bias(tools, i))
-        };
+        const NOTHING: (bool, bool, bool, bool) = (false, false, false, false);
         assert_eq!(
-            biases(&tools, "what's new on https://example.com/blog today"),
-            [FILLED_EVIDENCE, 0.0, -CURRENT_EVIDENCE]
+            features(&tools, "what's new on https://example.com/blog today"),
+            [(true, false, false, false), NOTHING, (false, false, false, true)]
         );
         // Writing something asks for no tool that only reads.
-        assert_eq!(biases(&tools, "write a poem"), [-EFFECT_EVIDENCE, -EFFECT_EVIDENCE, 0.0]);
-        assert_eq!(biases(&tools, "a poem about the sea"), [0.0, 0.0, 0.0]);
-        // A path the user wrote favours the tools whose required argument takes one.
+        assert_eq!(
+            features(&tools, "write a poem"),
+            [(false, false, true, false), (false, false, true, false), NOTHING]
+        );
+        assert_eq!(features(&tools, "a poem about the sea"), [NOTHING; 3]);
+        // A path the user wrote fills the tools whose required argument takes one; with no
+        // path written, such a tool would invent it.
         let files = vec![
             tool(
                 "read_file",
@@ -742,11 +890,10 @@ mod tests {
                 serde_json::json!({"type": "object", "properties": {"program": {"type": "string"}}, "required": ["program"]}),
             ),
         ];
-        assert_eq!(biases(&files, "show me src/main.rs"), [FILLED_EVIDENCE, 0.0, 0.0]);
-        // With no path written, a tool that must copy one would invent it.
-        assert_eq!(biases(&files, "what is 17 * 23"), [-UNFILLED_EVIDENCE, 0.0, 0.0]);
-        // A tool that changes things counts against a request to be shown something, and
-        // one that only reads against a request for a change.
+        assert_eq!(features(&files, "show me src/main.rs"), [(true, false, false, false), NOTHING, NOTHING]);
+        assert_eq!(features(&files, "what is 17 * 23"), [(false, true, false, false), NOTHING, NOTHING]);
+        // A tool that changes things where the request asks to be shown something, and one
+        // that only reads where it asks for a change.
         let edits = vec![
             tool(
                 "read_file",
@@ -758,12 +905,42 @@ mod tests {
             ),
         ];
         assert_eq!(
-            biases(&edits, "show me notes.md"),
-            [FILLED_EVIDENCE, FILLED_EVIDENCE - EFFECT_EVIDENCE, 0.0]
+            features(&edits, "show me notes.md"),
+            [(true, false, false, false), (true, false, true, false), NOTHING]
         );
         assert_eq!(
-            biases(&edits, "write notes.md with a shopping list"),
-            [FILLED_EVIDENCE - EFFECT_EVIDENCE, FILLED_EVIDENCE, 0.0]
+            features(&edits, "write notes.md with a shopping list"),
+            [(true, false, true, false), (true, false, false, false), NOTHING]
         );
+    }
+
+    #[test]
+    fn an_options_prior_adds_its_weighed_features() {
+        let weights = RouteWeights {
+            likelihood: 1.0,
+            closeness_gap: 10.0,
+            closeness: 2.0,
+            fills: 5.0,
+            lacks_path: -3.0,
+            wrong_effect: -1.0,
+            none: 0.25,
+            current: -2.0,
+        };
+        let option = |tool: Option<&str>, closeness: Option<f32>| RouteOption {
+            tool: tool.map(str::to_owned),
+            likelihood: None,
+            closeness,
+            fills: true,
+            lacks_path: false,
+            wrong_effect: true,
+            current: true,
+            score: None,
+        };
+        // 10 × (0.5 − 0.75) + 2 × 0.5 + 5 − 1
+        assert!((weights.prior(&option(Some("t"), Some(0.5)), 0.75) - 2.5).abs() < 1e-6);
+        // Without meaning, only the request's features.
+        assert!((weights.prior(&option(Some("t"), None), 0.0) - 4.0).abs() < 1e-6);
+        // No tool: its own weight, and the present against it.
+        assert!((weights.prior(&option(None, None), 0.75) + 1.75).abs() < 1e-6);
     }
 }
