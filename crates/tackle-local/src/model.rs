@@ -171,7 +171,7 @@ impl LocalModel {
     /// with the rest of its evidence (see [`RouteOption`]); with more than
     /// [`ROUTER_CANDIDATES`] tools, only those with the best prior are weighed by the model,
     /// with "no tool" (fewer passes, a faster first token). Without an embedder the model
-    /// weighs every tool, with weights learned for that case.
+    /// weighs every tool, with the evidence weighed by hand-chosen weights.
     pub fn embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
         self.meaning = Some(Arc::new(Meaning { embedder, tools: Mutex::new(Default::default()) }));
         self
@@ -307,7 +307,9 @@ impl LocalModel {
     /// How the classifying router weighs every option of `request` (the offered tools a call
     /// can be made to, then answering without one), each to the end, with the meaning of
     /// every tool when the model has an embedder: what its choice rests on, for a user who
-    /// asks why it chose as it did. The option with the highest score is the router's choice.
+    /// asks why it chose as it did. The option with the highest score is the router's choice,
+    /// save that with more than [`ROUTER_CANDIDATES`] tools and meaning the router asks the
+    /// model only about those with the best prior (the score without the likelihood).
     pub fn explain_route(&self, request: &ModelRequest<'_>) -> Result<Vec<RouteOption>, LocalError> {
         let spans = user_spans(request.messages);
         let tools: Vec<Arc<ToolDefinition>> =
