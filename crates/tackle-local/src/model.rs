@@ -235,13 +235,13 @@ impl LocalModel {
         evidence: &Evidence<'_>,
     ) -> Result<Option<usize>, LocalError> {
         let options = self.weigh(tools, request, none_bias, evidence, false)?;
-        let best = options.iter().enumerate().filter_map(|(i, o)| Some((i, o.score?))).fold(
-            None::<(usize, f32)>,
-            |best, (i, s)| match best {
-                Some((_, b)) if b >= s => best,
-                _ => Some((i, s)),
-            },
-        );
+        // The first of the best scores (options that stopped early have none).
+        let mut best: Option<(usize, f32)> = None;
+        for (i, score) in options.iter().enumerate().filter_map(|(i, o)| Some((i, o.score?))) {
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((i, score));
+            }
+        }
         Ok(best.map(|(i, _)| i).filter(|&i| i < tools.len()))
     }
 
