@@ -310,13 +310,17 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
 /// `--explain` generates nothing: it prints, per request, its part, catalog and expected
 /// tool with how the router weighs every option ([`LocalModel::explain_route`]: likelihood,
 /// closeness, the request's evidence, score), the input of `data/route_weights.py`.
+///
+/// `--arguments` judges the arguments alone: every request labelled with a call and its
+/// arguments is sent with that tool forced (no routing), and the table counts those calls.
 pub(crate) fn decisions(
     path: &str,
     sets: &str,
     with_meaning: bool,
-    explain: bool,
+    mode: Mode,
     only: Option<&str>,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let explain = mode == Mode::Explain;
     let web = tackle_web::WebTools::new(tackle_web::Retriever::new());
     let cli_tools: Vec<Arc<ToolDefinition>> = vec![
         Arc::new(web.read_web_page()?.definition().clone()),
@@ -390,7 +394,14 @@ pub(crate) fn decisions(
             }
             let accept = accepted(item);
             let messages = vec![Message::user(request)];
-            let settings = ModelSettings::default().tool_choice(ToolChoice::Auto).max_output_tokens(40);
+            let choice = match (mode, expected) {
+                (Mode::Arguments, Some(tool)) if accept.as_ref().is_some_and(|a| !a.is_empty()) => {
+                    ToolChoice::Tool(tool.to_owned())
+                }
+                (Mode::Arguments, _) => continue,
+                _ => ToolChoice::Auto,
+            };
+            let settings = ModelSettings::default().tool_choice(choice).max_output_tokens(40);
             if explain {
                 // How the router weighs each option, one line per request, and no generation.
                 let options = model.explain_route(&ModelRequest::new("", &messages, &tools, &settings))?;
@@ -455,6 +466,17 @@ pub(crate) fn decisions(
         }
         Ok::<_, Box<dyn std::error::Error>>(())
     })
+}
+
+/// What `decisions` measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// The whole path: the router decides, the model writes the call.
+    Decide,
+    /// How the router weighs each option, without generating.
+    Explain,
+    /// The labelled tool forced, its arguments judged.
+    Arguments,
 }
 
 /// Whether every labelled argument can be copied from the request: one of its values (a

@@ -595,12 +595,18 @@ fn main() {
                 path,
                 set,
                 !args.iter().any(|a| a == "--without-meaning"),
-                args.iter().any(|a| a == "--explain"),
+                if args.iter().any(|a| a == "--explain") {
+                    local::Mode::Explain
+                } else if args.iter().any(|a| a == "--arguments") {
+                    local::Mode::Arguments
+                } else {
+                    local::Mode::Decide
+                },
                 flag("--part"),
             ),
             (Some(path), None) => local::bench(path),
             (None, _) => Err(
-                "usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl[,SET.jsonl…] [--without-meaning] [--explain] [--part dev|held_out]]".into()
+                "usage: tackle-bench local MODEL.gguf [--decisions SET.jsonl[,SET.jsonl…] [--without-meaning] [--explain | --arguments] [--part dev|held_out]]".into()
             ),
         },
         "mcp" => mcp::bench(),

@@ -11,6 +11,7 @@ use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use toktrie::{InferenceCapabilities, TokEnv};
 
+use crate::copy::{CopySource, TokenIndex};
 use crate::error::LocalError;
 use crate::tokenizer::{Env, Vocabulary};
 
@@ -87,6 +88,8 @@ pub(crate) struct Generated {
 pub(crate) struct Engine {
     base: ModelWeights,
     pub(crate) vocabulary: Arc<Vocabulary>,
+    /// The tokens by their text, for copying from the user's text into a call.
+    copies: TokenIndex,
     factory: ParserFactory,
     /// The states after static prefixes (the system text and tools; the router's prompt),
     /// the most recent first.
@@ -143,6 +146,7 @@ impl Engine {
         .map_err(|e| LocalError::Generation(format!("cannot set up constrained decoding: {e}")))?;
         Ok(Engine {
             base: weights,
+            copies: TokenIndex::new(&vocabulary.bytes),
             vocabulary,
             factory,
             prefixes: Mutex::new(Vec::new()),
@@ -242,12 +246,13 @@ impl Engine {
     }
 
     /// Generates after `prompt` under `constraint`, at most `max_answer` tokens for an answer
-    /// and `max_call` for a call; `emit` receives text as it is written and returns false to
-    /// stop.
+    /// and `max_call` for a call; a call's values lean towards copies of `source` (see
+    /// [`crate::copy`]); `emit` receives text as it is written and returns false to stop.
     pub(crate) fn generate(
         &self,
         prompt: &[u32],
         constraint: &Constraint,
+        source: &CopySource,
         (max_answer, max_call): (usize, usize),
         emit: &mut dyn FnMut(&str) -> bool,
     ) -> Result<Generated, LocalError> {
@@ -302,14 +307,38 @@ impl Engine {
                 out.truncated = true;
                 break;
             }
-            let from = generated_tokens.len().saturating_sub(REPEAT_WINDOW);
-            penalise_repeats(&mut state.logits, &generated_tokens[from..], penalty);
-            let next = match &mut matcher {
+            if matcher.as_ref().is_some_and(Matcher::is_stopped) {
+                break;
+            }
+            let mask = match &mut matcher {
                 Some(matcher) => {
-                    if matcher.is_stopped() {
-                        break;
-                    }
-                    let mask = matcher.compute_mask().map_err(|e| LocalError::Generation(e.to_string()))?;
+                    Some(matcher.compute_mask().map_err(|e| LocalError::Generation(e.to_string()))?)
+                }
+                None => None,
+            };
+            // A call's values lean towards copies of what the user wrote; a copy repeats the
+            // user's tokens by nature, so it is not penalised as a repeat.
+            let copies = match &mask {
+                Some(mask) if out.call && pending.is_empty() => {
+                    let first = |text: &str| self.vocabulary.encode(text).ok()?.first().copied();
+                    source.continuations(&out.text, &self.copies, |t| mask.is_allowed(t), &first)
+                }
+                _ => Vec::new(),
+            };
+            let from = generated_tokens.len().saturating_sub(REPEAT_WINDOW);
+            let recent: Vec<u32> = generated_tokens[from..]
+                .iter()
+                .copied()
+                .filter(|t| copies.binary_search_by_key(t, |(c, _)| *c).is_err())
+                .collect();
+            penalise_repeats(&mut state.logits, &recent, penalty);
+            for (token, bonus) in copies {
+                if let Some(logit) = state.logits.get_mut(token as usize) {
+                    *logit += bonus;
+                }
+            }
+            let next = match (&mut matcher, &mask) {
+                (Some(matcher), Some(mask)) => {
                     let accepting = matcher.is_accepting().unwrap_or(false);
                     let pick =
                         argmax(&state.logits, |t| mask.is_allowed(t) || (accepting && stops.contains(&t)));
@@ -323,7 +352,7 @@ impl Engine {
                         }
                     }
                 }
-                None => argmax(&state.logits, |_| true).unwrap_or(self.vocabulary.eos),
+                _ => argmax(&state.logits, |_| true).unwrap_or(self.vocabulary.eos),
             };
             if stops.contains(&next) {
                 break;

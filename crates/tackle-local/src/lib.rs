@@ -48,6 +48,7 @@
 //! tools accept. The grammar, not the model's judgement, guarantees well-formed calls.
 
 mod chat;
+mod copy;
 mod embed;
 mod engine;
 mod error;

@@ -14,6 +14,7 @@ use tackle_core::{
 };
 
 use crate::chat::{self, Template};
+use crate::copy::CopySource;
 use crate::engine::{Constraint, Engine, Generated};
 use crate::error::LocalError;
 use crate::gguf;
@@ -402,7 +403,7 @@ impl LocalModel {
         request: Plan,
         emit: &mut dyn FnMut(ModelEvent) -> bool,
     ) -> Result<(AssistantTurn, Generated, Duration), LocalError> {
-        let Plan { prompt, constraint, max_tokens, call_tokens, tools } = request;
+        let Plan { prompt, constraint, max_tokens, call_tokens, tools, source } = request;
         let started = Instant::now();
         let (constraint, router_choice) = match constraint {
             Constraint::Route { request, none_bias, tools, spans } => {
@@ -438,7 +439,7 @@ impl LocalModel {
             is_call || emit(ModelEvent::TextDelta(text.to_owned()))
         };
         let generated =
-            self.engine.generate(&tokens, &constraint, (max_tokens, call_tokens), &mut forward)?;
+            self.engine.generate(&tokens, &constraint, &source, (max_tokens, call_tokens), &mut forward)?;
         let mut turn = AssistantTurn { model_name: Some(self.name.clone()), ..AssistantTurn::default() };
         turn.usage = Usage::default()
             .requests(1)
@@ -526,7 +527,8 @@ impl LocalModel {
                 },
             },
         };
-        Ok(Plan { prompt, constraint, max_tokens, call_tokens, tools: names })
+        let source = CopySource::new(&user_text(request.messages));
+        Ok(Plan { prompt, constraint, max_tokens, call_tokens, tools: names, source })
     }
 }
 
@@ -701,6 +703,20 @@ fn user_spans(messages: &[Message]) -> chat::Spans {
     spans
 }
 
+/// Everything the user wrote (not tool results), the latest message first.
+fn user_text(messages: &[Message]) -> String {
+    let mut texts = Vec::new();
+    for message in messages.iter().rev() {
+        if let Message::User { parts } = message {
+            texts.extend(parts.iter().filter_map(|p| match p {
+                UserPart::Text(t) => Some(t.as_str()),
+                UserPart::ToolReturn(_) => None,
+            }));
+        }
+    }
+    texts.join("\n")
+}
+
 /// The text of the conversation's last user message.
 fn last_user_text(messages: &[Message]) -> String {
     messages
@@ -753,6 +769,8 @@ struct Plan {
     max_tokens: usize,
     call_tokens: usize,
     tools: Vec<String>,
+    /// What the user wrote, which a call's values lean towards copying.
+    source: CopySource,
 }
 
 fn fastrand_id() -> String {

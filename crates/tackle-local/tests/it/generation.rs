@@ -131,6 +131,26 @@ async fn addresses_are_copied_from_the_request_and_never_invented() {
     }
 }
 
+/// Values the user wrote are copied, not made up: a city the model would not guess, an
+/// enumeration written in another case, numbers in the order they were written. Without
+/// the lean towards copies (`copy.rs`), this model wrote `{"city": "Hfalla", "unit":
+/// "celsius"}` for the first.
+#[tokio::test(flavor = "multi_thread")]
+async fn values_are_copied_from_the_request() {
+    let Some(model) = model() else { return };
+    let (_, calls) =
+        turn(model, "What's weather in Hyderabad in Fahrenheit", ToolChoice::Tool("get_weather".into()))
+            .await;
+    assert_eq!(calls, [("get_weather".to_owned(), json!({"city": "Hyderabad", "unit": "fahrenheit"}))]);
+    let (_, calls) = turn(
+        model,
+        "I paid $999 for the laptop and 0.25 for the bag, add them",
+        ToolChoice::Tool("add".into()),
+    )
+    .await;
+    assert_eq!(calls, [("add".to_owned(), json!({"a": 999, "b": 0.25}))]);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_plain_answer_streams_and_the_prefilled_prompt_is_reused() {
     let Some(model) = model() else { return };

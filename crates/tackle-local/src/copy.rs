@@ -1,0 +1,500 @@
+//! Copying from what the user wrote. Asked for the `city` of "the weather in Hyderabad", a
+//! small model may write `"Hfalla"`; asked for an amount of "$999", `9.99`. The grammar
+//! keeps a call valid, not faithful. So while a call is written, the token that keeps the
+//! value under way a copy of the user's text gets a bonus to its logit (a soft pointer): a
+//! string that starts where a word of the text starts and goes on as the text does, cut
+//! into tokens as the tokenizer cuts it, and closes where a word ends; a number that goes
+//! on digit by digit as one of the text's numbers and ends where it ends, the numbers not
+//! yet copied first and the first of them most. The model still chooses which span to
+//! copy, when to stop, and to write something else where the text holds nothing to copy
+//! (a date to reformat, a translation): nothing here forbids a token.
+//!
+//! A copy in another case earns half (an enumeration's `fahrenheit` copies "Fahrenheit").
+//! Keys and anything after an escape are left alone.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// The bonus added to the logit of a token that keeps a value a copy of the user's text.
+const COPY_BONUS: f32 = 6.0;
+
+/// The bonus of a copy in another case than the user's (an enumeration's `fahrenheit` for
+/// "Fahrenheit"): half, so that `Hyderabad` goes before `HYDERABAD`.
+const OTHER_CASE_BONUS: f32 = COPY_BONUS / 2.0;
+
+/// The longest continuation of a copy that is looked up as one token, in characters.
+const LOOKAHEAD: usize = 24;
+
+/// What the first number of the text not yet copied gets on top, where a number starts.
+const ORDER_BONUS: f32 = 1.0;
+
+/// The longest piece of the text whose first token is asked for, in characters.
+const SEGMENT: usize = 48;
+
+/// The most characters of the user's text a copy is taken from (the latest message's
+/// first): a long pasted text must not make every step slow.
+const MAX_SOURCE: usize = 4000;
+
+/// The model's tokens by their text in lower case (with their text as it is), for finding
+/// those that go on with a copy.
+pub(crate) struct TokenIndex {
+    by_text: HashMap<String, Vec<(u32, Box<str>)>>,
+    /// Tokens whose text starts by closing a string: `"`, `",`, `"}`.
+    closing: Vec<u32>,
+    /// Tokens whose text starts by ending a number: `,`, `}`, `]`.
+    after_number: Vec<u32>,
+}
+
+impl TokenIndex {
+    /// The index of a vocabulary given as each token's bytes (tokens that are not text,
+    /// such as control tokens and pieces of a character, are left out).
+    pub(crate) fn new(tokens: &[Vec<u8>]) -> TokenIndex {
+        let mut index = TokenIndex { by_text: HashMap::new(), closing: Vec::new(), after_number: Vec::new() };
+        for (id, bytes) in tokens.iter().enumerate() {
+            let Ok(text) = std::str::from_utf8(bytes) else { continue };
+            let Some(first) = text.chars().next() else { continue };
+            let id = id as u32;
+            if first == '"' {
+                index.closing.push(id);
+            }
+            if matches!(first, ',' | '}' | ']') {
+                index.after_number.push(id);
+            }
+            if text.chars().count() <= LOOKAHEAD {
+                index.by_text.entry(lower(text).into_iter().collect()).or_default().push((id, text.into()));
+            }
+        }
+        index
+    }
+}
+
+/// `text` in lower case, character by character.
+fn lower(text: &str) -> Vec<char> {
+    text.chars().flat_map(char::to_lowercase).collect()
+}
+
+/// The user's text a call may copy from, in lower case, with where its words and numbers
+/// start.
+pub(crate) struct CopySource {
+    text: Vec<char>,
+    /// The text as written, character for character beside `text` (a character whose
+    /// lower case is longer stands as its lower case).
+    written: Vec<char>,
+    /// Where a word starts: a letter or digit after anything else, or a sign after white
+    /// space.
+    words: Vec<usize>,
+    /// Where a number starts: a digit after anything but a digit or point, or a minus
+    /// before a digit.
+    numbers: Vec<usize>,
+    /// The first token of a copy from a place (as written, or in lower case), once found.
+    first: RefCell<HashMap<(usize, bool), Option<u32>>>,
+}
+
+impl CopySource {
+    /// The source of copies from `text` (its first [`MAX_SOURCE`] characters).
+    pub(crate) fn new(text: &str) -> CopySource {
+        let (text, written): (Vec<char>, Vec<char>) = text
+            .chars()
+            .flat_map(|c| {
+                let lower: Vec<char> = c.to_lowercase().collect();
+                let single = lower.len() == 1;
+                lower.into_iter().map(move |l| (l, if single { c } else { l }))
+            })
+            .take(MAX_SOURCE)
+            .unzip();
+        let mut words = Vec::new();
+        let mut numbers = Vec::new();
+        for (i, &c) in text.iter().enumerate() {
+            let before = i.checked_sub(1).map(|j| text[j]);
+            let after_space = before.is_none_or(char::is_whitespace);
+            if (c.is_alphanumeric() && !before.is_some_and(char::is_alphanumeric))
+                || (!c.is_whitespace() && !c.is_alphanumeric() && after_space)
+            {
+                words.push(i);
+            }
+            let digit_next = text.get(i + 1).is_some_and(char::is_ascii_digit);
+            if (c.is_ascii_digit() && !before.is_some_and(|b| b.is_ascii_digit() || b == '.'))
+                || (c == '-' && digit_next && !before.is_some_and(|b| b.is_ascii_digit()))
+            {
+                numbers.push(i);
+            }
+        }
+        CopySource { text, written, words, numbers, first: RefCell::new(HashMap::new()) }
+    }
+
+    /// What a copy from `at` writes next, at most to the end of the next word: as the user
+    /// wrote it or in lower case, up to a character JSON escapes.
+    fn segment(&self, at: usize, lower: bool) -> String {
+        let chars = if lower { &self.text } else { &self.written };
+        let mut segment = String::new();
+        let mut in_word = false;
+        for &c in chars[at.min(chars.len())..].iter().take(SEGMENT) {
+            if c == '"' || c == '\\' || c.is_control() || (in_word && c.is_whitespace()) {
+                break;
+            }
+            in_word |= !c.is_whitespace();
+            segment.push(c);
+        }
+        segment
+    }
+
+    /// The token the model writes first for the copy from `at` (see [`Self::segment`]), by
+    /// `first_token`, remembered.
+    fn first_token(&self, at: usize, lower: bool, first_token: &dyn Fn(&str) -> Option<u32>) -> Option<u32> {
+        *self.first.borrow_mut().entry((at, lower)).or_insert_with(|| {
+            let segment = self.segment(at, lower);
+            if segment.is_empty() { None } else { first_token(&segment) }
+        })
+    }
+
+    /// Whether `value` stands in the text at `at`.
+    fn stands_at(&self, at: usize, value: &[char]) -> bool {
+        self.text.get(at..at + value.len()).is_some_and(|s| s == value)
+    }
+
+    /// The tokens that keep the value being written at the end of `json` (a call written
+    /// so far) a copy of the text, each once and in token order, with the bonus each earns;
+    /// none where no value is being written or it has stopped being a copy.
+    ///
+    /// From each place a copy may go on, one token earns it: the first of the rest of the
+    /// word as the tokenizer cuts it (`first_token`): the model knows a word by the tokens
+    /// it is usually cut into (`Hy`+`der`+`abad`), and after a piece it would not cut
+    /// (`H`) it no longer reads the word. Where the grammar does not allow that token
+    /// (an enumeration in another case), the same in lower case earns less, else the
+    /// longest allowed token that matches without regard to case.
+    pub(crate) fn continuations(
+        &self,
+        json: &str,
+        index: &TokenIndex,
+        allowed: impl Fn(u32) -> bool,
+        first_token: &dyn Fn(&str) -> Option<u32>,
+    ) -> Vec<(u32, f32)> {
+        let mut found: Vec<(u32, f32)> = Vec::new();
+        // The allowed tokens whose text is `key` in lower case, those that read `written`
+        // exactly earning more.
+        let add_text = |found: &mut Vec<(u32, f32)>, key: &str, written: &str| {
+            for (token, text) in index.by_text.get(key).into_iter().flatten().filter(|(t, _)| allowed(*t)) {
+                let bonus = if **text == *written { COPY_BONUS } else { OTHER_CASE_BONUS };
+                found.push((*token, bonus));
+            }
+        };
+        let add = |found: &mut Vec<(u32, f32)>, tokens: &[u32]| {
+            found.extend(tokens.iter().map(|&t| (t, COPY_BONUS)));
+        };
+        let (slot, numbers_written) = slot(json);
+        match slot {
+            Slot::Text(value) => {
+                for &at in self.words.iter().filter(|&&at| self.stands_at(at, &value)) {
+                    let end = at + value.len();
+                    if let Some(token) = self.first_token(end, false, first_token).filter(|t| allowed(*t)) {
+                        found.push((token, COPY_BONUS));
+                    } else if let Some(token) =
+                        self.first_token(end, true, first_token).filter(|t| allowed(*t))
+                    {
+                        found.push((token, OTHER_CASE_BONUS));
+                    } else {
+                        // The next characters as single tokens, the longest the grammar allows.
+                        let (mut key, mut written) = (String::new(), String::new());
+                        let mut longest = Vec::new();
+                        for (&c, &w) in self.text[end..].iter().zip(&self.written[end..]).take(LOOKAHEAD) {
+                            if c == '"' || c == '\\' || c.is_control() {
+                                break;
+                            }
+                            key.push(c);
+                            written.push(w);
+                            let mut these = Vec::new();
+                            add_text(&mut these, &key, &written);
+                            if !these.is_empty() {
+                                longest = these;
+                            }
+                        }
+                        found.extend(longest.into_iter().map(|(t, _)| (t, OTHER_CASE_BONUS)));
+                    }
+                    // A copy closes where a word ends (an empty one never does).
+                    let last = end.checked_sub(1).filter(|_| !value.is_empty()).map(|i| self.text[i]);
+                    let word_end = last.is_some_and(|last| {
+                        self.text
+                            .get(end)
+                            .is_none_or(|next| !(next.is_alphanumeric() && last.is_alphanumeric()))
+                    });
+                    if word_end {
+                        add(&mut found, &index.closing);
+                    }
+                }
+            }
+            Slot::Number(number) => {
+                for &at in self.numbers.iter().filter(|&&at| self.stands_at(at, &number)) {
+                    let end = at + number.len();
+                    let digit_after = self.text.get(end + 1).is_some_and(char::is_ascii_digit);
+                    match self.text.get(end) {
+                        Some(&c) if c.is_ascii_digit() || (c == '.' && digit_after) => {
+                            let c = c.to_string();
+                            add_text(&mut found, &c, &c);
+                        }
+                        _ => add(&mut found, &index.after_number),
+                    }
+                }
+            }
+            Slot::ValueStart => {
+                // The numbers not yet copied into the call, the first of them earning more:
+                // values are mostly written in the order their parameters are declared
+                // ("add 133 and 34", "from 10 to 20").
+                let mut copied = numbers_written;
+                let mut first = true;
+                for &at in &self.numbers {
+                    let number: Vec<char> = self.text[at..]
+                        .iter()
+                        .enumerate()
+                        .take_while(|&(i, c)| c.is_ascii_digit() || (i == 0 && *c == '-') || *c == '.')
+                        .map(|(_, c)| *c)
+                        .collect();
+                    if let Some(i) = copied.iter().position(|n| *n == number) {
+                        copied.swap_remove(i);
+                        continue;
+                    }
+                    let c = self.text[at].to_string();
+                    let mut these = Vec::new();
+                    add_text(&mut these, &c, &c);
+                    let extra = if std::mem::take(&mut first) { ORDER_BONUS } else { 0.0 };
+                    found.extend(these.into_iter().map(|(t, b)| (t, b + extra)));
+                }
+            }
+            Slot::Other => {}
+        }
+        // Each token once, with the best bonus it earned.
+        found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        found.dedup_by_key(|(token, _)| *token);
+        found
+    }
+}
+
+/// Where the end of a JSON text written so far stands.
+#[derive(Debug, PartialEq)]
+enum Slot {
+    /// Inside a string that is a value (not a key), with what it holds so far in lower
+    /// case (no escapes).
+    Text(Vec<char>),
+    /// Inside a number, with what it holds so far.
+    Number(Vec<char>),
+    /// Where a value starts (after a colon, an opening bracket, or a comma in an array).
+    ValueStart,
+    /// Anywhere else: a key, between members, after an escape.
+    Other,
+}
+
+/// Where the end of `json` (the start of a JSON text) stands, and the numbers it wrote
+/// before.
+fn slot(json: &str) -> (Slot, Vec<Vec<char>>) {
+    let mut written: Vec<Vec<char>> = Vec::new();
+    let mut stack: Vec<char> = Vec::new();
+    let mut value_next = false;
+    // Inside a string: whether it is a value, what it holds, and whether an escape was met.
+    let mut string: Option<(bool, Vec<char>, bool)> = None;
+    let mut escaped = false;
+    let mut number: Option<Vec<char>> = None;
+    for c in json.chars() {
+        if let Some((_, held, escapes)) = &mut string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+                *escapes = true;
+            } else if c == '"' {
+                string = None;
+            } else {
+                held.extend(c.to_lowercase());
+            }
+            continue;
+        }
+        if let Some(held) = &mut number {
+            if c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-') {
+                held.push(c.to_ascii_lowercase());
+                continue;
+            }
+            written.extend(number.take());
+        }
+        match c {
+            '{' => {
+                stack.push(c);
+                value_next = false;
+            }
+            '[' => {
+                stack.push(c);
+                value_next = true;
+            }
+            '}' | ']' => {
+                stack.pop();
+                value_next = false;
+            }
+            ':' => value_next = true,
+            ',' => value_next = stack.last() == Some(&'['),
+            '"' => {
+                string = Some((value_next, Vec::new(), false));
+                value_next = false;
+            }
+            c if c.is_whitespace() => {}
+            c if value_next && (c.is_ascii_digit() || c == '-') => {
+                number = Some(vec![c]);
+                value_next = false;
+            }
+            _ => value_next = false,
+        }
+    }
+    let slot = match (string, number) {
+        (Some((true, held, false)), _) if !escaped => Slot::Text(held),
+        (Some(_), _) => Slot::Other,
+        (None, Some(held)) => Slot::Number(held),
+        (None, None) if value_next => Slot::ValueStart,
+        (None, None) => Slot::Other,
+    };
+    (slot, written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chars(text: &str) -> Vec<char> {
+        text.chars().collect()
+    }
+
+    #[test]
+    fn the_slot_is_a_value_string_a_number_or_where_a_value_starts() {
+        assert_eq!(slot(r#"{"name":"weather","arguments":{"city":"New Y"#).0, Slot::Text(chars("new y")));
+        assert_eq!(slot(r#"{"name":"weather","arguments":{"ci"#).0, Slot::Other);
+        assert_eq!(slot(r#"{"a":{"n":12"#).0, Slot::Number(chars("12")));
+        assert_eq!(slot(r#"{"a":{"n":12,"#).0, Slot::Other);
+        assert_eq!(slot(r#"{"a":{"n":"#).0, Slot::ValueStart);
+        assert_eq!(slot(r#"{"a":["x", "#).0, Slot::ValueStart);
+        assert_eq!(slot(r#"{"a":["x","b"#).0, Slot::Text(chars("b")));
+        assert_eq!(slot(r#"{"a":"say \"hi"#).0, Slot::Other);
+        assert_eq!(slot(r#"{"a":"x"}"#).0, Slot::Other);
+        assert_eq!(slot(r#"{"a":true"#).0, Slot::Other);
+    }
+
+    /// A vocabulary of a few tokens, by id.
+    const TOKENS: &[&str] = &[
+        "\"",
+        "\",",
+        "\"}",
+        ",",
+        "}",
+        "New",
+        " York",
+        " Y",
+        "ork",
+        "Hy",
+        "der",
+        "abad",
+        "CA",
+        "9",
+        ".",
+        "f",
+        "ahrenheit",
+        " in",
+        "hy",
+        "1",
+        "3",
+        "4",
+    ];
+
+    fn index() -> TokenIndex {
+        TokenIndex::new(&TOKENS.iter().map(|t| t.as_bytes().to_vec()).collect::<Vec<_>>())
+    }
+
+    /// The first token of `text` cut greedily, longest first (as BPE mostly does).
+    fn greedy(text: &str) -> Option<u32> {
+        (1..=text.len())
+            .rev()
+            .filter(|&n| text.is_char_boundary(n))
+            .find_map(|n| TOKENS.iter().position(|t| *t == &text[..n]))
+            .map(|i| i as u32)
+    }
+
+    fn texts(found: &[(u32, f32)]) -> Vec<&'static str> {
+        found.iter().map(|&(id, _)| TOKENS[id as usize]).collect()
+    }
+
+    #[test]
+    fn a_string_goes_on_as_the_text_does_and_closes_where_a_word_ends() {
+        let source = CopySource::new("Weather in Hyderabad and New York, in Fahrenheit");
+        let index = index();
+        let at = |json: &str| texts(&source.continuations(json, &index, |_| true, &greedy));
+        // A value starts where any word starts.
+        assert!(at(r#"{"arguments":{"city":""#).contains(&"Hy"));
+        assert!(at(r#"{"arguments":{"city":""#).contains(&"New"));
+        assert!(!at(r#"{"arguments":{"city":""#).contains(&"der"), "not inside a word");
+        assert_eq!(at(r#"{"arguments":{"city":"Hy"#), ["der"]);
+        assert_eq!(at(r#"{"arguments":{"city":"Hyderabad"#), ["\"", "\",", "\"}"]);
+        // One token goes on from a place: the first the tokenizer cuts (` York`, not ` Y`).
+        assert_eq!(at(r#"{"arguments":{"city":"New"#), ["\"", "\",", "\"}", " York"]);
+        assert_eq!(at(r#"{"arguments":{"city":"New Y"#), ["ork"]);
+        assert!(!at(r#"{"arguments":{"city":""#).contains(&"hy"), "not in another case");
+        // Where the grammar allows only another case (an enumeration's `fahrenheit`), that
+        // case goes on, for less.
+        let lower_only = |t: u32| !TOKENS[t as usize].chars().any(char::is_uppercase);
+        let unit = source.continuations(r#"{"arguments":{"unit":""#, &index, lower_only, &greedy);
+        let bonus = |text: &str| unit.iter().find(|(id, _)| TOKENS[*id as usize] == text).map(|(_, b)| *b);
+        assert_eq!(bonus("f"), Some(OTHER_CASE_BONUS));
+        assert_eq!(bonus("hy"), Some(OTHER_CASE_BONUS));
+        assert_eq!(bonus("Hy"), None, "not allowed");
+        assert_eq!(at(r#"{"arguments":{"unit":"f"#), ["ahrenheit"]);
+        // A value that left the text gets nothing; nor does a key.
+        assert!(at(r#"{"arguments":{"city":"CA"#).is_empty());
+        assert!(at(r#"{"arguments":{"ci"#).is_empty());
+    }
+
+    #[test]
+    fn a_number_goes_on_digit_by_digit_and_ends_where_the_texts_ends() {
+        let source = CopySource::new("A laptop for $999, v2");
+        let index = index();
+        let at = |json: &str| texts(&source.continuations(json, &index, |_| true, &greedy));
+        assert_eq!(at(r#"{"amount":"#), ["9"]);
+        assert_eq!(at(r#"{"amount":9"#), ["9"]);
+        assert_eq!(at(r#"{"amount":99"#), ["9"]);
+        assert_eq!(at(r#"{"amount":999"#), [",", "}"]);
+        assert!(at(r#"{"amount":9."#).is_empty());
+    }
+
+    #[test]
+    fn numbers_are_copied_once_and_in_order() {
+        let source = CopySource::new("What is the sum of 133 and 34?");
+        let index = index();
+        let bonuses = |json: &str| -> Vec<(&str, f32)> {
+            let found = source.continuations(json, &index, |_| true, &greedy);
+            found.iter().map(|&(id, bonus)| (TOKENS[id as usize], bonus)).collect()
+        };
+        assert_eq!(bonuses(r#"{"a":"#), [("1", COPY_BONUS + ORDER_BONUS), ("3", COPY_BONUS)]);
+        assert_eq!(bonuses(r#"{"a":133,"b":"#), [("3", COPY_BONUS + ORDER_BONUS)]);
+        assert_eq!(bonuses(r#"{"a":34,"b":"#), [("1", COPY_BONUS + ORDER_BONUS)]);
+    }
+
+    #[test]
+    fn a_long_text_is_read_only_so_far() {
+        let long = "New ".repeat(10_000) + "York";
+        let source = CopySource::new(&long);
+        assert_eq!(source.text.len(), MAX_SOURCE);
+        assert_eq!(source.words.len(), MAX_SOURCE / 4);
+        let index = index();
+        assert_eq!(
+            texts(&source.continuations(r#"{"a":"New"#, &index, |_| true, &greedy)),
+            ["\"", "\",", "\"}"],
+            "York is beyond"
+        );
+    }
+
+    proptest::proptest! {
+        /// Any text and any call written so far: no panic, and every token found continues
+        /// a value (bounded by the vocabulary).
+        #[test]
+        fn any_text_and_any_call_so_far_are_read_safely(text in "\\PC{0,200}", json in "[{}\\[\\]\":,0-9a-zA-Z .\\\\-]{0,80}", cut in 0usize..200) {
+            let source = CopySource::new(&text);
+            // A random call, and one whose value copies the start of the text.
+            let copying = format!("{{\"a\":\"{}", text.chars().take(cut).collect::<String>());
+            for json in [json, copying] {
+                let found = source.continuations(&json, &index(), |_| true, &greedy);
+                proptest::prop_assert!(found.iter().all(|(id, bonus)| (*id as usize) < TOKENS.len() && *bonus > 0.0));
+            }
+        }
+    }
+}
