@@ -66,6 +66,12 @@ impl TokenIndex {
         }
         index
     }
+
+    /// Whether `token` ends a value (closes a string or ends a number) rather than copying
+    /// text into it.
+    pub(crate) fn ends_value(&self, token: u32) -> bool {
+        self.closing.binary_search(&token).is_ok() || self.after_number.binary_search(&token).is_ok()
+    }
 }
 
 /// `text` in lower case, character by character.
@@ -454,6 +460,9 @@ mod tests {
         assert_eq!(at(r#"{"amount":99"#), ["9"]);
         assert_eq!(at(r#"{"amount":999"#), [",", "}"]);
         assert!(at(r#"{"amount":9."#).is_empty());
+        // What ends a value is told apart from what copies into it.
+        let id = |text: &str| TOKENS.iter().position(|t| *t == text).unwrap() as u32;
+        assert!(index.ends_value(id(",")) && index.ends_value(id("\",")) && !index.ends_value(id("9")));
     }
 
     #[test]

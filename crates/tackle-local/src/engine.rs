@@ -317,7 +317,8 @@ impl Engine {
                 None => None,
             };
             // A call's values lean towards copies of what the user wrote; a copy repeats the
-            // user's tokens by nature, so it is not penalised as a repeat.
+            // user's tokens by nature, so it is not penalised as a repeat (what ends a value
+            // is: a call that writes one more argument than it needs is wrong).
             let copies = match &mask {
                 Some(mask) if out.call && pending.is_empty() => {
                     let first = |text: &str| self.vocabulary.encode(text).ok()?.first().copied();
@@ -329,7 +330,9 @@ impl Engine {
             let recent: Vec<u32> = generated_tokens[from..]
                 .iter()
                 .copied()
-                .filter(|t| copies.binary_search_by_key(t, |(c, _)| *c).is_err())
+                .filter(|&t| {
+                    self.copies.ends_value(t) || copies.binary_search_by_key(&t, |(c, _)| *c).is_err()
+                })
                 .collect();
             penalise_repeats(&mut state.logits, &recent, penalty);
             for (token, bonus) in copies {
