@@ -693,27 +693,33 @@ fn user_spans(messages: &[Message]) -> chat::Spans {
     let mut spans = chat::Spans::default();
     for message in messages.iter().rev() {
         if let Message::User { parts } = message {
-            for part in parts {
-                if let UserPart::Text(text) = part {
-                    spans.extend(chat::Spans::of(text));
-                }
+            for text in text_parts(parts) {
+                spans.extend(chat::Spans::of(text));
             }
         }
     }
     spans
 }
 
+/// The text parts of a user message (not tool results).
+fn text_parts(parts: &[UserPart]) -> impl Iterator<Item = &str> {
+    parts.iter().filter_map(|p| match p {
+        UserPart::Text(t) => Some(t.as_str()),
+        UserPart::ToolReturn(_) => None,
+    })
+}
+
 /// Everything the user wrote (not tool results), the latest message first.
 fn user_text(messages: &[Message]) -> String {
-    let mut texts = Vec::new();
-    for message in messages.iter().rev() {
-        if let Message::User { parts } = message {
-            texts.extend(parts.iter().filter_map(|p| match p {
-                UserPart::Text(t) => Some(t.as_str()),
-                UserPart::ToolReturn(_) => None,
-            }));
-        }
-    }
+    let texts: Vec<&str> = messages
+        .iter()
+        .rev()
+        .filter_map(|m| match m {
+            Message::User { parts } => Some(text_parts(parts)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     texts.join("\n")
 }
 
@@ -723,16 +729,7 @@ fn last_user_text(messages: &[Message]) -> String {
         .iter()
         .rev()
         .find_map(|m| match m {
-            Message::User { parts } => Some(
-                parts
-                    .iter()
-                    .filter_map(|p| match p {
-                        UserPart::Text(t) => Some(t.as_str()),
-                        UserPart::ToolReturn(_) => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            ),
+            Message::User { parts } => Some(text_parts(parts).collect::<Vec<_>>().join("\n")),
             _ => None,
         })
         .unwrap_or_default()
