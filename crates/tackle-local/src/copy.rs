@@ -35,6 +35,15 @@ const SEGMENT: usize = 48;
 /// first): a long pasted text must not make every step slow.
 const MAX_SOURCE: usize = 4000;
 
+/// The most words a span copied whole holds ("the best pizza places in downtown chicago").
+const SPAN_WORDS: usize = 10;
+
+/// The most characters a span copied whole holds.
+const SPAN_CHARS: usize = 80;
+
+/// The most places in the text a span copied whole may start from.
+const SPAN_STARTS: usize = 400;
+
 /// The model's tokens by their text in lower case (with their text as it is), for finding
 /// those that go on with a copy.
 pub(crate) struct TokenIndex {
@@ -65,6 +74,11 @@ impl TokenIndex {
             }
         }
         index
+    }
+
+    /// The tokens whose text starts by closing a string, in order.
+    pub(crate) fn closing(&self) -> &[u32] {
+        &self.closing
     }
 
     /// Whether `token` ends a value (closes a string or ends a number) rather than copying
@@ -153,6 +167,36 @@ impl CopySource {
         })
     }
 
+    /// The spans of the text a string value may copy whole: from each place a word starts
+    /// (the first [`SPAN_STARTS`]), the text as written up to [`SPAN_WORDS`] words on, and
+    /// the lengths in characters at which a word of it ends (`acme/webshop`: after `acme`
+    /// and after `webshop`). A span stops before a character JSON escapes.
+    pub(crate) fn spans(&self) -> Vec<(String, Vec<usize>)> {
+        let mut spans = Vec::new();
+        for (n, &start) in self.words.iter().enumerate().take(SPAN_STARTS) {
+            let mut ends = Vec::new();
+            let mut words = 0;
+            for (i, &c) in self.text.iter().enumerate().skip(start).take(SPAN_CHARS) {
+                if c == '"' || c == '\\' || c.is_control() {
+                    break;
+                }
+                if self.words.get(n + words) == Some(&i) {
+                    words += 1;
+                    if words > SPAN_WORDS {
+                        break;
+                    }
+                }
+                if c.is_alphanumeric() && !self.text.get(i + 1).is_some_and(|next| next.is_alphanumeric()) {
+                    ends.push(i + 1 - start);
+                }
+            }
+            if let Some(&last) = ends.last() {
+                spans.push((self.written[start..start + last].iter().collect(), ends));
+            }
+        }
+        spans
+    }
+
     /// Whether `value` stands in the text at `at`.
     fn stands_at(&self, at: usize, value: &[char]) -> bool {
         self.text.get(at..at + value.len()).is_some_and(|s| s == value)
@@ -187,7 +231,7 @@ impl CopySource {
         let add = |found: &mut Vec<(u32, f32)>, tokens: &[u32]| {
             found.extend(tokens.iter().map(|&t| (t, COPY_BONUS)));
         };
-        let (slot, numbers_written) = slot(json);
+        let (slot, Written { numbers: numbers_written, .. }) = slot(json);
         match slot {
             Slot::Text(value) => {
                 for &at in self.words.iter().filter(|&&at| self.stands_at(at, &value)) {
@@ -276,7 +320,7 @@ impl CopySource {
 
 /// Where the end of a JSON text written so far stands.
 #[derive(Debug, PartialEq)]
-enum Slot {
+pub(crate) enum Slot {
     /// Inside a string that is a value (not a key), with what it holds so far in lower
     /// case (no escapes).
     Text(Vec<char>),
@@ -288,10 +332,18 @@ enum Slot {
     Other,
 }
 
-/// Where the end of `json` (the start of a JSON text) stands, and the numbers it wrote
+/// The values a JSON text written so far holds whole, in lower case.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Written {
+    pub(crate) numbers: Vec<Vec<char>>,
+    /// Strings that are values (not keys), without escapes.
+    pub(crate) strings: Vec<Vec<char>>,
+}
+
+/// Where the end of `json` (the start of a JSON text) stands, and the values it wrote
 /// before.
-fn slot(json: &str) -> (Slot, Vec<Vec<char>>) {
-    let mut written: Vec<Vec<char>> = Vec::new();
+pub(crate) fn slot(json: &str) -> (Slot, Written) {
+    let mut written = Written::default();
     let mut stack: Vec<char> = Vec::new();
     let mut value_next = false;
     // Inside a string: whether it is a value, what it holds, and whether an escape was met.
@@ -306,7 +358,9 @@ fn slot(json: &str) -> (Slot, Vec<Vec<char>>) {
                 escaped = true;
                 *escapes = true;
             } else if c == '"' {
-                string = None;
+                if let Some((true, held, false)) = string.take() {
+                    written.strings.push(held);
+                }
             } else {
                 held.extend(c.to_lowercase());
             }
@@ -317,7 +371,7 @@ fn slot(json: &str) -> (Slot, Vec<Vec<char>>) {
                 held.push(c.to_ascii_lowercase());
                 continue;
             }
-            written.extend(number.take());
+            written.numbers.extend(number.take());
         }
         match c {
             '{' => {
@@ -376,6 +430,40 @@ mod tests {
         assert_eq!(slot(r#"{"a":"say \"hi"#).0, Slot::Other);
         assert_eq!(slot(r#"{"a":"x"}"#).0, Slot::Other);
         assert_eq!(slot(r#"{"a":true"#).0, Slot::Other);
+    }
+
+    #[test]
+    fn the_strings_a_call_holds_are_its_values_not_its_keys() {
+        let (_, written) = slot(r#"{"name":"repo","arguments":{"owner":"Acme","repo":"web"#);
+        assert_eq!(written.strings, [chars("repo"), chars("acme")]);
+        let (_, written) = slot(r#"{"a":"say \"hi\"","b":["x","y"],"c":12}"#);
+        assert_eq!(written.strings, [chars("x"), chars("y")], "a string with an escape is not a copy");
+        assert_eq!(written.numbers, [chars("12")]);
+    }
+
+    #[test]
+    fn spans_start_where_words_start_and_end_where_words_end() {
+        let source = CopySource::new("Open issue in acme/webshop: \"Login fails\" pls");
+        let spans = source.spans();
+        let ends_of = |text: &str| -> Vec<String> {
+            let (span, ends) = spans.iter().find(|(span, _)| span.starts_with(text)).expect(text);
+            let span: Vec<char> = span.chars().collect();
+            ends.iter().map(|&end| span[..end].iter().collect()).collect()
+        };
+        assert_eq!(ends_of("acme"), ["acme", "acme/webshop"], "a span stops before a quotation mark");
+        assert_eq!(ends_of("webshop"), ["webshop"]);
+        assert_eq!(ends_of("Login"), ["Login", "Login fails"]);
+        assert_eq!(ends_of("Open")[..3], ["Open", "Open issue", "Open issue in"]);
+        // Bounded: at most SPAN_WORDS words and SPAN_CHARS characters from at most
+        // SPAN_STARTS places, whatever the text.
+        let long = CopySource::new(&"word ".repeat(1_000));
+        let spans = long.spans();
+        assert_eq!(spans.len(), SPAN_STARTS);
+        assert!(
+            spans.iter().all(|(span, ends)| ends.len() <= SPAN_WORDS && span.chars().count() <= SPAN_CHARS)
+        );
+        assert!(CopySource::new("").spans().is_empty());
+        assert!(CopySource::new("!?").spans().is_empty(), "no word, no span");
     }
 
     /// A vocabulary of a few tokens, by id.

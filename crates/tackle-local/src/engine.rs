@@ -11,7 +11,7 @@ use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use toktrie::{InferenceCapabilities, TokEnv};
 
-use crate::copy::{CopySource, TokenIndex};
+use crate::copy::{self, CopySource, Slot, TokenIndex};
 use crate::error::LocalError;
 use crate::tokenizer::{Env, Vocabulary};
 
@@ -32,6 +32,42 @@ fn penalise_repeats(logits: &mut [f32], recent: &[u32], penalty: f32) {
             *logit = if *logit > 0.0 { *logit / penalty } else { *logit * penalty };
         }
     }
+}
+
+/// What a span of the user's text copied whole earns over a string the model writes freely,
+/// in log-likelihood: a value the user wrote is likelier right than one they did not.
+const SPAN_PRIOR: f32 = 2.0;
+
+/// How many places in the user's text a whole copy is weighed from (those whose first
+/// token the model finds likeliest).
+const SPAN_TRIES: usize = 6;
+
+/// The most tokens of a span weighed.
+const SPAN_TOKENS: usize = 24;
+
+/// A string value under way in a call, from its opening quote.
+struct OpenValue {
+    /// The model state just after the opening quote.
+    state: Cached,
+    /// How much of the call's text, and how many of its tokens, came before the value.
+    text: usize,
+    tokens: usize,
+    /// The strings the call held before it, in lower case.
+    used: Vec<Vec<char>>,
+    /// The model's own log-likelihood of the value's tokens so far (before bonuses and
+    /// penalties).
+    likelihood: f32,
+}
+
+/// The log of the sum of the exponentials of `logits`: what turns a logit into a
+/// log-probability.
+fn normaliser(logits: &[f32]) -> f32 {
+    log_sum_exp(logits, |_| true)
+}
+
+/// A failure of the constrained decoder.
+fn generation(error: impl std::fmt::Display) -> LocalError {
+    LocalError::Generation(error.to_string())
 }
 
 /// The model state after some tokens.
@@ -131,6 +167,107 @@ fn argmax(logits: &[f32], allowed: impl Fn(u32) -> bool) -> Option<u32> {
 }
 
 impl Engine {
+    /// The log-probability under `logits` (normalised by `norm`) that a string closes.
+    fn closing(&self, logits: &[f32], norm: f32) -> f32 {
+        let closing = self.copies.closing();
+        log_sum_exp(logits, |t| closing.binary_search(&t).is_ok()) - norm
+    }
+
+    /// Weighs the string value just written (`free`, its tokens to and with the closing
+    /// one, of log-likelihood `score` with its close) against spans of the user's text
+    /// copied whole, each with [`SPAN_PRIOR`] added; returns the tokens of the best span and
+    /// its close, and the model state after them, where one wins. The matcher ends after
+    /// whatever is kept. The spans tried are those from the [`SPAN_TRIES`] places whose
+    /// first token the model finds likeliest; a span the call already holds as a value is
+    /// not tried again (`from` and `to` are two places), nor one the grammar refuses.
+    fn better_copy(
+        &self,
+        value: &OpenValue,
+        free: &[u32],
+        score: f32,
+        source: &CopySource,
+        matcher: &mut Matcher,
+    ) -> Result<Option<(Vec<u32>, Cached)>, LocalError> {
+        matcher.rollback(free.len()).map_err(generation)?;
+        let mask = matcher.compute_mask().map_err(generation)?;
+        let logits = &value.state.logits;
+        // The spans by the likelihood of their first token, each text once.
+        let mut tries: Vec<(f32, Vec<u32>, Vec<usize>, String)> = Vec::new();
+        for (text, ends) in source.spans() {
+            let Ok(mut tokens) = self.vocabulary.encode(&text) else { continue };
+            tokens.truncate(SPAN_TOKENS);
+            let Some(&first) = tokens.first().filter(|&&t| mask.is_allowed(t)) else { continue };
+            if !tries.iter().any(|t| t.3 == text) {
+                tries.push((
+                    logits.get(first as usize).copied().unwrap_or(f32::NEG_INFINITY),
+                    tokens,
+                    ends,
+                    text,
+                ));
+            }
+        }
+        tries.sort_by(|a, b| b.0.total_cmp(&a.0));
+        tries.truncate(SPAN_TRIES);
+        // Where, in tokens, each word of a span ends (where the span's own cut agrees), but
+        // for a value the call already holds.
+        for (_, tokens, ends, text) in &mut tries {
+            let chars: Vec<char> = text.chars().collect();
+            *ends = ends
+                .iter()
+                .filter_map(|&end| {
+                    let part: String = chars[..end].iter().collect();
+                    let lower = part.chars().flat_map(char::to_lowercase);
+                    let used = value.used.iter().any(|u| u.iter().copied().eq(lower.clone()));
+                    let cut = self.vocabulary.encode(&part).ok()?;
+                    (!used && tokens.starts_with(&cut)).then_some(cut.len())
+                })
+                .collect();
+        }
+        let mut best = score;
+        let mut pick: Option<Vec<u32>> = None;
+        for (_, tokens, ends, _) in &tries {
+            let valid = matcher.validate_tokens(tokens).map_err(generation)?;
+            let mut weights = value.state.weights.clone();
+            let mut logits = value.state.logits.clone();
+            let mut total = 0.0;
+            for (i, &token) in tokens.iter().enumerate().take(valid) {
+                total += logits.get(token as usize).map_or(f32::NEG_INFINITY, |l| l - normaliser(&logits));
+                if total + SPAN_PRIOR <= best || i + 1 > *ends.last().unwrap_or(&0) {
+                    break;
+                }
+                logits = Self::forward(&mut weights, &[token], value.state.tokens.len() + i)?;
+                if ends.contains(&(i + 1)) {
+                    let whole = total + self.closing(&logits, normaliser(&logits)) + SPAN_PRIOR;
+                    if whole > best {
+                        best = whole;
+                        pick = Some(tokens[..=i].to_vec());
+                    }
+                }
+            }
+        }
+        if let Some(span) = pick {
+            matcher.consume_tokens(&span).map_err(generation)?;
+            let mut state = value.state.clone();
+            state.logits = Self::forward(&mut state.weights, &span, state.tokens.len())?;
+            state.tokens.extend_from_slice(&span);
+            let mask = matcher.compute_mask().map_err(generation)?;
+            let closing = self.copies.closing();
+            if let Some(close) =
+                argmax(&state.logits, |t| mask.is_allowed(t) && closing.binary_search(&t).is_ok())
+            {
+                matcher.consume_token(close).map_err(generation)?;
+                state.logits = Self::forward(&mut state.weights, &[close], state.tokens.len())?;
+                state.tokens.push(close);
+                let mut tokens = span;
+                tokens.push(close);
+                return Ok(Some((tokens, state)));
+            }
+            matcher.rollback(span.len()).map_err(generation)?;
+        }
+        matcher.consume_tokens(free).map_err(generation)?;
+        Ok(None)
+    }
+
     pub(crate) fn new(
         weights: ModelWeights,
         vocabulary: Vocabulary,
@@ -302,6 +439,7 @@ impl Engine {
         let mut pending: Vec<u8> = Vec::new();
         let mut position = state.tokens.len();
         let stops = &self.vocabulary.stops;
+        let mut open: Option<OpenValue> = None;
         loop {
             if out.output_tokens >= max_tokens {
                 out.truncated = true;
@@ -326,6 +464,9 @@ impl Engine {
                 }
                 _ => Vec::new(),
             };
+            // The model's own view of this step, for weighing the value under way against
+            // whole copies once it closes.
+            let raw = open.as_ref().map(|_| state.logits.clone());
             let from = generated_tokens.len().saturating_sub(REPEAT_WINDOW);
             let recent: Vec<u32> = generated_tokens[from..]
                 .iter()
@@ -382,6 +523,52 @@ impl Engine {
             state.logits = Self::forward(&mut state.weights, &[next], position)?;
             state.tokens.push(next);
             position += 1;
+            // A string value of a call: weighed, once it closes, against the spans of the
+            // user's text it could have copied whole.
+            if let (Some(matcher), true) = (&mut matcher, out.call) {
+                if let (Some(value), Some(raw)) = (&mut open, &raw) {
+                    let norm = normaliser(raw);
+                    let closes = self.copies.closing().binary_search(&next).is_ok();
+                    if !closes || !pending.is_empty() {
+                        value.likelihood += raw.get(next as usize).map_or(f32::NEG_INFINITY, |l| l - norm);
+                    }
+                    let still_open = !pending.is_empty() || matches!(copy::slot(&out.text).0, Slot::Text(_));
+                    if !still_open {
+                        let value = open.take().expect("a value is open");
+                        let free = &generated_tokens[value.tokens..];
+                        let better = if closes {
+                            let score = value.likelihood + self.closing(raw, norm);
+                            self.better_copy(&value, free, score, source, matcher)?
+                        } else {
+                            None
+                        };
+                        if let Some((tokens, copied)) = better {
+                            generated_tokens.truncate(value.tokens);
+                            generated_tokens.extend_from_slice(&tokens);
+                            out.output_tokens = generated_tokens.len();
+                            out.text.truncate(value.text);
+                            let bytes: Vec<u8> = tokens
+                                .iter()
+                                .flat_map(|&t| self.vocabulary.token_bytes(t).to_vec())
+                                .collect();
+                            out.text.push_str(&String::from_utf8_lossy(&bytes));
+                            state = copied;
+                            position = state.tokens.len();
+                        }
+                    }
+                } else if pending.is_empty()
+                    && let (Slot::Text(held), written) = copy::slot(&out.text)
+                    && held.is_empty()
+                {
+                    open = Some(OpenValue {
+                        state: state.clone(),
+                        text: out.text.len(),
+                        tokens: generated_tokens.len(),
+                        used: written.strings,
+                        likelihood: 0.0,
+                    });
+                }
+            }
             if matcher.as_ref().is_some_and(Matcher::is_stopped) {
                 break;
             }

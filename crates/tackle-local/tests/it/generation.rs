@@ -151,6 +151,36 @@ async fn values_are_copied_from_the_request() {
     assert_eq!(calls, [("add".to_owned(), json!({"a": 999, "b": 0.25}))]);
 }
 
+/// Which span of the request goes into which value is weighed whole: each string the model
+/// writes is compared, once closed, with the spans of the request it could have copied.
+#[tokio::test(flavor = "multi_thread")]
+async fn each_value_takes_the_span_of_the_request_it_names() {
+    let Some(model) = model() else { return };
+    let tool = |name: &str, description: &str, parameters: Value| {
+        Arc::new(tackle_core::ToolDefinition::new(
+            name,
+            description,
+            tackle_core::JsonSchema::new(parameters).unwrap(),
+        ))
+    };
+    let issues = tool(
+        "list_issues",
+        "List the issues of a GitHub repository.",
+        json!({"type": "object", "properties": {
+            "owner": {"type": "string", "description": "The account that owns the repository."},
+            "repo": {"type": "string", "description": "The repository's name."}
+        }, "required": ["owner", "repo"]}),
+    );
+    let (_, calls) = turn_with(
+        model,
+        std::slice::from_ref(&issues),
+        "show me the open issues of acme/webshop",
+        ToolChoice::Tool("list_issues".into()),
+    )
+    .await;
+    assert_eq!(calls, [("list_issues".to_owned(), json!({"owner": "acme", "repo": "webshop"}))]);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_plain_answer_streams_and_the_prefilled_prompt_is_reused() {
     let Some(model) = model() else { return };
