@@ -207,12 +207,15 @@ impl Engine {
             }
         }
         tries.sort_by(|a, b| b.0.total_cmp(&a.0));
-        tries.truncate(SPAN_TRIES);
         // Where, in tokens, each word of a span ends (where the span's own cut agrees), but
-        // for a value the call already holds.
-        for (_, tokens, ends, text) in &mut tries {
+        // for a value the call already holds; the first SPAN_TRIES spans with any.
+        let mut kept = Vec::new();
+        for (first, tokens, ends, text) in tries {
+            if kept.len() == SPAN_TRIES {
+                break;
+            }
             let chars: Vec<char> = text.chars().collect();
-            *ends = ends
+            let ends: Vec<usize> = ends
                 .iter()
                 .filter_map(|&end| {
                     let part: String = chars[..end].iter().collect();
@@ -222,10 +225,13 @@ impl Engine {
                     (!used && tokens.starts_with(&cut)).then_some(cut.len())
                 })
                 .collect();
+            if !ends.is_empty() {
+                kept.push((first, tokens, ends, text));
+            }
         }
         let mut best = score;
         let mut pick: Option<Vec<u32>> = None;
-        for (_, tokens, ends, _) in &tries {
+        for (_, tokens, ends, _) in &kept {
             let valid = matcher.validate_tokens(tokens).map_err(generation)?;
             let mut weights = value.state.weights.clone();
             let mut logits = value.state.logits.clone();
