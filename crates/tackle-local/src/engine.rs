@@ -179,7 +179,7 @@ impl Engine {
     /// its close, and the model state after them, where one wins. The matcher ends after
     /// whatever is kept. The spans tried are those from the [`SPAN_TRIES`] places whose
     /// first token the model finds likeliest; a span the call already holds as a value is
-    /// not tried again (`from` and `to` are two places), nor one the grammar refuses.
+    /// not tried again (a `from` and a `to` are two places), nor one the grammar refuses.
     fn better_copy(
         &self,
         value: &OpenValue,
@@ -193,11 +193,12 @@ impl Engine {
         let logits = &value.state.logits;
         // The spans by the likelihood of their first token, each text once.
         let mut tries: Vec<(f32, Vec<u32>, Vec<usize>, String)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for (text, ends) in source.spans() {
             let Ok(mut tokens) = self.vocabulary.encode(&text) else { continue };
             tokens.truncate(SPAN_TOKENS);
             let Some(&first) = tokens.first().filter(|&&t| mask.is_allowed(t)) else { continue };
-            if !tries.iter().any(|t| t.3 == text) {
+            if seen.insert(text.clone()) {
                 tries.push((
                     logits.get(first as usize).copied().unwrap_or(f32::NEG_INFINITY),
                     tokens,
@@ -235,15 +236,17 @@ impl Engine {
             let valid = matcher.validate_tokens(tokens).map_err(generation)?;
             let mut weights = value.state.weights.clone();
             let mut logits = value.state.logits.clone();
+            let mut norm = normaliser(&logits);
             let mut total = 0.0;
             for (i, &token) in tokens.iter().enumerate().take(valid) {
-                total += logits.get(token as usize).map_or(f32::NEG_INFINITY, |l| l - normaliser(&logits));
+                total += logits.get(token as usize).map_or(f32::NEG_INFINITY, |l| l - norm);
                 if total + SPAN_PRIOR <= best || i + 1 > *ends.last().unwrap_or(&0) {
                     break;
                 }
                 logits = Self::forward(&mut weights, &[token], value.state.tokens.len() + i)?;
+                norm = normaliser(&logits);
                 if ends.contains(&(i + 1)) {
-                    let whole = total + self.closing(&logits, normaliser(&logits)) + SPAN_PRIOR;
+                    let whole = total + self.closing(&logits, norm) + SPAN_PRIOR;
                     if whole > best {
                         best = whole;
                         pick = Some(tokens[..=i].to_vec());
