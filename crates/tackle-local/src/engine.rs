@@ -542,10 +542,10 @@ impl Engine {
                         value.likelihood += raw.get(next as usize).map_or(f32::NEG_INFINITY, |l| l - norm);
                     }
                     let still_open = !pending.is_empty() || matches!(copy::slot(&out.text).0, Slot::Text(_));
-                    if !still_open {
-                        let value = open.take().expect("a value is open");
+                    if !still_open && let Some(value) = open.take() {
                         let free = &generated_tokens[value.tokens..];
-                        let better = if closes {
+                        // Where the close also ended the call, what was written stands.
+                        let better = if closes && !matcher.is_stopped() {
                             let score = value.likelihood + self.closing(raw, norm);
                             self.better_copy(&value, free, score, source, matcher)?
                         } else {
