@@ -10,6 +10,15 @@ use tackle_local::LocalModel;
 
 use super::{model, tools};
 
+/// A tool definition from its name, description and parameter schema.
+fn tool(name: &str, description: &str, parameters: Value) -> Arc<tackle_core::ToolDefinition> {
+    Arc::new(tackle_core::ToolDefinition::new(
+        name,
+        description,
+        tackle_core::JsonSchema::new(parameters).unwrap(),
+    ))
+}
+
 async fn turn(model: &LocalModel, prompt: &str, choice: ToolChoice) -> (String, Vec<(String, Value)>) {
     turn_with(model, &tools(), prompt, choice).await
 }
@@ -90,13 +99,6 @@ async fn forced_calls_are_valid_and_right_on_the_obvious_prompts() {
 #[tokio::test(flavor = "multi_thread")]
 async fn addresses_are_copied_from_the_request_and_never_invented() {
     let Some(model) = model() else { return };
-    let tool = |name: &str, description: &str, parameters: Value| {
-        Arc::new(tackle_core::ToolDefinition::new(
-            name,
-            description,
-            tackle_core::JsonSchema::new(parameters).unwrap(),
-        ))
-    };
     let tools = vec![
         tool(
             "read_page",
@@ -156,13 +158,6 @@ async fn values_are_copied_from_the_request() {
 #[tokio::test(flavor = "multi_thread")]
 async fn each_value_takes_the_span_of_the_request_it_names() {
     let Some(model) = model() else { return };
-    let tool = |name: &str, description: &str, parameters: Value| {
-        Arc::new(tackle_core::ToolDefinition::new(
-            name,
-            description,
-            tackle_core::JsonSchema::new(parameters).unwrap(),
-        ))
-    };
     let issues = tool(
         "list_issues",
         "List the issues of a GitHub repository.",
