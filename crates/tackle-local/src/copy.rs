@@ -44,6 +44,19 @@ const SPAN_CHARS: usize = 80;
 /// The most places in the text a span copied whole may start from.
 const SPAN_STARTS: usize = 400;
 
+/// Quotation marks that open a literal in the user's text, with the mark that closes it.
+const QUOTES: &[(char, char)] = &[
+    ('\'', '\''),
+    ('"', '"'),
+    ('`', '`'),
+    ('‘', '’'),
+    ('“', '”'),
+    ('«', '»'),
+    ('„', '“'),
+    ('「', '」'),
+    ('『', '』'),
+];
+
 /// The model's tokens by their text in lower case (with their text as it is), for finding
 /// those that go on with a copy.
 pub(crate) struct TokenIndex {
@@ -52,13 +65,20 @@ pub(crate) struct TokenIndex {
     closing: Vec<u32>,
     /// Tokens whose text starts by ending a number: `,`, `}`, `]`.
     after_number: Vec<u32>,
+    /// Tokens that open a string and go on inside it: `"c`, ` ""`.
+    opening_more: Vec<u32>,
 }
 
 impl TokenIndex {
     /// The index of a vocabulary given as each token's bytes (tokens that are not text,
     /// such as control tokens and pieces of a character, are left out).
     pub(crate) fn new(tokens: &[Vec<u8>]) -> TokenIndex {
-        let mut index = TokenIndex { by_text: HashMap::new(), closing: Vec::new(), after_number: Vec::new() };
+        let mut index = TokenIndex {
+            by_text: HashMap::new(),
+            closing: Vec::new(),
+            after_number: Vec::new(),
+            opening_more: Vec::new(),
+        };
         for (id, bytes) in tokens.iter().enumerate() {
             let Ok(text) = std::str::from_utf8(bytes) else { continue };
             let Some(first) = text.chars().next() else { continue };
@@ -68,6 +88,9 @@ impl TokenIndex {
             }
             if matches!(first, ',' | '}' | ']') {
                 index.after_number.push(id);
+            }
+            if text.trim_start().strip_prefix('"').is_some_and(|rest| !rest.is_empty()) {
+                index.opening_more.push(id);
             }
             if text.chars().count() <= LOOKAHEAD {
                 index.by_text.entry(lower(text).into_iter().collect()).or_default().push((id, text.into()));
@@ -79,6 +102,12 @@ impl TokenIndex {
     /// The tokens whose text starts by closing a string, in order.
     pub(crate) fn closing(&self) -> &[u32] {
         &self.closing
+    }
+
+    /// The tokens that, where a value starts, would open a string and go on inside it, in
+    /// order.
+    pub(crate) fn opening_more(&self) -> &[u32] {
+        &self.opening_more
     }
 
     /// Whether `token` ends a value (closes a string or ends a number) rather than copying
@@ -106,6 +135,8 @@ pub(crate) struct CopySource {
     /// Where a number starts: a digit after anything but a digit or point, or a minus
     /// before a digit.
     numbers: Vec<usize>,
+    /// What the user set in quotation marks, as the places it starts and ends.
+    quoted: Vec<(usize, usize)>,
     /// The first token of a copy from a place (as written, or in lower case), once found.
     first: RefCell<HashMap<(usize, bool), Option<u32>>>,
 }
@@ -139,7 +170,8 @@ impl CopySource {
                 numbers.push(i);
             }
         }
-        CopySource { text, written, words, numbers, first: RefCell::new(HashMap::new()) }
+        let quoted = quoted(&text);
+        CopySource { text, written, words, numbers, quoted, first: RefCell::new(HashMap::new()) }
     }
 
     /// What a copy from `at` writes next, at most to the end of the next word: as the user
@@ -170,12 +202,15 @@ impl CopySource {
     /// The spans of the text a string value may copy whole: from each place a word starts
     /// (the first [`SPAN_STARTS`]), the text as written up to [`SPAN_WORDS`] words on, and
     /// the lengths in characters at which a word of it ends (`acme/webshop`: after `acme`
-    /// and after `webshop`). A span stops before a character JSON escapes.
-    pub(crate) fn spans(&self) -> Vec<(String, Vec<usize>)> {
+    /// and after `webshop`). A span stops before a character JSON escapes. A span that
+    /// starts where the user opened quotation marks ends where they close, and only there
+    /// (`'start camera:'` ends after the colon, `'chicken dish'` not after `chicken`).
+    pub(crate) fn spans(&self) -> Vec<Span> {
         let mut spans = Vec::new();
         for (n, &start) in self.words.iter().enumerate().take(SPAN_STARTS) {
             let mut ends = Vec::new();
             let mut words = 0;
+            let mut reach = start;
             for (i, &c) in self.text.iter().enumerate().skip(start).take(SPAN_CHARS) {
                 if c == '"' || c == '\\' || c.is_control() {
                     break;
@@ -186,12 +221,22 @@ impl CopySource {
                         break;
                     }
                 }
+                reach = i + 1;
                 if c.is_alphanumeric() && !self.text.get(i + 1).is_some_and(|next| next.is_alphanumeric()) {
                     ends.push(i + 1 - start);
                 }
             }
+            let quoted = self
+                .quoted
+                .iter()
+                .find(|&&(from, to)| from == start && to <= reach)
+                .map(|&(_, to)| to - start);
+            // A quotation is copied whole or not at all.
+            if let Some(end) = quoted {
+                ends = vec![end];
+            }
             if let Some(&last) = ends.last() {
-                spans.push((self.written[start..start + last].iter().collect(), ends));
+                spans.push(Span { text: self.written[start..start + last].iter().collect(), ends, quoted });
             }
         }
         spans
@@ -316,6 +361,47 @@ impl CopySource {
         found.dedup_by_key(|(token, _)| *token);
         found
     }
+}
+
+/// A span of the user's text a string value may copy whole (see [`CopySource::spans`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Span {
+    /// The text as written, to its last end.
+    pub(crate) text: String,
+    /// The lengths in characters at which it may end, in order.
+    pub(crate) ends: Vec<usize>,
+    /// Where the user's quotation marks close, if they opened where the span starts (then
+    /// its only end).
+    pub(crate) quoted: Option<usize>,
+}
+
+/// What the user set in quotation marks in `text`, as where each quotation starts and ends
+/// (the marks left out). A mark opens after white space, punctuation or the start, before
+/// something that is not white space, and closes before anything but a letter or digit,
+/// after something that is not white space: an apostrophe in a word (`I'd`, `users'`)
+/// opens nothing. Quotations do not nest and hold at most [`SPAN_CHARS`] characters.
+fn quoted(text: &[char]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let opens = QUOTES.iter().find(|(open, _)| *open == text[i]).map(|&(_, close)| close);
+        let before_ok = i.checked_sub(1).is_none_or(|j| !text[j].is_alphanumeric());
+        let after_ok = text.get(i + 1).is_some_and(|c| !c.is_whitespace());
+        if let (Some(close), true, true) = (opens, before_ok, after_ok) {
+            let end = (i + 2..text.len().min(i + 2 + SPAN_CHARS)).find(|&j| {
+                text[j] == close
+                    && !text[j - 1].is_whitespace()
+                    && !text.get(j + 1).is_some_and(|c| c.is_alphanumeric())
+            });
+            if let Some(end) = end {
+                found.push((i + 1, end));
+                i = end + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    found
 }
 
 /// Where the end of a JSON text written so far stands.
@@ -446,13 +532,14 @@ mod tests {
         let source = CopySource::new("Open issue in acme/webshop: \"Login fails\" pls");
         let spans = source.spans();
         let ends_of = |text: &str| -> Vec<String> {
-            let (span, ends) = spans.iter().find(|(span, _)| span.starts_with(text)).expect(text);
-            let span: Vec<char> = span.chars().collect();
-            ends.iter().map(|&end| span[..end].iter().collect()).collect()
+            let span = spans.iter().find(|span| span.text.starts_with(text)).expect(text);
+            let chars: Vec<char> = span.text.chars().collect();
+            span.ends.iter().map(|&end| chars[..end].iter().collect()).collect()
         };
         assert_eq!(ends_of("acme"), ["acme", "acme/webshop"], "a span stops before a quotation mark");
         assert_eq!(ends_of("webshop"), ["webshop"]);
-        assert_eq!(ends_of("Login"), ["Login", "Login fails"]);
+        assert_eq!(ends_of("Login"), ["Login fails"], "a quotation whole");
+        assert_eq!(ends_of("fails"), ["fails"]);
         assert_eq!(ends_of("Open")[..3], ["Open", "Open issue", "Open issue in"]);
         // Bounded: at most SPAN_WORDS words and SPAN_CHARS characters from at most
         // SPAN_STARTS places, whatever the text.
@@ -460,10 +547,39 @@ mod tests {
         let spans = long.spans();
         assert_eq!(spans.len(), SPAN_STARTS);
         assert!(
-            spans.iter().all(|(span, ends)| ends.len() <= SPAN_WORDS && span.chars().count() <= SPAN_CHARS)
+            spans.iter().all(|span| span.ends.len() <= SPAN_WORDS && span.text.chars().count() <= SPAN_CHARS)
         );
         assert!(CopySource::new("").spans().is_empty());
         assert!(CopySource::new("!?").spans().is_empty(), "no word, no span");
+    }
+
+    #[test]
+    fn what_the_user_quoted_is_a_span_of_its_own() {
+        let quotations = |text: &str| -> Vec<String> {
+            let chars: Vec<char> = text.chars().collect();
+            quoted(&chars).iter().map(|&(from, to)| chars[from..to].iter().collect()).collect()
+        };
+        assert_eq!(
+            quotations("I'd like the dish called 'chicken dish' to be 'extra spicy', please."),
+            ["chicken dish", "extra spicy"],
+            "an apostrophe in a word opens nothing"
+        );
+        assert_eq!(quotations("using the start microsoft.windows.camera: command"), Vec::<String>::new());
+        assert_eq!(
+            quotations("run `cargo test -p x` and \"user123\" or «Salut» and 「東京」"),
+            ["cargo test -p x", "user123", "Salut", "東京"]
+        );
+        assert_eq!(quotations("the users' files and ' spaced ' quotes, 'never closed"), Vec::<String>::new());
+        assert!(quotations("").is_empty() && quotations("'").is_empty() && quotations("''").is_empty());
+
+        let source = CopySource::new("open camera, using 'start microsoft.windows.camera:' pls");
+        let spans = source.spans();
+        let span = spans.iter().find(|s| s.text.starts_with("start")).unwrap();
+        let whole = "start microsoft.windows.camera:".len();
+        assert_eq!(span.quoted, Some(whole), "the colon is in the quotation");
+        assert_eq!(span.ends, [whole], "only whole");
+        let plain = spans.iter().find(|s| s.text.starts_with("camera,")).unwrap();
+        assert_eq!(plain.quoted, None);
     }
 
     /// A vocabulary of a few tokens, by id.
@@ -551,6 +667,10 @@ mod tests {
         // What ends a value is told apart from what copies into it.
         let id = |text: &str| TOKENS.iter().position(|t| *t == text).unwrap() as u32;
         assert!(index.ends_value(id(",")) && index.ends_value(id("\",")) && !index.ends_value(id("9")));
+        // Where a value starts, these would open a string and go on inside it.
+        let quotes =
+            TokenIndex::new(&["\"", " \"", " \"\"", "\"c", "\",", "c"].map(|t| t.as_bytes().to_vec()));
+        assert_eq!(quotes.opening_more(), [2, 3, 4]);
     }
 
     #[test]

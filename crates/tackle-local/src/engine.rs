@@ -11,7 +11,7 @@ use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use toktrie::{InferenceCapabilities, TokEnv};
 
-use crate::copy::{self, CopySource, Slot, TokenIndex};
+use crate::copy::{self, CopySource, Slot, Span, TokenIndex};
 use crate::error::LocalError;
 use crate::tokenizer::{Env, Vocabulary};
 
@@ -37,6 +37,11 @@ fn penalise_repeats(logits: &mut [f32], recent: &[u32], penalty: f32) {
 /// What a span of the user's text copied whole earns over a string the model writes freely,
 /// in log-likelihood: a value the user wrote is likelier right than one they did not.
 const SPAN_PRIOR: f32 = 2.0;
+
+/// What a span earns on top of [`SPAN_PRIOR`] where it is just what the user set in
+/// quotation marks (`the dish called 'chicken dish'`): a quotation is meant literally and
+/// whole.
+const QUOTED_PRIOR: f32 = 2.0;
 
 /// How many places in the user's text a whole copy is weighed from (those whose first
 /// token the model finds likeliest).
@@ -175,11 +180,13 @@ impl Engine {
 
     /// Weighs the string value just written (`free`, its tokens to and with the closing
     /// one, of log-likelihood `score` with its close) against spans of the user's text
-    /// copied whole, each with [`SPAN_PRIOR`] added; returns the tokens of the best span and
-    /// its close, and the model state after them, where one wins. The matcher ends after
-    /// whatever is kept. The spans tried are those from the [`SPAN_TRIES`] places whose
-    /// first token the model finds likeliest; a span the call already holds as a value is
-    /// not tried again (a `from` and a `to` are two places), nor one the grammar refuses.
+    /// copied whole, each with [`SPAN_PRIOR`] added ([`QUOTED_PRIOR`] more for one the user
+    /// quoted); returns the tokens of the best span and its close, and the model state after
+    /// them, where one wins. The matcher ends after whatever is kept. The spans tried are
+    /// the quoted ones and those from the [`SPAN_TRIES`] places whose first token the model
+    /// finds likeliest (at most [`SPAN_TRIES`] of each); a span the call already holds as a
+    /// value is not tried again (a `from` and a `to` are two places), nor one the grammar
+    /// refuses. A `score` of minus infinity lets any such span win.
     fn better_copy(
         &self,
         value: &OpenValue,
@@ -191,48 +198,52 @@ impl Engine {
         matcher.rollback(free.len()).map_err(generation)?;
         let mask = matcher.compute_mask().map_err(generation)?;
         let logits = &value.state.logits;
-        // The spans by the likelihood of their first token, each text once.
-        let mut tries: Vec<(f32, Vec<u32>, Vec<usize>, String)> = Vec::new();
+        // The spans by the likelihood of their first token, each text once; what the user
+        // quoted goes first.
+        let mut tries: Vec<(bool, f32, Vec<u32>, Span)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for (text, ends) in source.spans() {
-            let Ok(mut tokens) = self.vocabulary.encode(&text) else { continue };
+        for span in source.spans() {
+            let Ok(mut tokens) = self.vocabulary.encode(&span.text) else { continue };
             tokens.truncate(SPAN_TOKENS);
             let Some(&first) = tokens.first().filter(|&&t| mask.is_allowed(t)) else { continue };
-            if seen.insert(text.clone()) {
-                tries.push((
-                    logits.get(first as usize).copied().unwrap_or(f32::NEG_INFINITY),
-                    tokens,
-                    ends,
-                    text,
-                ));
+            if seen.insert(span.text.clone()) {
+                let likelihood = logits.get(first as usize).copied().unwrap_or(f32::NEG_INFINITY);
+                tries.push((span.quoted.is_some(), likelihood, tokens, span));
             }
         }
-        tries.sort_by(|a, b| b.0.total_cmp(&a.0));
+        tries.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
         // Where, in tokens, each word of a span ends (where the span's own cut agrees), but
-        // for a value the call already holds; the first SPAN_TRIES spans with any.
+        // for a value the call already holds, with the prior of each end; the quoted spans
+        // (at most SPAN_TRIES) and the first SPAN_TRIES others with any end.
         let mut kept = Vec::new();
-        for (first, tokens, ends, text) in tries {
-            if kept.len() == SPAN_TRIES {
-                break;
+        let (mut quoted, mut others) = (0, 0);
+        for (is_quoted, _, tokens, span) in tries {
+            let room = if is_quoted { &mut quoted } else { &mut others };
+            if *room == SPAN_TRIES {
+                continue;
             }
-            let chars: Vec<char> = text.chars().collect();
-            let ends: Vec<usize> = ends
+            let chars: Vec<char> = span.text.chars().collect();
+            let ends: Vec<(usize, f32)> = span
+                .ends
                 .iter()
                 .filter_map(|&end| {
                     let part: String = chars[..end].iter().collect();
                     let lower = part.chars().flat_map(char::to_lowercase);
                     let used = value.used.iter().any(|u| u.iter().copied().eq(lower.clone()));
                     let cut = self.vocabulary.encode(&part).ok()?;
-                    (!used && tokens.starts_with(&cut)).then_some(cut.len())
+                    let prior = if span.quoted == Some(end) { SPAN_PRIOR + QUOTED_PRIOR } else { SPAN_PRIOR };
+                    (!used && tokens.starts_with(&cut)).then_some((cut.len(), prior))
                 })
                 .collect();
             if !ends.is_empty() {
-                kept.push((first, tokens, ends, text));
+                *room += 1;
+                kept.push((tokens, ends));
             }
         }
         let mut best = score;
         let mut pick: Option<Vec<u32>> = None;
-        for (_, tokens, ends, _) in &kept {
+        let most = SPAN_PRIOR + QUOTED_PRIOR;
+        for (tokens, ends) in &kept {
             let valid = matcher.validate_tokens(tokens).map_err(generation)?;
             let mut weights = value.state.weights.clone();
             let mut logits = value.state.logits.clone();
@@ -240,13 +251,13 @@ impl Engine {
             let mut total = 0.0;
             for (i, &token) in tokens.iter().enumerate().take(valid) {
                 total += logits.get(token as usize).map_or(f32::NEG_INFINITY, |l| l - norm);
-                if total + SPAN_PRIOR <= best || i + 1 > *ends.last().unwrap_or(&0) {
+                if total + most <= best || i + 1 > ends.last().map_or(0, |e| e.0) {
                     break;
                 }
                 logits = Self::forward(&mut weights, &[token], value.state.tokens.len() + i)?;
                 norm = normaliser(&logits);
-                if ends.contains(&(i + 1)) {
-                    let whole = total + self.closing(&logits, norm) + SPAN_PRIOR;
+                if let Some(&(_, prior)) = ends.iter().find(|e| e.0 == i + 1) {
+                    let whole = total + self.closing(&logits, norm) + prior;
                     if whole > best {
                         best = whole;
                         pick = Some(tokens[..=i].to_vec());
@@ -490,6 +501,25 @@ impl Engine {
                     *logit += bonus;
                 }
             }
+            // Where a value starts, its opening quote is a token of its own (the model's
+            // ` ""` or `"c` would open and go on at once), so that every string value is
+            // written from a state just after its quote and can be weighed once it closes.
+            if out.call
+                && pending.is_empty()
+                && let Some(mask) = &mask
+                && matches!(copy::slot(&out.text).0, Slot::ValueStart)
+            {
+                let mut without = state.logits.clone();
+                for &token in self.copies.opening_more() {
+                    if let Some(logit) = without.get_mut(token as usize) {
+                        *logit = f32::NEG_INFINITY;
+                    }
+                }
+                // Only where the grammar leaves a way to write the quote alone.
+                if argmax(&without, |t| mask.is_allowed(t)).is_some() {
+                    state.logits = without;
+                }
+            }
             let next = match (&mut matcher, &mask) {
                 (Some(matcher), Some(mask)) => {
                     let accepting = matcher.is_accepting().unwrap_or(false);
@@ -546,7 +576,26 @@ impl Engine {
                         let free = &generated_tokens[value.tokens..];
                         // Where the close also ended the call, what was written stands.
                         let better = if closes && !matcher.is_stopped() {
-                            let score = value.likelihood + self.closing(raw, norm);
+                            // An empty value of a property, or one the call already holds
+                            // (a `from` and a `to` are two places), loses to any copy the
+                            // grammar admits. Not an item of a list: a repeat there says the
+                            // list is done, and a fresh copy would only make it longer.
+                            let (_, written) = copy::slot(&out.text);
+                            let property = out.text[..value.text]
+                                .trim_end()
+                                .strip_suffix('"')
+                                .is_some_and(|before| before.trim_end().ends_with(':'));
+                            let repeats = property
+                                && written.strings.len() == value.used.len() + 1
+                                && written
+                                    .strings
+                                    .last()
+                                    .is_some_and(|s| s.is_empty() || value.used.contains(s));
+                            let score = if repeats {
+                                f32::NEG_INFINITY
+                            } else {
+                                value.likelihood + self.closing(raw, norm)
+                            };
                             self.better_copy(&value, free, score, source, matcher)?
                         } else {
                             None

@@ -53,6 +53,7 @@ mod embed;
 mod engine;
 mod error;
 mod gguf;
+mod ground;
 mod model;
 #[cfg(feature = "pull")]
 mod pull;

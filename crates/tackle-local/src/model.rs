@@ -18,6 +18,7 @@ use crate::copy::CopySource;
 use crate::engine::{Constraint, Engine, Generated};
 use crate::error::LocalError;
 use crate::gguf;
+use crate::ground::Ground;
 use crate::tokenizer::Vocabulary;
 
 /// How the model decides between a plain answer and a tool call (with `ToolChoice::Auto`).
@@ -403,7 +404,7 @@ impl LocalModel {
         request: Plan,
         emit: &mut dyn FnMut(ModelEvent) -> bool,
     ) -> Result<(AssistantTurn, Generated, Duration), LocalError> {
-        let Plan { prompt, constraint, max_tokens, call_tokens, tools, source } = request;
+        let Plan { prompt, constraint, max_tokens, call_tokens, tools, source, ground, parameters } = request;
         let started = Instant::now();
         let (constraint, router_choice) = match constraint {
             Constraint::Route { request, none_bias, tools, spans } => {
@@ -456,7 +457,15 @@ impl LocalModel {
                     "the model called {name:?}, which was not offered"
                 )));
             }
-            let arguments = value.get("arguments").cloned().unwrap_or(Value::Object(Default::default()));
+            let mut arguments = value.get("arguments").cloned().unwrap_or(Value::Object(Default::default()));
+            // Optional arguments the conversation gives no ground for are the model's
+            // invention: the tool's default is the better guess.
+            if let Some((_, schema)) = parameters.iter().find(|(tool, _)| *tool == name) {
+                let dropped = ground.prune(&mut arguments, schema);
+                if !dropped.is_empty() {
+                    tracing::debug!(tool = %name, ?dropped, "optional arguments without ground left out");
+                }
+            }
             let id = format!("call_{}", fastrand_id());
             emit(ModelEvent::ToolCallDelta {
                 index: 0,
@@ -528,7 +537,9 @@ impl LocalModel {
             },
         };
         let source = CopySource::new(&user_text(request.messages));
-        Ok(Plan { prompt, constraint, max_tokens, call_tokens, tools: names, source })
+        let ground = Ground::new(&conversation_text(request.instructions, request.messages));
+        let parameters = offered.iter().map(|t| (t.name.clone(), t.parameters.to_value())).collect();
+        Ok(Plan { prompt, constraint, max_tokens, call_tokens, tools: names, source, ground, parameters })
     }
 }
 
@@ -723,6 +734,29 @@ fn user_text(messages: &[Message]) -> String {
     texts.join("\n")
 }
 
+/// Everything the conversation says: the instructions, what the user wrote, the tools'
+/// results and the model's own text (what a call's arguments may be grounded in).
+fn conversation_text(instructions: &str, messages: &[Message]) -> String {
+    let mut text = instructions.to_owned();
+    for message in messages {
+        match message {
+            Message::System { text: system } => text.push_str(system),
+            Message::User { parts } => {
+                for part in parts {
+                    text.push('\n');
+                    text.push_str(match part {
+                        UserPart::Text(t) => t,
+                        UserPart::ToolReturn(r) => &r.content,
+                    });
+                }
+            }
+            Message::Assistant(turn) => text.push_str(&turn.joined_text()),
+        }
+        text.push('\n');
+    }
+    text
+}
+
 /// The text of the conversation's last user message.
 fn last_user_text(messages: &[Message]) -> String {
     messages
@@ -768,6 +802,10 @@ struct Plan {
     tools: Vec<String>,
     /// What the user wrote, which a call's values lean towards copying.
     source: CopySource,
+    /// What the call's optional arguments must be grounded in, and each offered tool's
+    /// parameters.
+    ground: Ground,
+    parameters: Vec<(String, Value)>,
 }
 
 fn fastrand_id() -> String {
@@ -844,6 +882,35 @@ impl Model for LocalModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_may_be_grounded_in_anything_the_conversation_says() {
+        use tackle_core::{ToolCall, ToolReturnPart};
+        let result = ToolReturnPart {
+            call_id: "c1".into(),
+            tool_name: "web_search".into(),
+            content: "1. https://example.org/guide (next page: cursor-7)".into(),
+            status: tackle_core::ToolStatus::Ok,
+            attachments: Vec::new(),
+        };
+        let mut turn = AssistantTurn::default();
+        turn.parts.push(AssistantPart::Text("Found 12 results in Fahrenheit.".into()));
+        turn.parts.push(AssistantPart::ToolCall(ToolCall::new("c1", "web_search", serde_json::json!({}))));
+        let messages = vec![
+            Message::user("search the guide"),
+            Message::Assistant(turn),
+            Message::User { parts: vec![UserPart::ToolReturn(result)] },
+            Message::user("next page please"),
+        ];
+        let text = conversation_text("Answer in metric units.", &messages);
+        for said in ["metric", "search the guide", "12 results", "cursor-7", "next page please"] {
+            assert!(text.contains(said), "{said:?} in {text:?}");
+        }
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "cursor": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}}});
+        let mut arguments = serde_json::json!({"cursor": "cursor-7", "units": "metric"});
+        assert!(Ground::new(&text).prune(&mut arguments, &schema).is_empty(), "a result's value is ground");
+    }
 
     #[test]
     fn the_tools_with_the_best_prior_are_weighed_with_no_tool() {

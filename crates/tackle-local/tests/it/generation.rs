@@ -176,6 +176,59 @@ async fn each_value_takes_the_span_of_the_request_it_names() {
     assert_eq!(calls, [("list_issues".to_owned(), json!({"owner": "acme", "repo": "webshop"}))]);
 }
 
+/// What the user set in quotation marks is copied whole: the model alone stops after
+/// `chicken`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_quoted_value_is_copied_whole() {
+    let Some(model) = model() else { return };
+    let change = tool(
+        "change_food",
+        "Change an item of the order.",
+        json!({"type": "object", "properties": {
+            "food_item": {"type": "string", "description": "The dish to change."},
+            "modification_request": {"type": "string", "description": "What to change about it."}
+        }, "required": ["food_item", "modification_request"]}),
+    );
+    let (_, calls) = turn_with(
+        model,
+        std::slice::from_ref(&change),
+        "I'd like to modify my order by making the dish called 'chicken dish' to a new spice level 'extra spicy', please.",
+        ToolChoice::Tool("change_food".into()),
+    )
+    .await;
+    assert_eq!(
+        calls,
+        [(
+            "change_food".to_owned(),
+            json!({"food_item": "chicken dish", "modification_request": "extra spicy"})
+        )]
+    );
+}
+
+/// An optional argument the user never gave is left to the tool's default: the model alone
+/// adds `"unit": "seconds"`.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_optional_argument_nobody_gave_is_left_out() {
+    let Some(model) = model() else { return };
+    let execute = tool(
+        "cmd_controller_execute",
+        "Executes a command on the Windows command line.",
+        json!({"type": "object", "properties": {
+            "command": {"type": "string", "description": "The command to run."},
+            "unit": {"type": "string", "enum": ["seconds", "milliseconds"], "default": "N/A",
+                     "description": "The unit in which the time the command takes is measured."}
+        }, "required": ["command"]}),
+    );
+    let (_, calls) = turn_with(
+        model,
+        std::slice::from_ref(&execute),
+        "list file in desktop using dir Desktop",
+        ToolChoice::Tool("cmd_controller_execute".into()),
+    )
+    .await;
+    assert_eq!(calls, [("cmd_controller_execute".to_owned(), json!({"command": "dir Desktop"}))]);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_plain_answer_streams_and_the_prefilled_prompt_is_reused() {
     let Some(model) = model() else { return };
