@@ -735,7 +735,8 @@ fn user_text(messages: &[Message]) -> String {
 }
 
 /// Everything the conversation says: the instructions, what the user wrote, the tools'
-/// results and the model's own text (what a call's arguments may be grounded in).
+/// results, the model's own text and the arguments of its earlier calls (what a call's
+/// arguments may be grounded in).
 fn conversation_text(instructions: &str, messages: &[Message]) -> String {
     let mut text = instructions.to_owned();
     for message in messages {
@@ -750,7 +751,13 @@ fn conversation_text(instructions: &str, messages: &[Message]) -> String {
                     });
                 }
             }
-            Message::Assistant(turn) => text.push_str(&turn.joined_text()),
+            Message::Assistant(turn) => {
+                text.push_str(&turn.joined_text());
+                for call in turn.tool_calls() {
+                    text.push('\n');
+                    text.push_str(&call.arguments.raw_text());
+                }
+            }
         }
         text.push('\n');
     }
@@ -895,7 +902,11 @@ mod tests {
         };
         let mut turn = AssistantTurn::default();
         turn.parts.push(AssistantPart::Text("Found 12 results in Fahrenheit.".into()));
-        turn.parts.push(AssistantPart::ToolCall(ToolCall::new("c1", "web_search", serde_json::json!({}))));
+        turn.parts.push(AssistantPart::ToolCall(ToolCall::new(
+            "c1",
+            "web_search",
+            serde_json::json!({"query": "rust guide", "region": "de-DE"}),
+        )));
         let messages = vec![
             Message::user("search the guide"),
             Message::Assistant(turn),
@@ -903,7 +914,7 @@ mod tests {
             Message::user("next page please"),
         ];
         let text = conversation_text("Answer in metric units.", &messages);
-        for said in ["metric", "search the guide", "12 results", "cursor-7", "next page please"] {
+        for said in ["metric", "search the guide", "12 results", "de-DE", "cursor-7", "next page please"] {
             assert!(text.contains(said), "{said:?} in {text:?}");
         }
         let schema = serde_json::json!({"type": "object", "properties": {
