@@ -408,8 +408,10 @@ pub(crate) fn decisions(
                 let options: Vec<Value> = options
                     .iter()
                     .map(|o| {
-                        json!({"tool": o.tool, "likelihood": o.likelihood, "closeness": o.closeness,
-                               "fills": o.fills, "lacks_path": o.lacks_path, "wrong_effect": o.wrong_effect,
+                        let tool = o.tool.as_deref().and_then(|name| tools.iter().find(|t| t.name == name));
+                        json!({"tool": o.tool, "description": tool.map(|t| &t.description),
+                               "parameters": tool.map(|t| t.parameters.to_value()), "likelihood": o.likelihood, "closeness": o.closeness,
+                               "fills": o.fills, "lacks_path": o.lacks_path, "shared_words": o.shared_words, "wrong_effect": o.wrong_effect,
                                "current": o.current, "score": o.score})
                     })
                     .collect();

@@ -25,7 +25,9 @@ import random
 import sys
 
 # Each option's features: (name, function of the option and the request's context).
-TOOL_FEATURES = ["likelihood", "closeness_gap", "closeness", "fills", "lacks_path", "wrong_effect"]
+TOOL_FEATURES = ["likelihood", "closeness_gap", "closeness", "fills", "lacks_path", "shared_words", "wrong_effect"]
+# Shared words past this many count no more (`SHARED_WORDS_COUNTED` in `src/model.rs`).
+SHARED_WORDS_COUNTED = 1
 NONE_FEATURES = ["likelihood", "none", "current"]
 L2 = 0.001
 STEPS = 800
@@ -49,6 +51,7 @@ def options(item, meaning):
                 "closeness": c,
                 "fills": float(o["fills"]),
                 "lacks_path": float(o["lacks_path"]),
+                "shared_words": float(min(o["shared_words"], SHARED_WORDS_COUNTED)),
                 "wrong_effect": float(o["wrong_effect"]),
             }
             if not meaning:

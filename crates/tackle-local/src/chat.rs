@@ -561,6 +561,71 @@ pub(crate) fn asks_for_current(text: &str) -> bool {
     })
 }
 
+/// Common English words that say nothing of what a tool does; left out of
+/// [`shared_words`].
+const FUNCTION_WORDS: &[&str] = &[
+    "about", "all", "and", "any", "are", "but", "can", "could", "for", "from", "get", "give", "has", "have",
+    "how", "into", "its", "just", "need", "not", "our", "please", "pls", "should", "show", "some", "tell",
+    "that", "the", "their", "them", "then", "there", "they", "this", "those", "use", "using", "want", "was",
+    "what", "when", "where", "which", "who", "will", "with", "would", "you", "your",
+];
+
+/// How many letters of a word [`shared_words`] compares: a crude stem (`servers` and
+/// `server`, `scheduled` and `schedule`).
+const STEM: usize = 5;
+
+/// The stems of the words of `text` that may say what a tool does: three letters or more,
+/// not a [`FUNCTION_WORDS`] word, lower case, cut to [`STEM`] letters.
+fn content_stems(text: &str) -> std::collections::HashSet<String> {
+    tackle_core::name_words(text)
+        .into_iter()
+        .filter(|w| w.chars().count() >= 3 && !FUNCTION_WORDS.contains(&w.as_str()))
+        .map(|w| w.chars().take(STEM).collect())
+        .collect()
+}
+
+/// What `tool` says of itself in words: its name, description and routing hint, and its
+/// parameters' names, descriptions and enumerated values, at any depth.
+fn tool_text(tool: &ToolDefinition) -> String {
+    fn walk(schema: &Value, out: &mut String) {
+        let Some(map) = schema.as_object() else { return };
+        for (key, value) in map {
+            match (key.as_str(), value) {
+                ("description" | "title", Value::String(text)) => out.push_str(text),
+                ("enum", Value::Array(values)) => {
+                    for value in values.iter().filter_map(Value::as_str) {
+                        out.push(' ');
+                        out.push_str(value);
+                    }
+                }
+                ("properties", Value::Object(properties)) => {
+                    for (name, inner) in properties {
+                        out.push(' ');
+                        out.push_str(name);
+                        out.push(' ');
+                        walk(inner, out);
+                    }
+                }
+                ("items" | "additionalProperties", inner) => walk(inner, out),
+                _ => {}
+            }
+            out.push(' ');
+        }
+    }
+    let mut text = format!("{} {} {} ", tool.name, tool.description, tool.hint().unwrap_or_default());
+    walk(&tool.parameters.to_value(), &mut text);
+    text
+}
+
+/// How many words of `request` (see [`content_stems`]) `tool` uses to say what it does:
+/// evidence, beside closeness in meaning, that the request is about what the tool does
+/// ("list c drive" and a tool that runs a `dir` command on a drive), read from the tool's
+/// own text, so it holds for tools nobody here has seen.
+pub(crate) fn shared_words(tool: &ToolDefinition, request: &str) -> usize {
+    let tool = content_stems(&tool_text(tool));
+    content_stems(request).iter().filter(|w| tool.contains(*w)).count()
+}
+
 /// The longest string a call may hold where its schema sets no limit.
 const MAX_STRING: u32 = 200;
 
@@ -809,6 +874,31 @@ mod tests {
             "The tool get_weather: Use when the user asks about the weather somewhere.\nA user request this tool answers:\n"
         );
         assert!(prefixes[2].starts_with("No tool is needed"));
+    }
+
+    #[test]
+    fn a_request_shares_the_words_a_tool_uses_for_what_it_does() {
+        let weather = weather();
+        // "weather" (name, description), "city" (a parameter), "fahrenheit" (an enumerated
+        // value); "what", "the", "in" say nothing.
+        assert_eq!(shared_words(&weather, "what's the weather in Paris, in Fahrenheit?"), 2);
+        assert_eq!(shared_words(&weather, "which city has the best weather"), 2);
+        // Stems: "cities" is not "city", but "weathers" is "weather".
+        assert_eq!(shared_words(&weather, "weathers of cities"), 1);
+        assert_eq!(shared_words(&weather, "write me a poem about the sea"), 0);
+        // The routing hint and nested parameters count too; camel case splits ("set",
+        // "air", "conditioner", "cool").
+        let mut hinted = ToolDefinition::new(
+            "setThermostat",
+            "Controls a device.",
+            tackle_core::JsonSchema::new(json!({
+                "type": "object",
+                "properties": {"body": {"type": "object", "properties": {"airConMode": {"enum": ["COOL", "HEAT"]}}}},
+            }))
+            .unwrap(),
+        );
+        hinted.routing_hint = Some("Use for the air conditioner.".into());
+        assert_eq!(shared_words(&hinted, "set the air conditioner to cool"), 4);
     }
 
     #[test]
