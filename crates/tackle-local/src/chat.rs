@@ -576,7 +576,7 @@ const STEM: usize = 5;
 
 /// The stems of the words of `text` that may say what a tool does: three letters or more,
 /// not a [`FUNCTION_WORDS`] word, lower case, cut to [`STEM`] letters.
-fn content_stems(text: &str) -> std::collections::HashSet<String> {
+pub(crate) fn content_stems(text: &str) -> std::collections::HashSet<String> {
     tackle_core::name_words(text)
         .into_iter()
         .filter(|w| w.chars().count() >= 3 && !FUNCTION_WORDS.contains(&w.as_str()))
@@ -587,9 +587,8 @@ fn content_stems(text: &str) -> std::collections::HashSet<String> {
 /// What `tool` says of itself in words: its name, description and routing hint, and its
 /// parameters' names, descriptions and enumerated values, at any depth.
 fn tool_text(tool: &ToolDefinition) -> String {
-    fn walk(schema: &Value, out: &mut String) {
-        let Some(map) = schema.as_object() else { return };
-        for (key, value) in map {
+    fn walk(schema: &serde_json::Map<String, Value>, out: &mut String) {
+        for (key, value) in schema {
             match (key.as_str(), value) {
                 ("description" | "title", Value::String(text)) => out.push_str(text),
                 ("enum", Value::Array(values)) => {
@@ -603,27 +602,29 @@ fn tool_text(tool: &ToolDefinition) -> String {
                         out.push(' ');
                         out.push_str(name);
                         out.push(' ');
-                        walk(inner, out);
+                        if let Some(inner) = inner.as_object() {
+                            walk(inner, out);
+                        }
                     }
                 }
-                ("items" | "additionalProperties", inner) => walk(inner, out),
+                ("items" | "additionalProperties", Value::Object(inner)) => walk(inner, out),
                 _ => {}
             }
             out.push(' ');
         }
     }
     let mut text = format!("{} {} {} ", tool.name, tool.description, tool.hint().unwrap_or_default());
-    walk(&tool.parameters.to_value(), &mut text);
+    walk(tool.parameters.as_map(), &mut text);
     text
 }
 
-/// How many words of `request` (see [`content_stems`]) `tool` uses to say what it does:
-/// evidence, beside closeness in meaning, that the request is about what the tool does
-/// ("list c drive" and a tool that runs a `dir` command on a drive), read from the tool's
-/// own text, so it holds for tools nobody here has seen.
-pub(crate) fn shared_words(tool: &ToolDefinition, request: &str) -> usize {
+/// How many of a request's words (`asked`, its [`content_stems`]) `tool` uses to say what
+/// it does: evidence, beside closeness in meaning, that the request is about what the tool
+/// does ("list c drive" and a tool that runs a `dir` command on a drive), read from the
+/// tool's own text, so it holds for tools nobody here has seen.
+pub(crate) fn shared_words(tool: &ToolDefinition, asked: &std::collections::HashSet<String>) -> usize {
     let tool = content_stems(&tool_text(tool));
-    content_stems(request).iter().filter(|w| tool.contains(*w)).count()
+    asked.iter().filter(|w| tool.contains(*w)).count()
 }
 
 /// The longest string a call may hold where its schema sets no limit.
@@ -881,11 +882,11 @@ mod tests {
         let weather = weather();
         // "weather" (name, description), "city" (a parameter), "fahrenheit" (an enumerated
         // value); "what", "the", "in" say nothing.
-        assert_eq!(shared_words(&weather, "what's the weather in Paris, in Fahrenheit?"), 2);
-        assert_eq!(shared_words(&weather, "which city has the best weather"), 2);
+        assert_eq!(shared_words(&weather, &content_stems("what's the weather in Paris, in Fahrenheit?")), 2);
+        assert_eq!(shared_words(&weather, &content_stems("which city has the best weather")), 2);
         // Stems: "cities" is not "city", but "weathers" is "weather".
-        assert_eq!(shared_words(&weather, "weathers of cities"), 1);
-        assert_eq!(shared_words(&weather, "write me a poem about the sea"), 0);
+        assert_eq!(shared_words(&weather, &content_stems("weathers of cities")), 1);
+        assert_eq!(shared_words(&weather, &content_stems("write me a poem about the sea")), 0);
         // The routing hint and nested parameters count too; camel case splits ("set",
         // "air", "conditioner", "cool").
         let mut hinted = ToolDefinition::new(
@@ -898,7 +899,7 @@ mod tests {
             .unwrap(),
         );
         hinted.routing_hint = Some("Use for the air conditioner.".into());
-        assert_eq!(shared_words(&hinted, "set the air conditioner to cool"), 4);
+        assert_eq!(shared_words(&hinted, &content_stems("set the air conditioner to cool")), 4);
     }
 
     #[test]

@@ -607,6 +607,7 @@ fn route_options(
     closeness: Option<&[f32]>,
 ) -> Vec<RouteOption> {
     let closeness = closeness.filter(|c| c.len() == tools.len());
+    let asked = chat::content_stems(evidence.request);
     tools
         .iter()
         .enumerate()
@@ -616,7 +617,7 @@ fn route_options(
             closeness: closeness.map(|c| c[i]),
             fills: chat::fills_from_request(tool, evidence.spans),
             lacks_path: chat::lacks_path(tool, evidence.spans),
-            shared_words: chat::shared_words(tool, evidence.request),
+            shared_words: chat::shared_words(tool, &asked),
             wrong_effect: evidence.wrong_effect(tool),
             current: false,
             score: None,
