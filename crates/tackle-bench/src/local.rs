@@ -424,8 +424,10 @@ pub(crate) fn decisions(
             let mut stream = model.stream(ModelRequest::new("", &messages, &tools, &settings));
             let mut calls = Vec::new();
             while let Some(event) = stream.next().await {
-                if let Ok(ModelEvent::Completed(response)) = event {
-                    calls.extend(response.turn.tool_calls().cloned());
+                match event {
+                    Ok(ModelEvent::Completed(response)) => calls.extend(response.turn.tool_calls().cloned()),
+                    Err(error) if show => eprintln!("{request:?}: {error}"),
+                    _ => {}
                 }
             }
             let chosen = calls.first().map(|c| c.name.as_str());

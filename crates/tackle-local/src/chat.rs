@@ -400,9 +400,14 @@ fn is_match_text(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
 
 /// Whether `schema` admits strings (its `type` is `string` or a list holding it).
 fn is_string(schema: &serde_json::Map<String, Value>) -> bool {
+    is_type(schema, "string")
+}
+
+/// Whether `schema` admits values of JSON type `name`.
+fn is_type(schema: &serde_json::Map<String, Value>, name: &str) -> bool {
     match schema.get("type") {
-        Some(Value::String(t)) => t == "string",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(types)) => types.iter().any(|t| t == name),
         _ => false,
     }
 }
@@ -572,7 +577,7 @@ const FUNCTION_WORDS: &[&str] = &[
 
 /// How many letters of a word [`shared_words`] compares: a crude stem (`servers` and
 /// `server`, `scheduled` and `schedule`).
-const STEM: usize = 5;
+pub(crate) const STEM: usize = 5;
 
 /// The stems of the words of `text` that may say what a tool does: three letters or more,
 /// not a [`FUNCTION_WORDS`] word, lower case, cut to [`STEM`] letters.
@@ -630,14 +635,18 @@ pub(crate) fn shared_words(tool: &ToolDefinition, asked: &std::collections::Hash
 /// The longest string a call may hold where its schema sets no limit.
 const MAX_STRING: u32 = 200;
 
+/// The most items a list in a call may hold where its schema sets no limit.
+const MAX_ITEMS: u32 = 16;
+
 /// Formats the grammar engine knows; others (`uint`, ...) are annotations it would refuse.
 const KNOWN_FORMATS: &[&str] =
     &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri", "unknown"];
 
 /// Rewrites a tool's schema for embedding in the call schema: local `$ref`s point at the
 /// root's `$defs` under the tool's prefix, unknown formats are dropped, and objects take no
-/// properties beyond the declared ones and strings of at most `MAX_STRING` characters. Every
-/// call the result admits is valid against the original schema.
+/// properties beyond the declared ones, strings of at most `MAX_STRING` characters and lists
+/// of at most `MAX_ITEMS` items (or their `minItems`). Every call the result admits is valid
+/// against the original schema.
 fn embed(value: &Value, prefix: &str, spans: &Spans) -> Value {
     match value {
         // An address is one the user wrote, copied exactly (a small model otherwise glues
@@ -702,6 +711,11 @@ fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Span
         && !out.contains_key("const")
     {
         out.insert("maxLength".to_owned(), json!(MAX_STRING));
+    }
+    // Lists end too (a small model may repeat an item without end).
+    if is_type(&out, "array") && !out.contains_key("maxItems") {
+        let least = out.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+        out.insert("maxItems".to_owned(), json!(least.max(u64::from(MAX_ITEMS))));
     }
     Value::Object(out)
 }
@@ -1030,6 +1044,21 @@ mod tests {
         assert_eq!(arguments["url"], json!({"type": "string", "enum": ["https://example.com/"]}));
         assert_eq!(arguments["note"]["maxLength"], json!(MAX_STRING), "other strings stay free");
         assert!(fillable(&read, &spans));
+        // Lists end where their schema sets no end.
+        let tag = ToolDefinition::new(
+            "tag",
+            "Tag.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "labels": {"type": "array", "items": {"type": "string"}},
+                "many": {"type": "array", "minItems": 20},
+                "few": {"type": "array", "maxItems": 2}}}))
+            .unwrap(),
+        );
+        let schema = calls_schema(&[&tag], &spans);
+        let arguments = &schema["anyOf"][0]["properties"]["arguments"]["properties"];
+        assert_eq!(arguments["labels"]["maxItems"], json!(MAX_ITEMS));
+        assert_eq!(arguments["many"]["maxItems"], json!(20), "never below the schema's own least");
+        assert_eq!(arguments["few"]["maxItems"], json!(2));
         // An address the schema's own limits refuse is not offered.
         let short = ToolDefinition::new(
             "read_short",

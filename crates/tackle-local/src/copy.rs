@@ -11,9 +11,23 @@
 //!
 //! A copy in another case earns half (an enumeration's `fahrenheit` copies "Fahrenheit").
 //! Keys and anything after an escape are left alone.
+//!
+//! Which span fills which parameter is read from the words around it, the way a person
+//! reads a form ([`CopySource::cue`]): a word just before it (or right after it) that
+//! shares a stem with the parameter's name ("project with UUID SUPERFANCY", "titled …",
+//! "'Plus' type") says it fills that parameter, one naming another parameter of the tool
+//! says it does not, and a preposition marks a role that names of parameters carry
+//! ("from" a `source_timezone`, `origin_airport` or `start_date`; "to" a target,
+//! destination or end). A value whose words only repeat its parameter's name fills
+//! nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are copied whole: a span
+//! that begins or ends inside one is less likely ([`CopySource::in_name`]). All of it reads
+//! only what the tool says of itself and the user's text, so it holds for tools nobody
+//! here has seen.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+use crate::chat::STEM;
 
 /// The bonus added to the logit of a token that keeps a value a copy of the user's text.
 const COPY_BONUS: f32 = 6.0;
@@ -28,6 +42,10 @@ const LOOKAHEAD: usize = 24;
 /// What the first number of the text not yet copied gets on top, where a number starts.
 const ORDER_BONUS: f32 = 1.0;
 
+/// What a number earns on top where a word beside it names the parameter being written (or
+/// loses where one names another of the tool's parameters).
+const CUE_BONUS: f32 = 2.0;
+
 /// The longest piece of the text whose first token is asked for, in characters.
 const SEGMENT: usize = 48;
 
@@ -40,6 +58,27 @@ const SPAN_WORDS: usize = 10;
 
 /// The most characters a span copied whole holds.
 const SPAN_CHARS: usize = 80;
+
+/// How many words before a span may name the parameter it fills ("the project with UUID
+/// SUPERFANCY").
+const CUE_BEFORE: usize = 3;
+
+/// Roles a preposition marks in English, as a marker among a parameter's stems: the words
+/// that mark it just before a value, and the words of a parameter's name that say the
+/// parameter plays it (`source_timezone`, `origin_airport`, `start_date`; `target`,
+/// `destination`, `end_date`, `recipient`).
+const ROLES: &[(&str, &[&str], &[&str])] = &[
+    (
+        "<from>",
+        &["from", "since"],
+        &["source", "origin", "from", "start", "departure", "sender", "begin", "since"],
+    ),
+    (
+        "<to>",
+        &["to", "into", "until", "till"],
+        &["target", "destination", "dest", "to", "end", "arrival", "recipient", "receiver", "until"],
+    ),
+];
 
 /// The most places in the text a span copied whole may start from.
 const SPAN_STARTS: usize = 400;
@@ -67,6 +106,8 @@ pub(crate) struct TokenIndex {
     after_number: Vec<u32>,
     /// Tokens that open a string and go on inside it: `"c`, ` ""`.
     opening_more: Vec<u32>,
+    /// Tokens whose text starts by closing a list, after any white space: `]`, ` ]}`.
+    closing_list: Vec<u32>,
 }
 
 impl TokenIndex {
@@ -78,6 +119,7 @@ impl TokenIndex {
             closing: Vec::new(),
             after_number: Vec::new(),
             opening_more: Vec::new(),
+            closing_list: Vec::new(),
         };
         for (id, bytes) in tokens.iter().enumerate() {
             let Ok(text) = std::str::from_utf8(bytes) else { continue };
@@ -91,6 +133,9 @@ impl TokenIndex {
             }
             if text.trim_start().strip_prefix('"').is_some_and(|rest| !rest.is_empty()) {
                 index.opening_more.push(id);
+            }
+            if text.trim_start().starts_with(']') {
+                index.closing_list.push(id);
             }
             if text.chars().count() <= LOOKAHEAD {
                 index.by_text.entry(lower(text).into_iter().collect()).or_default().push((id, text.into()));
@@ -108,6 +153,11 @@ impl TokenIndex {
     /// order.
     pub(crate) fn opening_more(&self) -> &[u32] {
         &self.opening_more
+    }
+
+    /// The tokens whose text starts by closing a list, in order.
+    pub(crate) fn closing_list(&self) -> &[u32] {
+        &self.closing_list
     }
 
     /// Whether `token` ends a value (closes a string or ends a number) rather than copying
@@ -137,6 +187,15 @@ pub(crate) struct CopySource {
     numbers: Vec<usize>,
     /// What the user set in quotation marks, as the places it starts and ends.
     quoted: Vec<(usize, usize)>,
+    /// Each word's stem (its letters and digits in lower case, at most [`STEM`] of them),
+    /// beside `words`.
+    stems: Vec<String>,
+    /// Where each word of a name in capitals ("New York, NY", "Dominic Monaghan") is
+    /// followed by another word of it: the word starts, beside `words`.
+    name_goes_on: Vec<bool>,
+    /// The words that name each parameter of each offered tool, tools and parameters by
+    /// their names in lower case (see [`CopySource::with_parameters`]).
+    parameters: HashMap<String, Vec<(String, HashSet<String>)>>,
     /// The first token of a copy from a place (as written, or in lower case), once found.
     first: RefCell<HashMap<(usize, bool), Option<u32>>>,
 }
@@ -171,7 +230,161 @@ impl CopySource {
             }
         }
         let quoted = quoted(&text);
-        CopySource { text, written, words, numbers, quoted, first: RefCell::new(HashMap::new()) }
+        let word_at = |at: usize| -> String {
+            text[at..].iter().take_while(|c| c.is_alphanumeric()).take(STEM).collect()
+        };
+        let stems: Vec<String> = words.iter().map(|&at| word_at(at)).collect();
+        // A word in capitals goes on as a name where the next word, also in capitals,
+        // follows after one space or a comma and a space.
+        let capital = |at: usize| written.get(at).is_some_and(|c| c.is_uppercase());
+        let name_goes_on = words
+            .iter()
+            .enumerate()
+            .map(|(n, &at)| {
+                let Some(&next) = words.get(n + 1) else { return false };
+                let end = (at..text.len()).find(|&i| !text[i].is_alphanumeric()).unwrap_or(text.len());
+                let between: String = text[end..next].iter().collect();
+                capital(at) && capital(next) && (between == " " || between == ", ")
+            })
+            .collect();
+        CopySource {
+            text,
+            written,
+            words,
+            numbers,
+            quoted,
+            stems,
+            name_goes_on,
+            parameters: HashMap::new(),
+            first: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The same source, knowing the words that name each parameter of the tools offered
+    /// (`(tool, JSON Schema)`): the stems of the words of each property's name, at any
+    /// depth, three letters or more (`coolTargetTemperature`: `cool`, `targe`, `tempe`).
+    pub(crate) fn with_parameters(mut self, tools: &[(String, serde_json::Value)]) -> CopySource {
+        fn walk(schema: &serde_json::Value, out: &mut Vec<(String, HashSet<String>)>) {
+            let Some(schema) = schema.as_object() else { return };
+            if let Some(properties) = schema.get("properties").and_then(|p| p.as_object()) {
+                for (name, inner) in properties {
+                    let words = tackle_core::name_words(name);
+                    let mut stems: HashSet<String> = words
+                        .iter()
+                        .filter(|w| w.chars().count() >= 3)
+                        .map(|w| w.chars().take(STEM).collect())
+                        .collect();
+                    // The role a preposition marks, where the name says it plays it.
+                    for (role, _, names) in ROLES {
+                        if words.iter().any(|w| names.contains(&w.as_str())) {
+                            stems.insert((*role).to_owned());
+                        }
+                    }
+                    let name = name.to_lowercase();
+                    if !out.iter().any(|(known, _)| *known == name) {
+                        out.push((name, stems));
+                    }
+                    walk(inner, out);
+                }
+            }
+            for key in ["items", "additionalProperties"] {
+                if let Some(inner) = schema.get(key) {
+                    walk(inner, out);
+                }
+            }
+        }
+        for (tool, schema) in tools {
+            let mut names = Vec::new();
+            walk(schema, &mut names);
+            self.parameters.insert(tool.to_lowercase(), names);
+        }
+        self
+    }
+
+    /// Whether the text from `start` to `end` (in characters) begins, and whether it ends,
+    /// inside a name in capitals ("Dominic Monaghan", "Austin, TX").
+    pub(crate) fn in_name(&self, start: usize, end: usize) -> (bool, bool) {
+        let begins = self.words.binary_search(&start).is_ok_and(|n| n > 0 && self.name_goes_on[n - 1]);
+        let after = self.words.partition_point(|&at| at < end);
+        let ends = after > 0 && self.name_goes_on[after - 1] && self.words[after - 1] < end;
+        (begins, ends)
+    }
+
+    /// Where `value` (in lower case) stands in the text from the start of a word to the end
+    /// of one, and how
+    /// the words around it speak of parameter `key` of `tool` there (see [`Self::cue`]),
+    /// with whether it cuts a name in capitals there; at most [`SPAN_STARTS`] places.
+    pub(crate) fn stands(&self, value: &[char], tool: &str, key: &str) -> Vec<(Cue, bool)> {
+        if value.is_empty() {
+            return Vec::new();
+        }
+        self.words
+            .iter()
+            .take(SPAN_STARTS)
+            .filter(|&&at| {
+                let whole = !(value.last().is_some_and(|c| c.is_alphanumeric())
+                    && self.text.get(at + value.len()).is_some_and(|c| c.is_alphanumeric()));
+                whole && self.stands_at(at, value)
+            })
+            .map(|&at| {
+                let end = at + value.len();
+                let (begins, ends) = self.in_name(at, end);
+                (self.cue_at(at, end, tool, key), begins || ends)
+            })
+            .collect()
+    }
+
+    /// How the words around `span` (the [`CUE_BEFORE`] words before it and the one right
+    /// after the end at `end`) speak of parameter `key` of `tool` (both in lower case): whether one names it ("project
+    /// SUPERFANCY", "titled Checkout fails"), and whether one names another of the tool's
+    /// parameters and not this one. And whether the span's words only name the parameter
+    /// itself (`project: "project"`): a value fills a slot, it does not repeat its name.
+    pub(crate) fn cue(&self, span: &Span, end: usize, tool: &str, key: &str) -> Cue {
+        self.cue_at(span.start, span.start + end, tool, key)
+    }
+
+    /// [`Self::cue`] for the text from `start` to `end` (in characters).
+    fn cue_at(&self, start: usize, end: usize, tool: &str, key: &str) -> Cue {
+        let Some(names) = self.parameters.get(tool) else { return Cue::default() };
+        let Some((_, own)) = names.iter().find(|(name, _)| name == key) else { return Cue::default() };
+        // The word it starts in, and the first word after it.
+        let Some(n) = self.words.partition_point(|&at| at <= start).checked_sub(1) else {
+            return Cue::default();
+        };
+        let after = self.words.partition_point(|&at| at < end);
+        // The word after counts where only white space or a quotation mark comes between
+        // ("'Plus' type"; not "133, accelerating").
+        let next = self
+            .words
+            .get(after)
+            .filter(|&&at| {
+                let quote = |c: &char| QUOTES.iter().any(|&(open, close)| *c == open || *c == close);
+                self.text.get(end..at).is_some_and(|gap| gap.iter().all(|c| c.is_whitespace() || quote(c)))
+            })
+            .map(|_| &self.stems[after]);
+        // The role the word just before marks ("from America/New_York to Europe/London").
+        let role = n.checked_sub(1).and_then(|before| {
+            ROLES
+                .iter()
+                .find(|(_, marks, _)| marks.contains(&self.stems[before].as_str()))
+                .map(|(role, _, _)| *role)
+        });
+        let role = role.map(str::to_owned);
+        let around: Vec<&String> = self.stems[n.saturating_sub(CUE_BEFORE)..n]
+            .iter()
+            .chain(next)
+            .filter(|stem| stem.chars().count() >= 3)
+            .chain(role.as_ref())
+            .collect();
+        let names_it = around.iter().any(|stem| own.contains(*stem));
+        let names_another = !names_it
+            && around.iter().any(|stem| {
+                names.iter().any(|(name, stems)| name != key && stems.contains(*stem) && !own.contains(*stem))
+            });
+        let inside = &self.stems[n..after];
+        let only_its_name =
+            !own.is_empty() && !inside.is_empty() && inside.iter().all(|stem| own.contains(stem));
+        Cue { names_it, names_another, only_its_name }
     }
 
     /// What a copy from `at` writes next, at most to the end of the next word: as the user
@@ -202,7 +415,8 @@ impl CopySource {
     /// The spans of the text a string value may copy whole: from each place a word starts
     /// (the first [`SPAN_STARTS`]), the text as written up to [`SPAN_WORDS`] words on, and
     /// the lengths in characters at which a word of it ends (`acme/webshop`: after `acme`
-    /// and after `webshop`). A span stops before a character JSON escapes. A span that
+    /// and after `webshop`) or a run of signs ends other than in a sentence's punctuation
+    /// (`%time%`, `camera:`). A span stops before a character JSON escapes. A span that
     /// starts where the user opened quotation marks ends where they close, and only there
     /// (`'start camera:'` ends after the colon, `'chicken dish'` not after `chicken`).
     pub(crate) fn spans(&self) -> Vec<Span> {
@@ -222,7 +436,14 @@ impl CopySource {
                     }
                 }
                 reach = i + 1;
-                if c.is_alphanumeric() && !self.text.get(i + 1).is_some_and(|next| next.is_alphanumeric()) {
+                // Where a word ends, and where a run of anything but white space ends
+                // other than in a sentence's punctuation (`%time%`, `camera:`).
+                let next = self.text.get(i + 1);
+                let word_ends = c.is_alphanumeric() && !next.is_some_and(|next| next.is_alphanumeric());
+                let run_ends = !c.is_whitespace()
+                    && !matches!(c, ',' | '.' | '?' | '!' | ';')
+                    && next.is_none_or(|next| next.is_whitespace());
+                if word_ends || run_ends {
                     ends.push(i + 1 - start);
                 }
             }
@@ -235,8 +456,17 @@ impl CopySource {
             if let Some(end) = quoted {
                 ends = vec![end];
             }
+            let starts_in_name = self.in_name(start, start).0;
+            let cuts_name = ends.iter().copied().filter(|&end| self.in_name(start, start + end).1).collect();
             if let Some(&last) = ends.last() {
-                spans.push(Span { text: self.written[start..start + last].iter().collect(), ends, quoted });
+                spans.push(Span {
+                    text: self.written[start..start + last].iter().collect(),
+                    start,
+                    ends,
+                    quoted,
+                    starts_in_name,
+                    cuts_name,
+                });
             }
         }
         spans
@@ -276,7 +506,7 @@ impl CopySource {
         let add = |found: &mut Vec<(u32, f32)>, tokens: &[u32]| {
             found.extend(tokens.iter().map(|&t| (t, COPY_BONUS)));
         };
-        let (slot, Written { numbers: numbers_written, .. }) = slot(json);
+        let (slot, Written { numbers: numbers_written, key, tool, .. }) = slot(json);
         match slot {
             Slot::Text(value) => {
                 for &at in self.words.iter().filter(|&&at| self.stands_at(at, &value)) {
@@ -350,7 +580,17 @@ impl CopySource {
                     let c = self.text[at].to_string();
                     let mut these = Vec::new();
                     add_text(&mut these, &c, &c);
-                    let extra = if std::mem::take(&mut first) { ORDER_BONUS } else { 0.0 };
+                    // A word beside the number that names the parameter ("rating of 4.1"),
+                    // or names another ("velocity of 20" for an acceleration).
+                    let cue = self.cue_at(at, at + number.len(), &tool, &key);
+                    let named = if cue.names_it {
+                        CUE_BONUS
+                    } else if cue.names_another {
+                        -CUE_BONUS
+                    } else {
+                        0.0
+                    };
+                    let extra = named + if std::mem::take(&mut first) { ORDER_BONUS } else { 0.0 };
                     found.extend(these.into_iter().map(|(t, b)| (t, b + extra)));
                 }
             }
@@ -368,11 +608,29 @@ impl CopySource {
 pub(crate) struct Span {
     /// The text as written, to its last end.
     pub(crate) text: String,
+    /// Where it starts in the text, in characters.
+    pub(crate) start: usize,
     /// The lengths in characters at which it may end, in order.
     pub(crate) ends: Vec<usize>,
     /// Where the user's quotation marks close, if they opened where the span starts (then
     /// its only end).
     pub(crate) quoted: Option<usize>,
+    /// Whether it begins inside a name in capitals (`Monaghan` of "Dominic Monaghan").
+    pub(crate) starts_in_name: bool,
+    /// The ends that cut a name in capitals short (`Austin` of "Austin, TX").
+    pub(crate) cuts_name: Vec<usize>,
+}
+
+/// What the words around a span say of the parameter a value is written for (see
+/// [`CopySource::cue`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Cue {
+    /// A word near it names the parameter.
+    pub(crate) names_it: bool,
+    /// A word near it names another parameter of the tool, and none names this one.
+    pub(crate) names_another: bool,
+    /// Its words only name the parameter itself.
+    pub(crate) only_its_name: bool,
 }
 
 /// What the user set in quotation marks in `text`, as where each quotation starts and ends
@@ -424,6 +682,10 @@ pub(crate) struct Written {
     pub(crate) numbers: Vec<Vec<char>>,
     /// Strings that are values (not keys), without escapes.
     pub(crate) strings: Vec<Vec<char>>,
+    /// The key last named (whose value is under way where one is), in lower case.
+    pub(crate) key: String,
+    /// The top-level `name`'s value (the tool a call names), in lower case.
+    pub(crate) tool: String,
 }
 
 /// Where the end of `json` (the start of a JSON text) stands, and the values it wrote
@@ -444,8 +706,15 @@ pub(crate) fn slot(json: &str) -> (Slot, Written) {
                 escaped = true;
                 *escapes = true;
             } else if c == '"' {
-                if let Some((true, held, false)) = string.take() {
-                    written.strings.push(held);
+                match string.take() {
+                    Some((true, held, false)) => {
+                        if stack.len() == 1 && written.key == "name" && written.tool.is_empty() {
+                            written.tool = held.iter().collect();
+                        }
+                        written.strings.push(held);
+                    }
+                    Some((false, held, _)) => written.key = held.into_iter().collect(),
+                    _ => {}
                 }
             } else {
                 held.extend(c.to_lowercase());
@@ -536,11 +805,34 @@ mod tests {
             let chars: Vec<char> = span.text.chars().collect();
             span.ends.iter().map(|&end| chars[..end].iter().collect()).collect()
         };
-        assert_eq!(ends_of("acme"), ["acme", "acme/webshop"], "a span stops before a quotation mark");
-        assert_eq!(ends_of("webshop"), ["webshop"]);
+        assert_eq!(
+            ends_of("acme"),
+            ["acme", "acme/webshop", "acme/webshop:"],
+            "a span stops before a quotation mark"
+        );
+        assert_eq!(ends_of("webshop"), ["webshop", "webshop:"]);
         assert_eq!(ends_of("Login"), ["Login fails"], "a quotation whole");
         assert_eq!(ends_of("fails"), ["fails"]);
         assert_eq!(ends_of("Open")[..3], ["Open", "Open issue", "Open issue in"]);
+        let source = CopySource::new("run echo %time% now, start camera: ok?");
+        let spans = source.spans();
+        let span = spans.iter().find(|span| span.text.starts_with("echo")).unwrap();
+        let chars: Vec<char> = span.text.chars().collect();
+        let ends: Vec<String> = span.ends.iter().map(|&end| chars[..end].iter().collect()).collect();
+        assert_eq!(
+            ends,
+            [
+                "echo",
+                "echo %time",
+                "echo %time%",
+                "echo %time% now",
+                "echo %time% now, start",
+                "echo %time% now, start camera",
+                "echo %time% now, start camera:",
+                "echo %time% now, start camera: ok"
+            ],
+            "where a run of signs ends too, but not in a sentence's punctuation"
+        );
         // Bounded: at most SPAN_WORDS words and SPAN_CHARS characters from at most
         // SPAN_STARTS places, whatever the text.
         let long = CopySource::new(&"word ".repeat(1_000));
@@ -551,6 +843,91 @@ mod tests {
         );
         assert!(CopySource::new("").spans().is_empty());
         assert!(CopySource::new("!?").spans().is_empty(), "no word, no span");
+    }
+
+    #[test]
+    fn the_slot_knows_the_tool_and_the_key_a_value_is_for() {
+        let (_, written) = slot(r#"{"name":"Get_Weather","arguments":{"unit":"c","coolTargetTemp":"#);
+        assert_eq!((written.tool.as_str(), written.key.as_str()), ("get_weather", "cooltargettemp"));
+        let (_, written) = slot(r#"{"name":"t","arguments":{"labels":["a", "#);
+        assert_eq!(written.key, "labels", "a list's items are for its key");
+        let (_, written) = slot(r#"{"name":"t","arguments":{"o":{"name":"inner","#);
+        assert_eq!(written.tool, "t", "only the top level's name names the tool");
+        assert_eq!(slot("").1.key, "");
+    }
+
+    #[test]
+    fn spans_know_where_they_cut_a_name_in_capitals() {
+        let source =
+            CopySource::new("forecast for Austin, TX this week with Dominic Monaghan. Paris is nice");
+        let spans = source.spans();
+        let span = |text: &str| spans.iter().find(|s| s.text.starts_with(text)).expect(text);
+        let austin = span("Austin");
+        assert!(!austin.starts_in_name);
+        assert!(austin.cuts_name.contains(&"Austin".len()), "`Austin` cuts `Austin, TX`");
+        assert!(!austin.cuts_name.contains(&"Austin, TX".len()));
+        assert!(span("TX").starts_in_name, "after a comma too");
+        assert!(span("Monaghan").starts_in_name);
+        assert!(span("Dominic").cuts_name.contains(&"Dominic".len()));
+        assert!(!span("Dominic").cuts_name.contains(&"Dominic Monaghan".len()), "a full stop ends a name");
+        assert!(!span("Paris").starts_in_name && span("Paris").cuts_name.is_empty());
+        let forecast = span("forecast");
+        assert!(
+            !forecast.starts_in_name && !forecast.cuts_name.contains(&"forecast".len()),
+            "lower case is no name"
+        );
+    }
+
+    #[test]
+    fn the_words_beside_a_span_say_which_parameter_it_fills() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "project": {"type": "string"}, "component": {"type": "string"},
+            "issueTitle": {"type": "string"}, "body": {"type": "object", "properties": {"note": {"type": "string"}}}}});
+        let source =
+            CopySource::new("For the project with UUID SUPERFANCY and component AB10, titled Login fails")
+                .with_parameters(&[("Analysis".to_owned(), schema)]);
+        let spans = source.spans();
+        let cue = |text: &str, key: &str| {
+            let span = spans.iter().find(|s| s.text.starts_with(text)).expect(text);
+            let end = span.ends.iter().copied().find(|&e| span.text[..e] == *text).expect(text);
+            source.cue(span, end, "analysis", key)
+        };
+        assert!(cue("SUPERFANCY", "project").names_it, "three words before");
+        assert!(!cue("SUPERFANCY", "project").names_another);
+        assert!(cue("SUPERFANCY", "component").names_another);
+        assert!(cue("AB10", "component").names_it);
+        assert!(cue("Login fails", "issuetitle").names_it, "`titled` names `issueTitle`");
+        assert!(cue("project", "project").only_its_name, "a value is not its parameter's name");
+        assert!(!cue("project with UUID", "project").only_its_name);
+        assert!(cue("AB10", "note").names_another, "parameters at any depth");
+        assert_eq!(cue("AB10", "unknown"), Cue::default(), "a parameter the tool does not have");
+        assert_eq!(source.cue(&spans[0], spans[0].ends[0], "other", "project"), Cue::default());
+
+        let schema =
+            serde_json::json!({"properties": {"type": {"type": "string"}, "seats": {"type": "integer"}}});
+        let source = CopySource::new("a 'Plus' type ride, Comfort, seats for 4")
+            .with_parameters(&[("ride".to_owned(), schema)]);
+        let spans = source.spans();
+        let plus = spans.iter().find(|s| s.quoted.is_some()).unwrap();
+        assert!(
+            source.cue(plus, plus.ends[0], "ride", "type").names_it,
+            "the word right after the quotation"
+        );
+        assert!(source.stands(&chars("4"), "ride", "seats")[0].0.names_it);
+        assert!(source.stands(&chars("comfort"), "ride", "seats")[0].0.names_another, "`type` names another");
+        assert!(source.stands(&chars("type"), "ride", "type")[0].0.only_its_name);
+        assert!(source.stands(&chars("rid"), "ride", "type").is_empty(), "from the start of a word, whole");
+
+        let schema = serde_json::json!({"properties": {
+            "source_timezone": {"type": "string"}, "target_timezone": {"type": "string"}, "time": {"type": "string"}}});
+        let source = CopySource::new("convert 14:30 from America/New_York to Europe/London")
+            .with_parameters(&[("convert_time".to_owned(), schema)]);
+        let at = |text: &str, key: &str| source.stands(&chars(text), "convert_time", key)[0].0;
+        assert!(at("america/new_york", "source_timezone").names_it, "`from` marks a source");
+        assert!(at("america/new_york", "target_timezone").names_another);
+        assert!(at("europe/london", "target_timezone").names_it, "`to` marks a target");
+        assert!(at("europe/london", "source_timezone").names_another);
+        assert_eq!(at("14:30", "time"), Cue::default(), "a preposition marks only the word right after it");
     }
 
     #[test]
@@ -684,6 +1061,28 @@ mod tests {
         assert_eq!(bonuses(r#"{"a":"#), [("1", COPY_BONUS + ORDER_BONUS), ("3", COPY_BONUS)]);
         assert_eq!(bonuses(r#"{"a":133,"b":"#), [("3", COPY_BONUS + ORDER_BONUS)]);
         assert_eq!(bonuses(r#"{"a":34,"b":"#), [("1", COPY_BONUS + ORDER_BONUS)]);
+    }
+
+    #[test]
+    fn a_number_the_words_beside_it_name_earns_more() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "egoVelocity": {"type": "number"}, "egoAcceleration": {"type": "number"}}});
+        let source = CopySource::new("at a velocity of 133, accelerating at 34 m/s")
+            .with_parameters(&[("ttc".to_owned(), schema)]);
+        let index = index();
+        let bonuses = |json: &str| -> Vec<(&str, f32)> {
+            let found = source.continuations(json, &index, |_| true, &greedy);
+            found.iter().map(|&(id, bonus)| (TOKENS[id as usize], bonus)).collect()
+        };
+        assert_eq!(
+            bonuses(r#"{"name":"ttc","arguments":{"egoAcceleration":"#),
+            [("1", COPY_BONUS + ORDER_BONUS - CUE_BONUS), ("3", COPY_BONUS + CUE_BONUS)],
+            "`accelerating` names the second, `velocity` the first for another parameter"
+        );
+        assert_eq!(
+            bonuses(r#"{"name":"ttc","arguments":{"egoVelocity":"#),
+            [("1", COPY_BONUS + ORDER_BONUS + CUE_BONUS), ("3", COPY_BONUS - CUE_BONUS)]
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use toktrie::{InferenceCapabilities, TokEnv};
 
-use crate::copy::{self, CopySource, Slot, Span, TokenIndex};
+use crate::copy::{self, CopySource, Cue, Slot, Span, TokenIndex};
 use crate::error::LocalError;
 use crate::tokenizer::{Env, Vocabulary};
 
@@ -43,6 +43,36 @@ const SPAN_PRIOR: f32 = 2.0;
 /// whole.
 const QUOTED_PRIOR: f32 = 2.0;
 
+/// What a span earns, up or down, where a word beside it names the parameter it would fill
+/// ("the project SUPERFANCY", "titled Checkout fails") or names another parameter of the
+/// tool.
+const CUE_PRIOR: f32 = 2.0;
+
+/// What a span loses where it begins or ends inside a name in capitals ("Dominic
+/// Monaghan", "Austin, TX"): names are mostly copied whole.
+const NAME_CUT: f32 = 2.0;
+
+/// The prior of `span` copied to its end at `end` (in characters), where the words around
+/// it say `cue` of the parameter.
+fn span_prior(span: &Span, end: usize, cue: Cue) -> f32 {
+    let quoted = if span.quoted == Some(end) { QUOTED_PRIOR } else { 0.0 };
+    SPAN_PRIOR + quoted + placement(cue, span.starts_in_name || span.cuts_name.contains(&end))
+}
+
+/// What a copy earns, up or down, for where it stands: `cue`, what the words beside it say
+/// of the parameter, and `cuts_name`, whether it begins or ends inside a name in capitals.
+fn placement(cue: Cue, cuts_name: bool) -> f32 {
+    let cut = if cuts_name { -NAME_CUT } else { 0.0 };
+    let named = if cue.names_it {
+        CUE_PRIOR
+    } else if cue.names_another {
+        -CUE_PRIOR
+    } else {
+        0.0
+    };
+    cut + named
+}
+
 /// How many places in the user's text a whole copy is weighed from (those whose first
 /// token the model finds likeliest).
 const SPAN_TRIES: usize = 6;
@@ -59,6 +89,9 @@ struct OpenValue {
     tokens: usize,
     /// The strings the call held before it, in lower case.
     used: Vec<Vec<char>>,
+    /// The tool the call names and the parameter the value is for, in lower case.
+    tool: String,
+    key: String,
     /// The model's own log-likelihood of the value's tokens so far (before bonuses and
     /// penalties).
     likelihood: f32,
@@ -199,8 +232,8 @@ impl Engine {
         let mask = matcher.compute_mask().map_err(generation)?;
         let logits = &value.state.logits;
         // The spans by the likelihood of their first token, each text once; what the user
-        // quoted goes first.
-        let mut tries: Vec<(bool, f32, Vec<u32>, Span)> = Vec::new();
+        // quoted goes first, then what a word beside it says is for this parameter.
+        let mut tries: Vec<(usize, f32, Vec<u32>, Span)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for span in source.spans() {
             let Ok(mut tokens) = self.vocabulary.encode(&span.text) else { continue };
@@ -208,18 +241,20 @@ impl Engine {
             let Some(&first) = tokens.first().filter(|&&t| mask.is_allowed(t)) else { continue };
             if seen.insert(span.text.clone()) {
                 let likelihood = logits.get(first as usize).copied().unwrap_or(f32::NEG_INFINITY);
-                tries.push((span.quoted.is_some(), likelihood, tokens, span));
+                let named =
+                    span.ends.iter().any(|&end| source.cue(&span, end, &value.tool, &value.key).names_it);
+                let group = if span.quoted.is_some() { 2 } else { usize::from(named) };
+                tries.push((group, likelihood, tokens, span));
             }
         }
         tries.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
         // Where, in tokens, each word of a span ends (where the span's own cut agrees), but
-        // for a value the call already holds, with the prior of each end; the quoted spans
-        // (at most SPAN_TRIES) and the first SPAN_TRIES others with any end.
+        // for a value the call already holds or one that only names its parameter, with the
+        // prior of each end; at most SPAN_TRIES spans of each group with any end.
         let mut kept = Vec::new();
-        let (mut quoted, mut others) = (0, 0);
-        for (is_quoted, _, tokens, span) in tries {
-            let room = if is_quoted { &mut quoted } else { &mut others };
-            if *room == SPAN_TRIES {
+        let mut room = [0; 3];
+        for (group, _, tokens, span) in tries {
+            if room[group] == SPAN_TRIES {
                 continue;
             }
             let chars: Vec<char> = span.text.chars().collect();
@@ -230,19 +265,23 @@ impl Engine {
                     let part: String = chars[..end].iter().collect();
                     let lower = part.chars().flat_map(char::to_lowercase);
                     let used = value.used.iter().any(|u| u.iter().copied().eq(lower.clone()));
+                    let cue = source.cue(&span, end, &value.tool, &value.key);
+                    if used || cue.only_its_name {
+                        return None;
+                    }
                     let cut = self.vocabulary.encode(&part).ok()?;
-                    let prior = if span.quoted == Some(end) { SPAN_PRIOR + QUOTED_PRIOR } else { SPAN_PRIOR };
-                    (!used && tokens.starts_with(&cut)).then_some((cut.len(), prior))
+                    let prior = span_prior(&span, end, cue);
+                    tokens.starts_with(&cut).then_some((cut.len(), prior))
                 })
                 .collect();
             if !ends.is_empty() {
-                *room += 1;
+                room[group] += 1;
                 kept.push((tokens, ends));
             }
         }
         let mut best = score;
         let mut pick: Option<Vec<u32>> = None;
-        let most = SPAN_PRIOR + QUOTED_PRIOR;
+        let most = SPAN_PRIOR + QUOTED_PRIOR + CUE_PRIOR;
         for (tokens, ends) in &kept {
             let valid = matcher.validate_tokens(tokens).map_err(generation)?;
             let mut weights = value.state.weights.clone();
@@ -265,26 +304,57 @@ impl Engine {
                 }
             }
         }
-        if let Some(span) = pick {
-            matcher.consume_tokens(&span).map_err(generation)?;
-            let mut state = value.state.clone();
-            state.logits = Self::forward(&mut state.weights, &span, state.tokens.len())?;
-            state.tokens.extend_from_slice(&span);
-            let mask = matcher.compute_mask().map_err(generation)?;
-            let closing = self.copies.closing();
-            if let Some(close) =
-                argmax(&state.logits, |t| mask.is_allowed(t) && closing.binary_search(&t).is_ok())
-            {
-                matcher.consume_token(close).map_err(generation)?;
-                state.logits = Self::forward(&mut state.weights, &[close], state.tokens.len())?;
-                state.tokens.push(close);
-                let mut tokens = span;
-                tokens.push(close);
-                return Ok(Some((tokens, state)));
-            }
-            matcher.rollback(span.len()).map_err(generation)?;
+        if let Some(span) = pick
+            && let Some(written) = self.rewrite(value, &span, matcher, |_| true)?
+        {
+            return Ok(Some(written));
         }
         matcher.consume_tokens(free).map_err(generation)?;
+        Ok(None)
+    }
+
+    /// Puts `tokens` (a value and its close) in place of what was written since `value`
+    /// opened, in the tokens and the text generated.
+    fn replace(&self, value: &OpenValue, tokens: &[u32], generated: &mut Vec<u32>, out: &mut Generated) {
+        generated.truncate(value.tokens);
+        generated.extend_from_slice(tokens);
+        out.output_tokens = generated.len();
+        out.text.truncate(value.text);
+        let bytes: Vec<u8> = tokens.iter().flat_map(|&t| self.vocabulary.token_bytes(t).to_vec()).collect();
+        out.text.push_str(&String::from_utf8_lossy(&bytes));
+    }
+
+    /// Writes `body` as the value opened at `value` (the matcher standing just after its
+    /// opening quote), closed by the likeliest closing token the grammar and `close` allow;
+    /// returns its tokens with the close and the model state after them, or leaves the
+    /// matcher as it was and returns `None` where no close fits.
+    fn rewrite(
+        &self,
+        value: &OpenValue,
+        body: &[u32],
+        matcher: &mut Matcher,
+        close: impl Fn(&[u8]) -> bool,
+    ) -> Result<Option<(Vec<u32>, Cached)>, LocalError> {
+        matcher.consume_tokens(body).map_err(generation)?;
+        let mut state = value.state.clone();
+        if !body.is_empty() {
+            state.logits = Self::forward(&mut state.weights, body, state.tokens.len())?;
+            state.tokens.extend_from_slice(body);
+        }
+        let mask = matcher.compute_mask().map_err(generation)?;
+        let closing = self.copies.closing();
+        let fits = |t: u32| {
+            mask.is_allowed(t) && closing.binary_search(&t).is_ok() && close(self.vocabulary.token_bytes(t))
+        };
+        if let Some(end) = argmax(&state.logits, fits) {
+            matcher.consume_token(end).map_err(generation)?;
+            state.logits = Self::forward(&mut state.weights, &[end], state.tokens.len())?;
+            state.tokens.push(end);
+            let mut tokens = body.to_vec();
+            tokens.push(end);
+            return Ok(Some((tokens, state)));
+        }
+        matcher.rollback(body.len()).map_err(generation)?;
         Ok(None)
     }
 
@@ -460,6 +530,7 @@ impl Engine {
         let mut position = state.tokens.len();
         let stops = &self.vocabulary.stops;
         let mut open: Option<OpenValue> = None;
+        let mut end_list = false;
         loop {
             if out.output_tokens >= max_tokens {
                 out.truncated = true;
@@ -520,6 +591,21 @@ impl Engine {
                     state.logits = without;
                 }
             }
+            // A list whose last item repeated ends here, where the grammar lets it.
+            if std::mem::take(&mut end_list)
+                && let Some(mask) = &mask
+            {
+                let ends = self.copies.closing_list();
+                let mut only = state.logits.clone();
+                for (token, logit) in only.iter_mut().enumerate() {
+                    if ends.binary_search(&(token as u32)).is_err() {
+                        *logit = f32::NEG_INFINITY;
+                    }
+                }
+                if argmax(&only, |t| mask.is_allowed(t)).is_some() {
+                    state.logits = only;
+                }
+            }
             let next = match (&mut matcher, &mask) {
                 (Some(matcher), Some(mask)) => {
                     let accepting = matcher.is_accepting().unwrap_or(false);
@@ -574,6 +660,10 @@ impl Engine {
                     let still_open = !pending.is_empty() || matches!(copy::slot(&out.text).0, Slot::Text(_));
                     if !still_open && let Some(value) = open.take() {
                         let free = &generated_tokens[value.tokens..];
+                        let property = out.text[..value.text]
+                            .trim_end()
+                            .strip_suffix('"')
+                            .is_some_and(|before| before.trim_end().ends_with(':'));
                         // Where the close also ended the call, what was written stands.
                         let better = if closes && !matcher.is_stopped() {
                             // An empty value of a property, or one the call already holds
@@ -581,37 +671,71 @@ impl Engine {
                             // grammar admits. Not an item of a list: a repeat there says the
                             // list is done, and a fresh copy would only make it longer.
                             let (_, written) = copy::slot(&out.text);
-                            let property = out.text[..value.text]
-                                .trim_end()
-                                .strip_suffix('"')
-                                .is_some_and(|before| before.trim_end().ends_with(':'));
                             let repeats = property
                                 && written.strings.len() == value.used.len() + 1
                                 && written
                                     .strings
                                     .last()
                                     .is_some_and(|s| s.is_empty() || value.used.contains(s));
+                            // A value the model copied is placed like a span: a word beside
+                            // it may name another parameter, and one that only names its own
+                            // parameter (`project: "project"`) loses to any copy.
+                            let places = match written.strings.last() {
+                                Some(text) if written.strings.len() == value.used.len() + 1 => {
+                                    source.stands(text, &value.tool, &value.key)
+                                }
+                                _ => Vec::new(),
+                            };
+                            let placed =
+                                places
+                                    .iter()
+                                    .map(|&(cue, cut)| {
+                                        if cue.only_its_name {
+                                            f32::NEG_INFINITY
+                                        } else {
+                                            placement(cue, cut)
+                                        }
+                                    })
+                                    .reduce(f32::max)
+                                    .unwrap_or(0.0);
                             let score = if repeats {
                                 f32::NEG_INFINITY
                             } else {
-                                value.likelihood + self.closing(raw, norm)
+                                value.likelihood + self.closing(raw, norm) + placed
                             };
                             self.better_copy(&value, free, score, source, matcher)?
                         } else {
                             None
                         };
                         if let Some((tokens, copied)) = better {
-                            generated_tokens.truncate(value.tokens);
-                            generated_tokens.extend_from_slice(&tokens);
-                            out.output_tokens = generated_tokens.len();
-                            out.text.truncate(value.text);
-                            let bytes: Vec<u8> = tokens
-                                .iter()
-                                .flat_map(|&t| self.vocabulary.token_bytes(t).to_vec())
-                                .collect();
-                            out.text.push_str(&String::from_utf8_lossy(&bytes));
+                            self.replace(&value, &tokens, &mut generated_tokens, &mut out);
                             state = copied;
                             position = state.tokens.len();
+                        }
+                        // An item of a list that repeats a string the call holds ends the
+                        // list: a small model otherwise writes `"on", "on", …` until the
+                        // list's limit. Where its close went on with a comma, it is closed
+                        // again without one.
+                        let (_, written) = copy::slot(&out.text);
+                        end_list = !property
+                            && written.strings.len() == value.used.len() + 1
+                            && written.strings.last().is_some_and(|s| value.used.contains(s));
+                        let tokens = generated_tokens[value.tokens..].to_vec();
+                        if end_list
+                            && let Some((&last, body)) = tokens.split_last()
+                            && self.vocabulary.token_bytes(last).contains(&b',')
+                            && !matcher.is_stopped()
+                        {
+                            matcher.rollback(tokens.len()).map_err(generation)?;
+                            let no_comma = |bytes: &[u8]| !bytes.contains(&b',');
+                            match self.rewrite(&value, body, matcher, no_comma)? {
+                                Some((tokens, closed)) => {
+                                    self.replace(&value, &tokens, &mut generated_tokens, &mut out);
+                                    state = closed;
+                                    position = state.tokens.len();
+                                }
+                                None => matcher.consume_tokens(&tokens).map_err(generation)?,
+                            }
                         }
                     }
                 } else if pending.is_empty()
@@ -623,6 +747,8 @@ impl Engine {
                         text: out.text.len(),
                         tokens: generated_tokens.len(),
                         used: written.strings,
+                        tool: written.tool,
+                        key: written.key,
                         likelihood: 0.0,
                     });
                 }

@@ -536,9 +536,10 @@ impl LocalModel {
                 },
             },
         };
-        let source = CopySource::new(&user_text(request.messages));
         let ground = Ground::new(&conversation_text(request.instructions, request.messages));
-        let parameters = offered.iter().map(|t| (t.name.clone(), t.parameters.to_value())).collect();
+        let parameters: Vec<(String, Value)> =
+            offered.iter().map(|t| (t.name.clone(), t.parameters.to_value())).collect();
+        let source = CopySource::new(&user_text(request.messages)).with_parameters(&parameters);
         Ok(Plan { prompt, constraint, max_tokens, call_tokens, tools: names, source, ground, parameters })
     }
 }

@@ -205,6 +205,92 @@ async fn a_quoted_value_is_copied_whole() {
     );
 }
 
+/// A word beside a span says which parameter it fills ("project with ID BLUEBIRD"), and a
+/// value that only repeats its parameter's name (`project: "project"`) loses to any copy.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_words_beside_a_value_say_which_parameter_it_fills() {
+    let Some(model) = model() else { return };
+    let analysis = tool(
+        "get_analysis",
+        "Retrieve the analysis trail of a vulnerability.",
+        json!({"type": "object", "properties": {
+            "project": {"type": "string", "description": "The project's UUID."},
+            "component": {"type": "string", "description": "The component's UUID."},
+            "vulnerability": {"type": "string", "description": "The vulnerability's UUID."}
+        }, "required": ["project", "component", "vulnerability"]}),
+    );
+    let (_, calls) = turn_with(
+        model,
+        std::slice::from_ref(&analysis),
+        "Can you pull the analysis for project with UUID BLUEBIRD, component XR2210 and vulnerability cve-77-a1?",
+        ToolChoice::Tool("get_analysis".into()),
+    )
+    .await;
+    assert_eq!(
+        calls,
+        [(
+            "get_analysis".to_owned(),
+            json!({"project": "BLUEBIRD", "component": "XR2210", "vulnerability": "cve-77-a1"})
+        )]
+    );
+}
+
+/// A name in capitals is copied whole ("Austin, TX"), and a list ends once an item repeats
+/// a value the call holds (the model alone writes `"on", "on", …` until the call runs out of
+/// tokens and is lost).
+#[tokio::test(flavor = "multi_thread")]
+async fn names_are_copied_whole_and_lists_end() {
+    let Some(model) = model() else { return };
+    let forecast = tool(
+        "get_forecast",
+        "The weather forecast for a place.",
+        json!({"type": "object", "properties": {
+            "location": {"type": "string", "description": "City and state, or city and country."}
+        }, "required": ["location"]}),
+    );
+    let (_, calls) = turn_with(
+        model,
+        std::slice::from_ref(&forecast),
+        "forecast for Austin, TX this week",
+        ToolChoice::Tool("get_forecast".into()),
+    )
+    .await;
+    assert_eq!(calls, [("get_forecast".to_owned(), json!({"location": "Austin, TX"}))]);
+
+    let issue = tool(
+        "create_issue",
+        "Create a new issue in a GitHub repository.",
+        json!({"type": "object", "properties": {
+            "owner": {"type": "string", "description": "Repository owner"},
+            "repo": {"type": "string", "description": "Repository name"},
+            "title": {"type": "string", "description": "Issue title"},
+            "body": {"type": "string", "description": "Issue body content"},
+            "labels": {"type": "array", "items": {"type": "string"}, "description": "Labels to apply to this issue"}
+        }, "required": ["owner", "repo", "title"]}),
+    );
+    let (_, calls) = turn_with(
+        model,
+        std::slice::from_ref(&issue),
+        "open an issue in acme/webshop titled Checkout button does nothing on Safari",
+        ToolChoice::Tool("create_issue".into()),
+    )
+    .await;
+    let [(name, arguments)] = &calls[..] else { panic!("one call: {calls:?}") };
+    assert_eq!(name, "create_issue");
+    // Only the last item of the list may repeat a string written before it.
+    let mut before: Vec<&Value> =
+        ["owner", "repo", "title", "body"].iter().filter_map(|key| arguments.get(*key)).collect();
+    let labels: Vec<&Value> =
+        arguments.get("labels").and_then(Value::as_array).into_iter().flatten().collect();
+    for (i, label) in labels.iter().enumerate() {
+        assert!(
+            i + 1 == labels.len() || !before.contains(label),
+            "the list went on after a repeat: {arguments}"
+        );
+        before.push(label);
+    }
+}
+
 /// An optional argument the user never gave is left to the tool's default: the model alone
 /// adds `"unit": "seconds"`.
 #[tokio::test(flavor = "multi_thread")]
