@@ -214,12 +214,15 @@ impl Engine {
     /// Weighs the string value just written (`free`, its tokens to and with the closing
     /// one, of log-likelihood `score` with its close) against spans of the user's text
     /// copied whole, each with [`SPAN_PRIOR`] added ([`QUOTED_PRIOR`] more for one the user
-    /// quoted); returns the tokens of the best span and its close, and the model state after
-    /// them, where one wins. The matcher ends after whatever is kept. The spans tried are
-    /// the quoted ones and those from the [`SPAN_TRIES`] places whose first token the model
-    /// finds likeliest (at most [`SPAN_TRIES`] of each); a span the call already holds as a
-    /// value is not tried again (a `from` and a `to` are two places), nor one the grammar
-    /// refuses. A `score` of minus infinity lets any such span win.
+    /// quoted) and its [`placement`] (what the words beside it say of the parameter, and
+    /// whether it cuts a name in capitals); returns the tokens of the best span and its
+    /// close, and the model state after them, where one wins. The matcher ends after
+    /// whatever is kept. The spans tried are the quoted ones, those a word beside names the
+    /// parameter, and those from the places whose first token the model finds likeliest
+    /// (at most [`SPAN_TRIES`] of each); a span the call already holds as a value is not
+    /// tried again (a `from` and a `to` are two places), nor one that only repeats the
+    /// parameter's name, nor one the grammar refuses. A `score` of minus infinity lets any
+    /// such span win.
     fn better_copy(
         &self,
         value: &OpenValue,
