@@ -314,7 +314,7 @@ impl CopySource {
     /// of one, and how
     /// the words around it speak of parameter `key` of `tool` there (see [`Self::cue`]),
     /// with whether it cuts a name in capitals there; at most [`SPAN_STARTS`] places.
-    pub(crate) fn stands(&self, value: &[char], tool: &str, key: &str) -> Vec<(Cue, bool)> {
+    pub(crate) fn stands(&self, value: &[char], tool: &str, key: &str) -> Vec<Place> {
         if value.is_empty() {
             return Vec::new();
         }
@@ -341,6 +341,14 @@ impl CopySource {
     /// itself (`project: "project"`): a value fills a slot, it does not repeat its name.
     pub(crate) fn cue(&self, span: &Span, end: usize, tool: &str, key: &str) -> Cue {
         self.cue_at(span.start, span.start + end, tool, key)
+    }
+
+    /// How `span`, copied to its end at `end`, stands: what the words around it say of
+    /// parameter `key` of `tool` ([`Self::cue`]), and whether it begins or ends inside a
+    /// name in capitals ([`Self::in_name`]).
+    pub(crate) fn place(&self, span: &Span, end: usize, tool: &str, key: &str) -> Place {
+        let (begins, ends) = self.in_name(span.start, span.start + end);
+        (self.cue(span, end, tool, key), begins || ends)
     }
 
     /// [`Self::cue`] for the text from `start` to `end` (in characters).
@@ -456,16 +464,12 @@ impl CopySource {
             if let Some(end) = quoted {
                 ends = vec![end];
             }
-            let starts_in_name = self.in_name(start, start).0;
-            let cuts_name = ends.iter().copied().filter(|&end| self.in_name(start, start + end).1).collect();
             if let Some(&last) = ends.last() {
                 spans.push(Span {
                     text: self.written[start..start + last].iter().collect(),
                     start,
                     ends,
                     quoted,
-                    starts_in_name,
-                    cuts_name,
                 });
             }
         }
@@ -615,11 +619,11 @@ pub(crate) struct Span {
     /// Where the user's quotation marks close, if they opened where the span starts (then
     /// its only end).
     pub(crate) quoted: Option<usize>,
-    /// Whether it begins inside a name in capitals (`Monaghan` of "Dominic Monaghan").
-    pub(crate) starts_in_name: bool,
-    /// The ends that cut a name in capitals short (`Austin` of "Austin, TX").
-    pub(crate) cuts_name: Vec<usize>,
 }
+
+/// How a copy stands in the text: what the words around it say of the parameter, and
+/// whether it begins or ends inside a name in capitals.
+pub(crate) type Place = (Cue, bool);
 
 /// What the words around a span say of the parameter a value is written for (see
 /// [`CopySource::cue`]).
@@ -862,20 +866,27 @@ mod tests {
             CopySource::new("forecast for Austin, TX this week with Dominic Monaghan. Paris is nice");
         let spans = source.spans();
         let span = |text: &str| spans.iter().find(|s| s.text.starts_with(text)).expect(text);
+        // Whether the span from the start of `text` begins, and whether it ends after
+        // `part` of it, inside a name.
+        let cut = |text: &str, part: &str| {
+            let start = span(text).start;
+            source.in_name(start, start + part.chars().count())
+        };
+        assert_eq!(cut("Austin", "Austin"), (false, true), "`Austin` cuts `Austin, TX`");
+        assert_eq!(cut("Austin", "Austin, TX"), (false, false));
+        assert!(cut("TX", "TX").0, "after a comma too");
+        assert!(cut("Monaghan", "Monaghan").0);
+        assert!(cut("Dominic", "Dominic").1);
+        assert!(!cut("Dominic", "Dominic Monaghan").1, "a full stop ends a name");
+        let paris = span("Paris");
+        let chars: Vec<char> = paris.text.chars().collect();
+        assert!(paris.ends.iter().all(|&end| {
+            let part: String = chars[..end].iter().collect();
+            cut("Paris", &part) == (false, false)
+        }));
+        assert_eq!(cut("forecast", "forecast"), (false, false), "lower case is no name");
         let austin = span("Austin");
-        assert!(!austin.starts_in_name);
-        assert!(austin.cuts_name.contains(&"Austin".len()), "`Austin` cuts `Austin, TX`");
-        assert!(!austin.cuts_name.contains(&"Austin, TX".len()));
-        assert!(span("TX").starts_in_name, "after a comma too");
-        assert!(span("Monaghan").starts_in_name);
-        assert!(span("Dominic").cuts_name.contains(&"Dominic".len()));
-        assert!(!span("Dominic").cuts_name.contains(&"Dominic Monaghan".len()), "a full stop ends a name");
-        assert!(!span("Paris").starts_in_name && span("Paris").cuts_name.is_empty());
-        let forecast = span("forecast");
-        assert!(
-            !forecast.starts_in_name && !forecast.cuts_name.contains(&"forecast".len()),
-            "lower case is no name"
-        );
+        assert_eq!(source.place(austin, "Austin".len(), "none", "none"), (Cue::default(), true));
     }
 
     #[test]

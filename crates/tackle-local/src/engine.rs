@@ -11,7 +11,7 @@ use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use toktrie::{InferenceCapabilities, TokEnv};
 
-use crate::copy::{self, CopySource, Cue, Slot, Span, TokenIndex};
+use crate::copy::{self, CopySource, Cue, Place, Slot, Span, TokenIndex};
 use crate::error::LocalError;
 use crate::tokenizer::{Env, Vocabulary};
 
@@ -52,11 +52,11 @@ const CUE_PRIOR: f32 = 2.0;
 /// Monaghan", "Austin, TX"): names are mostly copied whole.
 const NAME_CUT: f32 = 2.0;
 
-/// The prior of `span` copied to its end at `end` (in characters), where the words around
-/// it say `cue` of the parameter.
-fn span_prior(span: &Span, end: usize, cue: Cue) -> f32 {
+/// The prior of `span` copied to its end at `end` (in characters), placed as
+/// [`CopySource::place`] says.
+fn span_prior(span: &Span, end: usize, (cue, cuts_name): Place) -> f32 {
     let quoted = if span.quoted == Some(end) { QUOTED_PRIOR } else { 0.0 };
-    SPAN_PRIOR + quoted + placement(cue, span.starts_in_name || span.cuts_name.contains(&end))
+    SPAN_PRIOR + quoted + placement(cue, cuts_name)
 }
 
 /// What a copy earns, up or down, for where it stands: `cue`, what the words beside it say
@@ -236,7 +236,8 @@ impl Engine {
         let logits = &value.state.logits;
         // The spans by the likelihood of their first token, each text once; what the user
         // quoted goes first, then what a word beside it says is for this parameter.
-        let mut tries: Vec<(usize, f32, Vec<u32>, Span)> = Vec::new();
+        // Each span with how it stands at each of its ends.
+        let mut tries = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for span in source.spans() {
             let Ok(mut tokens) = self.vocabulary.encode(&span.text) else { continue };
@@ -244,10 +245,11 @@ impl Engine {
             let Some(&first) = tokens.first().filter(|&&t| mask.is_allowed(t)) else { continue };
             if seen.insert(span.text.clone()) {
                 let likelihood = logits.get(first as usize).copied().unwrap_or(f32::NEG_INFINITY);
-                let named =
-                    span.ends.iter().any(|&end| source.cue(&span, end, &value.tool, &value.key).names_it);
+                let places: Vec<Place> =
+                    span.ends.iter().map(|&end| source.place(&span, end, &value.tool, &value.key)).collect();
+                let named = places.iter().any(|(cue, _)| cue.names_it);
                 let group = if span.quoted.is_some() { 2 } else { usize::from(named) };
-                tries.push((group, likelihood, tokens, span));
+                tries.push((group, likelihood, tokens, span, places));
             }
         }
         tries.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
@@ -256,7 +258,7 @@ impl Engine {
         // prior of each end; at most SPAN_TRIES spans of each group with any end.
         let mut kept = Vec::new();
         let mut room = [0; 3];
-        for (group, _, tokens, span) in tries {
+        for (group, _, tokens, span, places) in tries {
             if room[group] == SPAN_TRIES {
                 continue;
             }
@@ -264,16 +266,16 @@ impl Engine {
             let ends: Vec<(usize, f32)> = span
                 .ends
                 .iter()
-                .filter_map(|&end| {
+                .zip(places)
+                .filter_map(|(&end, place)| {
                     let part: String = chars[..end].iter().collect();
                     let lower = part.chars().flat_map(char::to_lowercase);
                     let used = value.used.iter().any(|u| u.iter().copied().eq(lower.clone()));
-                    let cue = source.cue(&span, end, &value.tool, &value.key);
-                    if used || cue.only_its_name {
+                    if used || place.0.only_its_name {
                         return None;
                     }
                     let cut = self.vocabulary.encode(&part).ok()?;
-                    let prior = span_prior(&span, end, cue);
+                    let prior = span_prior(&span, end, place);
                     tokens.starts_with(&cut).then_some((cut.len(), prior))
                 })
                 .collect();
