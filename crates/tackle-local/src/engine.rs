@@ -5,14 +5,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use candle_core::{Device, Tensor};
-use candle_transformers::models::quantized_llama::ModelWeights;
 use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use toktrie::{InferenceCapabilities, TokEnv};
 
 use crate::copy::{self, CopySource, Cue, Place, Slot, Span, TokenIndex};
 use crate::error::LocalError;
+use crate::llama::{Kv, Llama};
 use crate::tokenizer::{Env, Vocabulary};
 
 /// Prompt tokens fed to the model per forward pass.
@@ -112,7 +111,8 @@ fn generation(error: impl std::fmt::Display) -> LocalError {
 #[derive(Clone)]
 struct Cached {
     tokens: Vec<u32>,
-    weights: ModelWeights,
+    /// The keys and values after `tokens`.
+    kv: Kv,
     /// The logits after the last token.
     logits: Vec<f32>,
 }
@@ -160,7 +160,7 @@ pub(crate) struct Generated {
 
 /// The model, its tokenizer, and the constraint machinery.
 pub(crate) struct Engine {
-    base: ModelWeights,
+    model: Llama,
     pub(crate) vocabulary: Arc<Vocabulary>,
     /// The tokens by their text, for copying from the user's text into a call.
     copies: TokenIndex,
@@ -289,7 +289,7 @@ impl Engine {
         let most = SPAN_PRIOR + QUOTED_PRIOR + CUE_PRIOR;
         for (tokens, ends) in &kept {
             let valid = matcher.validate_tokens(tokens).map_err(generation)?;
-            let mut weights = value.state.weights.clone();
+            let mut kv = value.state.kv.clone();
             let mut logits = value.state.logits.clone();
             let mut norm = normaliser(&logits);
             let mut total = 0.0;
@@ -298,7 +298,7 @@ impl Engine {
                 if total + most <= best || i + 1 > ends.last().map_or(0, |e| e.0) {
                     break;
                 }
-                logits = Self::forward(&mut weights, &[token], value.state.tokens.len() + i)?;
+                logits = self.forward(&mut kv, &[token])?;
                 norm = normaliser(&logits);
                 if let Some(&(_, prior)) = ends.iter().find(|e| e.0 == i + 1) {
                     let whole = total + self.closing(&logits, norm) + prior;
@@ -343,7 +343,7 @@ impl Engine {
         matcher.consume_tokens(body).map_err(generation)?;
         let mut state = value.state.clone();
         if !body.is_empty() {
-            state.logits = Self::forward(&mut state.weights, body, state.tokens.len())?;
+            state.logits = self.forward(&mut state.kv, body)?;
             state.tokens.extend_from_slice(body);
         }
         let mask = matcher.compute_mask().map_err(generation)?;
@@ -353,7 +353,7 @@ impl Engine {
         };
         if let Some(end) = argmax(&state.logits, fits) {
             matcher.consume_token(end).map_err(generation)?;
-            state.logits = Self::forward(&mut state.weights, &[end], state.tokens.len())?;
+            state.logits = self.forward(&mut state.kv, &[end])?;
             state.tokens.push(end);
             let mut tokens = body.to_vec();
             tokens.push(end);
@@ -364,7 +364,7 @@ impl Engine {
     }
 
     pub(crate) fn new(
-        weights: ModelWeights,
+        model: Llama,
         vocabulary: Vocabulary,
         context_length: usize,
     ) -> Result<Engine, LocalError> {
@@ -376,8 +376,10 @@ impl Engine {
             &llguidance::earley::SlicedBiasComputer::general_slices(),
         )
         .map_err(|e| LocalError::Generation(format!("cannot set up constrained decoding: {e}")))?;
+        // The file's context, as far as the model's position tables reach.
+        let context_length = context_length.min(model.positions());
         Ok(Engine {
-            base: weights,
+            model,
             copies: TokenIndex::new(&vocabulary.bytes),
             vocabulary,
             factory,
@@ -402,10 +404,9 @@ impl Engine {
         self.matcher(grammar).map(|_| ()).map_err(|e| e.to_string())
     }
 
-    fn forward(weights: &mut ModelWeights, tokens: &[u32], position: usize) -> Result<Vec<f32>, LocalError> {
-        let input = Tensor::new(tokens, &Device::Cpu)?.unsqueeze(0)?;
-        let logits = weights.forward(&input, position)?;
-        Ok(logits.squeeze(0)?.to_dtype(candle_core::DType::F32)?.to_vec1::<f32>()?)
+    /// Feeds `tokens` after the state `kv`; the logits after the last of them.
+    fn forward(&self, kv: &mut Kv, tokens: &[u32]) -> Result<Vec<f32>, LocalError> {
+        Ok(self.model.forward(kv, tokens, false)?.last())
     }
 
     /// The state after `tokens`: from the longest cached prefix, feeding the rest.
@@ -427,12 +428,11 @@ impl Engine {
                 let reused = cached.tokens.len();
                 (cached, reused)
             }
-            None => (Cached { tokens: Vec::new(), weights: self.base.clone(), logits: Vec::new() }, 0),
+            None => (Cached { tokens: Vec::new(), kv: Kv::default(), logits: Vec::new() }, 0),
         };
-        let mut position = state.tokens.len();
+        let position = state.tokens.len();
         for chunk in tokens[position..].chunks(CHUNK) {
-            state.logits = Self::forward(&mut state.weights, chunk, position)?;
-            position += chunk.len();
+            state.logits = self.forward(&mut state.kv, chunk)?;
             state.tokens.extend_from_slice(chunk);
         }
         Ok((state, reused))
@@ -451,8 +451,8 @@ impl Engine {
         Ok(())
     }
 
-    /// The log-likelihood of `continuation` after `prefix`; `None` as soon as it falls below
-    /// `floor` (a log-likelihood only falls as tokens are added, so the rest cannot lift it).
+    /// The log-likelihood of `continuation` after `prefix`, the continuation fed in one pass
+    /// (the logits after each of its tokens at once); `None` where it falls below `floor`.
     pub(crate) fn likelihood(
         &self,
         prefix: &[u32],
@@ -460,21 +460,17 @@ impl Engine {
         floor: f32,
     ) -> Result<Option<f32>, LocalError> {
         let (state, _) = self.prefill(prefix)?;
-        let mut weights = state.weights;
-        let mut logits = state.logits;
-        let mut position = state.tokens.len();
-        let mut total = 0.0;
-        for (i, &token) in continuation.iter().enumerate() {
-            total += log_prob(&logits, token);
-            if total < floor {
-                return Ok(None);
-            }
-            if i + 1 < continuation.len() {
-                logits = Self::forward(&mut weights, &[token], position)?;
-                position += 1;
+        let Some((&first, _)) = continuation.split_first() else { return Ok(Some(0.0)) };
+        let mut total = log_prob(&state.logits, first);
+        if continuation.len() > 1 && total >= floor {
+            let mut kv = state.kv;
+            let fed = &continuation[..continuation.len() - 1];
+            let logits = self.model.forward(&mut kv, fed, true)?;
+            for (row, &token) in logits.rows().zip(&continuation[1..]) {
+                total += log_prob(row, token);
             }
         }
-        Ok(Some(total))
+        Ok((total >= floor).then_some(total))
     }
 
     /// Generates after `prompt` under `constraint`, at most `max_answer` tokens for an answer
@@ -532,7 +528,6 @@ impl Engine {
         let penalty = if out.call { CALL_REPEAT_PENALTY } else { REPEAT_PENALTY };
         let mut generated_tokens: Vec<u32> = Vec::new();
         let mut pending: Vec<u8> = Vec::new();
-        let mut position = state.tokens.len();
         let stops = &self.vocabulary.stops;
         let mut open: Option<OpenValue> = None;
         let mut end_list = false;
@@ -650,9 +645,8 @@ impl Engine {
                     break;
                 }
             }
-            state.logits = Self::forward(&mut state.weights, &[next], position)?;
+            state.logits = self.forward(&mut state.kv, &[next])?;
             state.tokens.push(next);
-            position += 1;
             // A string value of a call: weighed, once it closes, against the spans of the
             // user's text it could have copied whole.
             if let (Some(matcher), true) = (&mut matcher, out.call) {
@@ -715,7 +709,6 @@ impl Engine {
                         if let Some((tokens, copied)) = better {
                             self.replace(&value, &tokens, &mut generated_tokens, &mut out);
                             state = copied;
-                            position = state.tokens.len();
                         }
                         // An item of a list that repeats a string the call holds ends the
                         // list: a small model otherwise writes `"on", "on", …` until the
@@ -737,7 +730,6 @@ impl Engine {
                                 Some((tokens, closed)) => {
                                     self.replace(&value, &tokens, &mut generated_tokens, &mut out);
                                     state = closed;
-                                    position = state.tokens.len();
                                 }
                                 None => matcher.consume_tokens(&tokens).map_err(generation)?,
                             }

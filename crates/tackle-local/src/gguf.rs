@@ -6,9 +6,9 @@ use std::path::Path;
 
 use candle_core::Device;
 use candle_core::quantized::{GgmlDType, QTensor, gguf_file};
-use candle_transformers::models::quantized_llama::ModelWeights;
 
 use crate::error::LocalError;
+use crate::llama::Llama;
 
 /// What the file says about its tokenizer and chat format.
 #[derive(Debug, Clone)]
@@ -55,7 +55,7 @@ fn load_error(path: &Path, reason: impl ToString) -> LocalError {
 }
 
 /// Loads the weights and metadata of `path`.
-pub(crate) fn load(path: &Path) -> Result<(ModelWeights, Metadata), LocalError> {
+pub(crate) fn load(path: &Path) -> Result<(Llama, Metadata), LocalError> {
     if !path.exists() {
         return Err(LocalError::Missing { path: path.display().to_string() });
     }
@@ -79,7 +79,7 @@ pub(crate) fn load(path: &Path) -> Result<(ModelWeights, Metadata), LocalError> 
         .map(|(name, _)| name.clone())
         .collect();
     let weights = if slow.is_empty() {
-        ModelWeights::from_gguf(content, &mut file, &device).map_err(|e| load_error(path, e))?
+        Llama::from_gguf(&content, &mut file, &device).map_err(|e| load_error(path, e))?
     } else {
         // Converted once, next to the file; in memory when that place is not writable.
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
@@ -98,14 +98,14 @@ pub(crate) fn load(path: &Path) -> Result<(ModelWeights, Metadata), LocalError> 
                 convert(&content, &mut file, &slow, &mut buffer).map_err(|e| load_error(path, e))?;
                 buffer.set_position(0);
                 let content = gguf_file::Content::read(&mut buffer).map_err(|e| load_error(path, e))?;
-                let weights = ModelWeights::from_gguf(content, &mut buffer, &device)
-                    .map_err(|e| load_error(path, e))?;
+                let weights =
+                    Llama::from_gguf(&content, &mut buffer, &device).map_err(|e| load_error(path, e))?;
                 return Ok((weights, metadata));
             }
         }
         let mut file = std::fs::File::open(&converted).map_err(|e| load_error(&converted, e))?;
         let content = gguf_file::Content::read(&mut file).map_err(|e| load_error(&converted, e))?;
-        ModelWeights::from_gguf(content, &mut file, &device).map_err(|e| load_error(&converted, e))?
+        Llama::from_gguf(&content, &mut file, &device).map_err(|e| load_error(&converted, e))?
     };
     Ok((weights, metadata))
 }

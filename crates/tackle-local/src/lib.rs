@@ -1,9 +1,10 @@
 //! An embedded local model for tackle: a small GGUF chat model run in-process on the CPU,
 //! in pure Rust, with tool calls constrained at decoding time.
 //!
-//! - [`LocalModel`]: a [`tackle_core::Model`] over a llama-architecture GGUF file (candle's
-//!   `quantized_llama`; tensors without a fast CPU kernel — SmolLM2's Q4_1 — converted once
-//!   to Q8_0 into a file beside the original). The tokenizer is built from the file's own
+//! - [`LocalModel`]: a [`tackle_core::Model`] over a llama-architecture GGUF file (a
+//!   decoder of its own over candle's quantized kernels, the token embeddings kept
+//!   quantized; tensors without a fast CPU kernel — SmolLM2's Q4_1 — converted once to
+//!   Q8_0 into a file beside the original). The tokenizer is built from the file's own
 //!   vocabulary and merges, and prompts are rendered with the file's chat template.
 //! - Calls: when tools are offered, decoding runs under a grammar (llguidance) that admits a
 //!   plain answer or `{"name": <an offered tool>, "arguments": <that tool's schema>}`, so
@@ -54,6 +55,7 @@ mod engine;
 mod error;
 mod gguf;
 mod ground;
+mod llama;
 mod model;
 #[cfg(feature = "pull")]
 mod pull;

@@ -1,0 +1,355 @@
+//! A llama-architecture decoder over candle's quantized kernels, split in two: the weights
+//! ([`Llama`]), read once and shared, and the attention keys and values of one sequence
+//! ([`Kv`]), cheap to clone, so that many states (cached prefixes, spans tried beside a
+//! value) share one copy of the weights.
+//!
+//! The arithmetic is the same as candle-transformers' `quantized_llama` (its tests check
+//! the two agree), with three differences that matter for a model this small:
+//! - the token-embedding table stays quantized and rows are unpacked as tokens are fed (the
+//!   f32 table of a 49,152-token vocabulary is 113 MB, more than the rest of SmolLM2);
+//! - a forward pass can return the logits after every token it was fed, so that the
+//!   likelihood of a whole continuation costs one pass instead of one per token;
+//! - masks are built per pass, not kept per shape for the life of the model.
+
+use std::io::{Read, Seek};
+use std::sync::Arc;
+
+use candle_core::quantized::{QMatMul, QTensor, gguf_file};
+use candle_core::{D, DType, Device, IndexOp, Module, Result, Tensor};
+use candle_transformers::quantized_nn::RmsNorm;
+
+/// The most positions the rotary tables cover, whatever context length a file claims.
+const MAX_POSITIONS: usize = 32_768;
+
+struct Layer {
+    wq: QMatMul,
+    wk: QMatMul,
+    wv: QMatMul,
+    wo: QMatMul,
+    gate: QMatMul,
+    down: QMatMul,
+    up: QMatMul,
+    attention_norm: RmsNorm,
+    ffn_norm: RmsNorm,
+}
+
+/// The weights of a llama-architecture model.
+pub(crate) struct Llama {
+    /// The token embeddings, quantized (also the output projection when the file ties them).
+    embeddings: Arc<QTensor>,
+    layers: Vec<Layer>,
+    norm: RmsNorm,
+    output: QMatMul,
+    n_head: usize,
+    n_kv_head: usize,
+    head_dim: usize,
+    cos: Tensor,
+    sin: Tensor,
+    neg_inf: Tensor,
+    vocabulary: usize,
+    /// The positions the rotary tables cover: the longest sequence a state can hold.
+    positions: usize,
+}
+
+/// The keys and values of every layer after some tokens; cloning shares the tensors.
+#[derive(Clone, Default)]
+pub(crate) struct Kv {
+    layers: Vec<(Tensor, Tensor)>,
+    len: usize,
+}
+
+/// Logits after a forward pass: a row of `vocabulary` values per position returned.
+pub(crate) struct Logits {
+    values: Vec<f32>,
+    vocabulary: usize,
+}
+
+impl Logits {
+    /// The rows, in order.
+    pub(crate) fn rows(&self) -> impl Iterator<Item = &[f32]> {
+        self.values.chunks_exact(self.vocabulary)
+    }
+
+    /// The last row.
+    pub(crate) fn last(self) -> Vec<f32> {
+        let start = self.values.len().saturating_sub(self.vocabulary);
+        let mut values = self.values;
+        values.drain(..start);
+        values
+    }
+}
+
+fn rotary_tables(
+    dimensions: usize,
+    base: f32,
+    positions: usize,
+    device: &Device,
+) -> Result<(Tensor, Tensor)> {
+    let theta: Vec<f32> =
+        (0..dimensions).step_by(2).map(|i| 1f32 / base.powf(i as f32 / dimensions as f32)).collect();
+    let theta = Tensor::new(theta.as_slice(), device)?;
+    let angles = Tensor::arange(0, positions as u32, device)?
+        .to_dtype(DType::F32)?
+        .reshape((positions, 1))?
+        .matmul(&theta.reshape((1, theta.elem_count()))?)?;
+    Ok((angles.cos()?, angles.sin()?))
+}
+
+impl Llama {
+    /// Reads the weights from a GGUF file's `content` (its tensors from `reader`).
+    pub(crate) fn from_gguf<R: Read + Seek>(
+        content: &gguf_file::Content,
+        reader: &mut R,
+        device: &Device,
+    ) -> Result<Llama> {
+        let get = |key: &str| match content.metadata.get(key) {
+            Some(value) => Ok(value),
+            None => candle_core::bail!("the file has no {key}"),
+        };
+        if get("llama.expert_count").and_then(|v| v.to_u32()).unwrap_or(0) > 1 {
+            candle_core::bail!("mixture-of-experts models are not supported");
+        }
+        let n_head = get("llama.attention.head_count")?.to_u32()? as usize;
+        let n_kv_head = get("llama.attention.head_count_kv")?.to_u32()? as usize;
+        let blocks = get("llama.block_count")?.to_u32()? as usize;
+        let embedding = get("llama.embedding_length")?.to_u32()? as usize;
+        let rope_dimensions = get("llama.rope.dimension_count")?.to_u32()? as usize;
+        let eps = f64::from(get("llama.attention.layer_norm_rms_epsilon")?.to_f32()?);
+        let base = get("llama.rope.freq_base").and_then(|v| v.to_f32()).unwrap_or(10_000.0);
+        let positions = get("llama.context_length").and_then(|v| v.to_u32()).map_or(2048, |n| n as usize);
+        let positions = positions.clamp(1, MAX_POSITIONS);
+        if n_head == 0
+            || n_kv_head == 0
+            || !n_head.is_multiple_of(n_kv_head)
+            || !embedding.is_multiple_of(n_head)
+        {
+            candle_core::bail!("{n_head} attention heads over {n_kv_head} key-value heads do not fit");
+        }
+        let (cos, sin) = rotary_tables(rope_dimensions, base, positions, device)?;
+        let mut tensor = |name: &str| content.tensor(reader, name, device);
+        let embeddings = Arc::new(tensor("token_embd.weight")?);
+        let (vocabulary, width) = embeddings.shape().dims2()?;
+        if width != embedding {
+            candle_core::bail!("token embeddings of width {width}, not {embedding}");
+        }
+        let norm = RmsNorm::from_qtensor(tensor("output_norm.weight")?, eps)?;
+        let output = match tensor("output.weight") {
+            Ok(output) => QMatMul::from_qtensor(output)?,
+            Err(_) => QMatMul::from_arc(Arc::clone(&embeddings))?,
+        };
+        let mut layers = Vec::with_capacity(blocks);
+        for i in 0..blocks {
+            let mut matmul = |part: &str| QMatMul::from_qtensor(tensor(&format!("blk.{i}.{part}.weight"))?);
+            layers.push(Layer {
+                wq: matmul("attn_q")?,
+                wk: matmul("attn_k")?,
+                wv: matmul("attn_v")?,
+                wo: matmul("attn_output")?,
+                gate: matmul("ffn_gate")?,
+                down: matmul("ffn_down")?,
+                up: matmul("ffn_up")?,
+                attention_norm: RmsNorm::from_qtensor(tensor(&format!("blk.{i}.attn_norm.weight"))?, eps)?,
+                ffn_norm: RmsNorm::from_qtensor(tensor(&format!("blk.{i}.ffn_norm.weight"))?, eps)?,
+            });
+        }
+        Ok(Llama {
+            embeddings,
+            layers,
+            norm,
+            output,
+            n_head,
+            n_kv_head,
+            head_dim: embedding / n_head,
+            positions,
+            cos,
+            sin,
+            neg_inf: Tensor::new(f32::NEG_INFINITY, device)?,
+            vocabulary,
+        })
+    }
+
+    /// The longest sequence a state can hold.
+    pub(crate) fn positions(&self) -> usize {
+        self.positions
+    }
+
+    /// Feeds `tokens` after the state `kv` (which grows by them); returns the logits after
+    /// the last token, or after each of them with `every`.
+    pub(crate) fn forward(&self, kv: &mut Kv, tokens: &[u32], every: bool) -> Result<Logits> {
+        let seq_len = tokens.len();
+        let position = kv.len;
+        if seq_len == 0 {
+            candle_core::bail!("a forward pass needs at least one token");
+        }
+        if position + seq_len > self.positions {
+            candle_core::bail!(
+                "{} tokens are more than the model's {} positions",
+                position + seq_len,
+                self.positions
+            );
+        }
+        if let Some(&token) = tokens.iter().find(|&&t| t as usize >= self.vocabulary) {
+            candle_core::bail!("token {token} is outside the vocabulary");
+        }
+        let device = self.cos.device();
+        let ids = Tensor::new(tokens, device)?;
+        let mut x = self.embeddings.embedding(&ids)?.unsqueeze(0)?;
+        let mask = if seq_len == 1 {
+            None
+        } else {
+            let kv_len = position + seq_len;
+            let mask: Vec<u8> =
+                (0..seq_len).flat_map(|i| (0..kv_len).map(move |j| u8::from(j > position + i))).collect();
+            Some(Tensor::from_slice(&mask, (seq_len, kv_len), device)?)
+        };
+        let mut cache = Vec::with_capacity(self.layers.len());
+        for (i, layer) in self.layers.iter().enumerate() {
+            let residual = &x;
+            let normed = layer.attention_norm.forward(&x)?;
+            let (attention, keys_values) =
+                self.attention(layer, &normed, kv.layers.get(i), mask.as_ref(), position)?;
+            cache.push(keys_values);
+            let x1 = (attention + residual)?;
+            let normed = layer.ffn_norm.forward(&x1)?;
+            let hidden =
+                (candle_nn::ops::silu(&layer.gate.forward(&normed)?)? * layer.up.forward(&normed)?)?;
+            x = (layer.down.forward(&hidden)? + &x1)?;
+        }
+        kv.layers = cache;
+        kv.len = position + seq_len;
+        let x = self.norm.forward(&x)?;
+        let x = if every { x.squeeze(0)? } else { x.i((.., seq_len - 1, ..))? };
+        let logits = self.output.forward(&x)?.to_dtype(DType::F32)?.flatten_all()?.to_vec1::<f32>()?;
+        Ok(Logits { values: logits, vocabulary: self.vocabulary })
+    }
+
+    fn attention(
+        &self,
+        layer: &Layer,
+        x: &Tensor,
+        past: Option<&(Tensor, Tensor)>,
+        mask: Option<&Tensor>,
+        position: usize,
+    ) -> Result<(Tensor, (Tensor, Tensor))> {
+        let (b, seq_len, width) = x.dims3()?;
+        let q = layer.wq.forward(x)?.reshape((b, seq_len, self.n_head, self.head_dim))?.transpose(1, 2)?;
+        let k = layer.wk.forward(x)?.reshape((b, seq_len, self.n_kv_head, self.head_dim))?.transpose(1, 2)?;
+        let v = layer
+            .wv
+            .forward(x)?
+            .reshape((b, seq_len, self.n_kv_head, self.head_dim))?
+            .transpose(1, 2)?
+            .contiguous()?;
+        let q = self.rotate(&q, position)?;
+        let k = self.rotate(&k, position)?;
+        let (k, v) = match past {
+            Some((k0, v0)) => (Tensor::cat(&[k0, &k], 2)?, Tensor::cat(&[v0, &v], 2)?),
+            None => (k, v),
+        };
+        let keys_values = (k.clone(), v.clone());
+        let repeat = self.n_head / self.n_kv_head;
+        let k = candle_transformers::utils::repeat_kv(k, repeat)?;
+        let v = candle_transformers::utils::repeat_kv(v, repeat)?;
+        let scores = (q.matmul(&k.t()?)? / (self.head_dim as f64).sqrt())?;
+        let scores = match mask {
+            None => scores,
+            Some(mask) => {
+                let mask = mask.broadcast_as(scores.shape())?;
+                mask.where_cond(&self.neg_inf.broadcast_as(scores.shape().dims())?, &scores)?
+            }
+        };
+        let weights = candle_nn::ops::softmax_last_dim(&scores)?;
+        let y = weights.matmul(&v.contiguous()?)?;
+        let y = y.transpose(1, 2)?.reshape(&[b, seq_len, width])?;
+        Ok((layer.wo.forward(&y)?, keys_values))
+    }
+
+    fn rotate(&self, x: &Tensor, position: usize) -> Result<Tensor> {
+        let seq_len = x.dim(D::Minus2)?;
+        let cos = self.cos.narrow(0, position, seq_len)?;
+        let sin = self.sin.narrow(0, position, seq_len)?;
+        // Llama pairs neighbouring dimensions (`2i`, `2i + 1`).
+        candle_nn::rotary_emb::rope_i(&x.contiguous()?, &cos, &sin)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use candle_transformers::models::quantized_llama::ModelWeights;
+
+    use super::*;
+
+    /// The default model's file (converted where `gguf::load` converts it), or `None` where
+    /// it is not in the cache and `TACKLE_REQUIRE_MODEL` does not ask for it.
+    fn model_file() -> Option<PathBuf> {
+        let dir = std::env::var_os("TACKLE_MODEL_DIR").map(PathBuf::from).unwrap_or_else(|| {
+            let home = std::env::var_os("HOME").map_or_else(std::env::temp_dir, PathBuf::from);
+            home.join(".cache").join("tackle").join("models")
+        });
+        let required = std::env::var_os("TACKLE_REQUIRE_MODEL").is_some_and(|v| !v.is_empty() && v != "0");
+        match crate::release::installed(&crate::SMOLLM2_135M, &dir) {
+            Some(path) => Some(path),
+            None if required => {
+                panic!("TACKLE_REQUIRE_MODEL is set but the model is not in {}", dir.display())
+            }
+            None => None,
+        }
+    }
+
+    fn largest_gap(a: &[f32], b: &[f32]) -> f32 {
+        assert_eq!(a.len(), b.len());
+        a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    }
+
+    /// The same logits as candle-transformers' `quantized_llama` on the same file, fed in a
+    /// chunk and then token by token after it; and one pass with `every` gives each row the
+    /// token-by-token pass gives.
+    #[test]
+    fn agrees_with_candles_llama() {
+        let Some(path) = model_file() else { return };
+        let (ours, _) = crate::gguf::load(&path).expect("the model loads");
+        // The file candle reads: the converted one beside the original.
+        let size = std::fs::metadata(&path).expect("the file").len();
+        let stem = path.file_stem().expect("a stem").to_string_lossy().into_owned();
+        let converted = path.with_file_name(format!("{stem}.{size}.q8_0.gguf"));
+        let mut file = std::fs::File::open(&converted).expect("the converted file");
+        let content = gguf_file::Content::read(&mut file).expect("its header");
+        let mut theirs = ModelWeights::from_gguf(content, &mut file, &Device::Cpu).expect("candle loads it");
+
+        let prompt: Vec<u32> = (0..40).map(|i| 100 + i * 37).collect();
+        let more = [1_000, 2_000, 3_000, 48_000];
+        let mut kv = Kv::default();
+        let input = Tensor::new(prompt.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap();
+        let expected: Vec<f32> = theirs.forward(&input, 0).unwrap().flatten_all().unwrap().to_vec1().unwrap();
+        let got = ours.forward(&mut kv, &prompt, false).unwrap().last();
+        assert!(largest_gap(&got, &expected) < 1e-3, "prompt: {}", largest_gap(&got, &expected));
+        let mut rows = Vec::new();
+        for (i, &token) in more.iter().enumerate() {
+            let input = Tensor::new(&[token], &Device::Cpu).unwrap().unsqueeze(0).unwrap();
+            let expected: Vec<f32> =
+                theirs.forward(&input, prompt.len() + i).unwrap().flatten_all().unwrap().to_vec1().unwrap();
+            let got = ours.forward(&mut kv, &[token], false).unwrap().last();
+            assert!(largest_gap(&got, &expected) < 1e-3, "token {i}: {}", largest_gap(&got, &expected));
+            rows.push(got);
+        }
+        assert_eq!(kv.len, prompt.len() + more.len());
+
+        let mut kv = Kv::default();
+        ours.forward(&mut kv, &prompt, false).unwrap();
+        let every = ours.forward(&mut kv, &more, true).unwrap();
+        assert_eq!(every.rows().count(), more.len());
+        for (i, (row, one)) in every.rows().zip(&rows).enumerate() {
+            assert!(largest_gap(row, one) < 1e-2, "row {i}: {}", largest_gap(row, one));
+        }
+
+        // What the pass cannot take is an error, and the state is left as it was.
+        let before = kv.len;
+        assert!(ours.forward(&mut kv, &[], false).is_err());
+        assert!(ours.forward(&mut kv, &[u32::MAX], false).is_err());
+        let too_many = vec![1; ours.positions()];
+        assert!(ours.forward(&mut kv, &too_many, false).is_err());
+        assert_eq!(kv.len, before);
+    }
+}
