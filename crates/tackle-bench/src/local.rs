@@ -299,7 +299,8 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
 /// With the embedder (all-MiniLM-L6-v2) beside the model file, the router reads meaning
 /// too ([`LocalModel::embedder`]); `--without-meaning` leaves it out, to compare.
 ///
-/// Reports, per part and catalog, right decisions; of the right calls with labelled
+/// Reports, per part and catalog, right decisions; per part the time to the first token
+/// (median and slowest) and the process's peak memory so far; of the right calls with labelled
 /// arguments, those whose arguments are right; and the same of the calls whose labelled
 /// values all stand verbatim in the request (what a small model should copy exactly).
 /// Every third request of each catalog and expected tool (for requests with their own
@@ -370,6 +371,8 @@ pub(crate) fn decisions(
         // all stand in the request, of which with the right arguments)
         let mut table: std::collections::BTreeMap<(&str, String), [usize; 6]> = Default::default();
         let mut seen: std::collections::HashMap<String, usize> = Default::default();
+        // Per part: the time to the first token of each request (routing, then the prompt).
+        let mut first_tokens: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
         for item in &items {
             let request = item["request"].as_str().unwrap_or_default();
             let expected = item["tool"].as_str();
@@ -430,6 +433,7 @@ pub(crate) fn decisions(
                     _ => {}
                 }
             }
+            first_tokens.entry(part).or_default().push(model.stats().first_token().as_secs_f64() * 1000.0);
             let chosen = calls.first().map(|c| c.name.as_str());
             let right = chosen == expected;
             let labelled = right && accept.as_ref().is_some_and(|a| !a.is_empty());
@@ -460,9 +464,14 @@ pub(crate) fn decisions(
                     (catalog.clone(), json!({"requests": r[0], "right": ratio(r[1], r[0]), "labelled_calls": r[2], "arguments_right": ratio(r[3], r[2]), "verbatim_calls": r[4], "verbatim_arguments_right": ratio(r[5], r[4])}))
                 })
                 .collect();
+            let mut times = first_tokens.remove(part).unwrap_or_default();
+            times.sort_by(f64::total_cmp);
+            let median = times.get(times.len() / 2).copied().map(round);
+            let max = times.last().copied().map(round);
             println!(
                 "{}",
                 json!({"framework": "tackle", "bench": "local_decisions", "sets": sets, "part": part, "meaning": meaning_used,
+                       "first_token_ms_median": median, "first_token_ms_max": max, "peak_rss_mb": peak_rss_mb().map(round),
                        "requests": sum(0), "right": ratio(sum(1), sum(0)),
                        "arguments_right": ratio(sum(3), sum(2)),
                        "verbatim_arguments_right": ratio(sum(5), sum(4)), "per_catalog": per_catalog})

@@ -37,8 +37,13 @@ pub const MINILM_L6_TOKENIZER: Release = Release {
 /// texts are cut.
 const MAX_TOKENS: usize = 256;
 
-/// How many texts go through the model at once.
+/// How many texts go through the model at once, at most.
 const BATCH: usize = 16;
+
+/// How many word pieces, padding included, go through the model at once: a batch's
+/// attention holds heads × pieces × its longest text's pieces scores, so sixteen texts of
+/// 256 pieces would need 50 MB at a time where this needs at most 12.
+const BATCH_PIECES: usize = 1024;
 
 /// all-MiniLM-L6-v2 as an [`Embedder`].
 pub struct MiniLm {
@@ -64,9 +69,8 @@ impl MiniLm {
         let (weights, tokenizer) = (path(&MINILM_L6_WEIGHTS)?, path(&MINILM_L6_TOKENIZER)?);
         let load =
             |path: &Path, reason: String| LocalError::Load { path: path.display().to_string(), reason };
-        let bytes = std::fs::read(&weights).map_err(|e| load(&weights, e.to_string()))?;
-        let vb = candle_nn::VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
-            .map_err(|e| load(&weights, e.to_string()))?;
+        let file = SafetensorsFile::open(&weights).map_err(|e| load(&weights, e))?;
+        let vb = candle_nn::VarBuilder::from_backend(Box::new(file), DType::F32, Device::Cpu);
         let model = BertModel::load(vb, &config()).map_err(|e| load(&weights, e.to_string()))?;
         let mut tokenizer =
             Tokenizer::from_file(&tokenizer).map_err(|e| LocalError::Tokenizer(e.to_string()))?;
@@ -76,17 +80,21 @@ impl MiniLm {
                 ..Default::default()
             }))
             .map_err(|e| LocalError::Tokenizer(e.to_string()))?;
-        tokenizer.with_padding(Some(tokenizers::PaddingParams::default()));
+        tokenizer.with_padding(None);
         Ok(MiniLm { model, tokenizer })
     }
 
-    fn batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
-        let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| e.to_string())?;
+    /// The vectors of texts of like length, padded here to the longest of them.
+    fn batch(&self, encodings: &[&tokenizers::Encoding]) -> Result<Vec<Vec<f32>>, String> {
+        let width = encodings.iter().map(|e| e.len()).max().unwrap_or(0);
         let rows = |field: fn(&tokenizers::Encoding) -> &[u32]| -> Result<Tensor, String> {
-            let width = encodings.first().map_or(0, |e| field(e).len());
-            let flat: Vec<u32> = encodings.iter().flat_map(|e| field(e).iter().copied()).collect();
+            let flat: Vec<u32> = encodings
+                .iter()
+                .flat_map(|e| field(e).iter().copied().chain(std::iter::repeat(0)).take(width))
+                .collect();
             Tensor::from_vec(flat, (encodings.len(), width), &Device::Cpu).map_err(|e| e.to_string())
         };
+        // Padding is the [PAD] piece (0), of segment 0, masked out.
         let ids = rows(tokenizers::Encoding::get_ids)?;
         let types = rows(tokenizers::Encoding::get_type_ids)?;
         let mask = rows(tokenizers::Encoding::get_attention_mask)?;
@@ -106,18 +114,148 @@ impl MiniLm {
 
 impl Embedder for MiniLm {
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut out = Vec::with_capacity(texts.len());
-        for chunk in texts.chunks(BATCH) {
-            let vectors = self
-                .batch(chunk)
-                .map_err(|message| EmbedError { embedder: self.name().to_owned(), message })?;
-            out.extend(vectors);
+        let error = |message: String| EmbedError { embedder: self.name().to_owned(), message };
+        let encodings =
+            self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| error(e.to_string()))?;
+        // Shortest first, so that each batch pads little; each batch as many texts as fit
+        // BATCH_PIECES padded pieces (at least one) and BATCH.
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|&i| encodings[i].len());
+        let mut out = vec![Vec::new(); encodings.len()];
+        let mut start = 0;
+        while start < order.len() {
+            let mut end = start + 1;
+            while end < order.len()
+                && end - start < BATCH
+                && (end - start + 1) * encodings[order[end]].len() <= BATCH_PIECES
+            {
+                end += 1;
+            }
+            let batch: Vec<&tokenizers::Encoding> =
+                order[start..end].iter().map(|&i| &encodings[i]).collect();
+            for (&i, vector) in order[start..end].iter().zip(self.batch(&batch).map_err(error)?) {
+                out[i] = vector;
+            }
+            start = end;
         }
         Ok(out)
     }
 
     fn name(&self) -> &str {
         "all-MiniLM-L6-v2"
+    }
+}
+
+/// The largest safetensors header read (the format's own limit).
+const MAX_HEADER: u64 = 100_000_000;
+
+/// A safetensors file read one tensor at a time, as the model asks for each: loading holds
+/// the weights read so far and one tensor, not the weights and the whole file beside them.
+struct SafetensorsFile {
+    file: std::sync::Mutex<std::fs::File>,
+    /// Name -> element type, shape, and where its bytes start and end in the file.
+    tensors: std::collections::HashMap<String, (DType, Vec<usize>, u64, u64)>,
+}
+
+impl SafetensorsFile {
+    fn open(path: &Path) -> Result<Self, String> {
+        use std::io::Read as _;
+        let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+        let size = file.metadata().map_err(|e| e.to_string())?.len();
+        let mut length = [0u8; 8];
+        file.read_exact(&mut length).map_err(|e| format!("no safetensors header: {e}"))?;
+        let length = u64::from_le_bytes(length);
+        if length > MAX_HEADER || length + 8 > size {
+            return Err(format!("a safetensors header of {length} bytes in a file of {size}"));
+        }
+        let mut header = vec![0u8; length as usize];
+        file.read_exact(&mut header).map_err(|e| e.to_string())?;
+        let header: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_slice(&header).map_err(|e| format!("the safetensors header: {e}"))?;
+        let data = 8 + length;
+        let mut tensors = std::collections::HashMap::new();
+        for (name, info) in header.iter().filter(|(name, _)| *name != "__metadata__") {
+            let bad = |what: &str| format!("tensor {name}: {what}");
+            let dtype = match info["dtype"].as_str() {
+                Some("F32") => DType::F32,
+                Some("F16") => DType::F16,
+                Some("BF16") => DType::BF16,
+                Some("F64") => DType::F64,
+                Some("I64") => DType::I64,
+                Some("U32") => DType::U32,
+                Some("U8") => DType::U8,
+                other => return Err(bad(&format!("element type {other:?} is not read"))),
+            };
+            let shape: Vec<usize> = info["shape"]
+                .as_array()
+                .ok_or_else(|| bad("no shape"))?
+                .iter()
+                .map(|d| {
+                    d.as_u64().and_then(|d| usize::try_from(d).ok()).ok_or_else(|| bad("a bad dimension"))
+                })
+                .collect::<Result<_, _>>()?;
+            let offsets = info["data_offsets"].as_array().ok_or_else(|| bad("no offsets"))?;
+            let (Some(start), Some(end)) =
+                (offsets.first().and_then(|v| v.as_u64()), offsets.get(1).and_then(|v| v.as_u64()))
+            else {
+                return Err(bad("bad offsets"));
+            };
+            let bytes = shape.iter().try_fold(dtype.size_in_bytes() as u64, |n, &d| n.checked_mul(d as u64));
+            if start > end || bytes != Some(end - start) || data.checked_add(end).is_none_or(|e| e > size) {
+                return Err(bad("offsets that do not fit its shape or the file"));
+            }
+            tensors.insert(name.clone(), (dtype, shape, data + start, data + end));
+        }
+        Ok(SafetensorsFile { file: std::sync::Mutex::new(file), tensors })
+    }
+
+    fn read(&self, name: &str, dtype: DType, device: &Device) -> candle_core::Result<Tensor> {
+        use std::io::{Read as _, Seek as _};
+        let Some((stored, shape, start, end)) = self.tensors.get(name) else {
+            candle_core::bail!("the weights have no tensor {name}")
+        };
+        let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        file.seek(std::io::SeekFrom::Start(*start))?;
+        let mut bytes = vec![0u8; (end - start) as usize];
+        file.read_exact(&mut bytes)?;
+        drop(file);
+        let tensor = match stored {
+            // Converted as it is read, so that the bytes and the values are not both held
+            // in full for long.
+            DType::F32 => {
+                let values: Vec<f32> =
+                    bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+                drop(bytes);
+                Tensor::from_vec(values, shape.as_slice(), device)?
+            }
+            _ => Tensor::from_raw_buffer(&bytes, *stored, shape, device)?,
+        };
+        tensor.to_dtype(dtype)
+    }
+}
+
+impl candle_nn::var_builder::SimpleBackend for SafetensorsFile {
+    fn get(
+        &self,
+        shape: candle_core::Shape,
+        name: &str,
+        _: candle_nn::Init,
+        dtype: DType,
+        device: &Device,
+    ) -> candle_core::Result<Tensor> {
+        let tensor = self.read(name, dtype, device)?;
+        if tensor.shape() != &shape {
+            candle_core::bail!("tensor {name} has shape {:?}, not {shape:?}", tensor.shape())
+        }
+        Ok(tensor)
+    }
+
+    fn get_unchecked(&self, name: &str, dtype: DType, device: &Device) -> candle_core::Result<Tensor> {
+        self.read(name, dtype, device)
+    }
+
+    fn contains_tensor(&self, name: &str) -> bool {
+        self.tensors.contains_key(name)
     }
 }
 
@@ -294,5 +432,73 @@ impl<E: Embedder> Embedder for CachedEmbedder<E> {
 
     fn name(&self) -> &str {
         self.inner.name()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use candle_nn::var_builder::SimpleBackend as _;
+
+    use super::*;
+
+    /// A safetensors file of `header` (as JSON) and `data`.
+    fn file(header: &serde_json::Value, data: &[u8]) -> tempfile::NamedTempFile {
+        let header = header.to_string();
+        let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(data);
+        let file = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(file.path(), bytes).unwrap();
+        file
+    }
+
+    #[test]
+    fn tensors_are_read_one_at_a_time_with_their_shapes() {
+        let mut data: Vec<u8> =
+            [1.5f32, -2.0, 3.25, 0.0, 7.0, 8.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+        // 0.5 and -4.0 as half-precision floats.
+        data.extend([0x00, 0x38, 0x00, 0xc4]);
+        let header = serde_json::json!({
+            "__metadata__": {"format": "pt"},
+            "a": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]},
+            "b": {"dtype": "F16", "shape": [2], "data_offsets": [24, 28]},
+        });
+        let path = file(&header, &data);
+        let weights = SafetensorsFile::open(path.path()).unwrap();
+        assert!(weights.contains_tensor("a") && !weights.contains_tensor("__metadata__"));
+        let a =
+            weights.get((2, 3).into(), "a", candle_nn::Init::Const(0.0), DType::F32, &Device::Cpu).unwrap();
+        assert_eq!(a.to_vec2::<f32>().unwrap(), [[1.5, -2.0, 3.25], [0.0, 7.0, 8.0]]);
+        let b = weights.get_unchecked("b", DType::F32, &Device::Cpu).unwrap();
+        assert_eq!(b.to_vec1::<f32>().unwrap(), [0.5, -4.0]);
+        // The wrong shape, or a tensor the file lacks, is an error.
+        assert!(
+            weights.get((3, 2).into(), "a", candle_nn::Init::Const(0.0), DType::F32, &Device::Cpu).is_err()
+        );
+        assert!(weights.get_unchecked("c", DType::F32, &Device::Cpu).is_err());
+    }
+
+    #[test]
+    fn a_broken_file_is_an_error() {
+        let data = [0u8; 8];
+        let broken = [
+            serde_json::json!({"a": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}}),
+            serde_json::json!({"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}),
+            serde_json::json!({"a": {"dtype": "F32", "shape": [2], "data_offsets": [8, 0]}}),
+            serde_json::json!({"a": {"dtype": "C64", "shape": [1], "data_offsets": [0, 8]}}),
+            serde_json::json!({"a": {"dtype": "F32", "shape": [-1], "data_offsets": [0, 8]}}),
+            serde_json::json!({"a": {"dtype": "F32", "shape": [4294967296u64, 4294967296u64], "data_offsets": [0, 8]}}),
+            serde_json::json!({"a": {"dtype": "F32", "shape": [2]}}),
+        ];
+        for header in &broken {
+            let path = file(header, &data);
+            assert!(SafetensorsFile::open(path.path()).is_err(), "{header}");
+        }
+        // A header longer than the file, and no header at all.
+        let path = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(path.path(), 1_000u64.to_le_bytes()).unwrap();
+        assert!(SafetensorsFile::open(path.path()).is_err());
+        std::fs::write(path.path(), [1u8, 2]).unwrap();
+        assert!(SafetensorsFile::open(path.path()).is_err());
     }
 }

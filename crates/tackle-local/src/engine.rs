@@ -96,6 +96,14 @@ struct OpenValue {
     likelihood: f32,
 }
 
+/// How many tokens of a cached state after `cached` serve a state after `tokens`: all of
+/// them where they begin `tokens` (their logits are known), else the start the two share but
+/// its last token (fed again, for the logits after it); 0 where nothing serves.
+fn reusable(cached: &[u32], tokens: &[u32]) -> usize {
+    let common = cached.iter().zip(tokens).take_while(|(a, b)| a == b).count();
+    if common == cached.len() { common } else { common.saturating_sub(1) }
+}
+
 /// The log of the sum of the exponentials of `logits`: what turns a logit into a
 /// log-probability.
 fn normaliser(logits: &[f32]) -> f32 {
@@ -409,7 +417,9 @@ impl Engine {
         Ok(self.model.forward(kv, tokens, false)?.last())
     }
 
-    /// The state after `tokens`: from the longest cached prefix, feeding the rest.
+    /// The state after `tokens`: from the cached state that shares the longest start with
+    /// them (cut to that start: a conversation with the same system text and tools but
+    /// another question reuses the state of the last one), feeding the rest.
     fn prefill(&self, tokens: &[u32]) -> Result<(Cached, usize), LocalError> {
         let best = {
             let prefixes = self.prefixes.lock().unwrap_or_else(|p| p.into_inner());
@@ -417,16 +427,21 @@ impl Engine {
             prefixes
                 .iter()
                 .chain(last.as_ref())
-                .filter(|c| {
-                    !c.tokens.is_empty() && c.tokens.len() <= tokens.len() && tokens.starts_with(&c.tokens)
-                })
-                .max_by_key(|c| c.tokens.len())
-                .cloned()
+                .map(|c| (reusable(&c.tokens, tokens), c))
+                .filter(|(keep, _)| *keep > 0)
+                .max_by_key(|(keep, _)| *keep)
+                .map(|(keep, c)| (keep, c.clone()))
         };
         let (mut state, reused) = match best {
-            Some(cached) => {
-                let reused = cached.tokens.len();
-                (cached, reused)
+            Some((keep, mut cached)) => {
+                if keep < cached.tokens.len() {
+                    // Only the part shared with `tokens`; the logits after it are unknown, so
+                    // `keep` stops short of the end of `tokens` and what follows is fed.
+                    cached.tokens.truncate(keep);
+                    cached.kv.truncate(keep)?;
+                    cached.logits.clear();
+                }
+                (cached, keep)
             }
             None => (Cached { tokens: Vec::new(), kv: Kv::default(), logits: Vec::new() }, 0),
         };
