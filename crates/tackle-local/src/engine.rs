@@ -16,6 +16,9 @@ use crate::tokenizer::{Env, Vocabulary};
 
 /// Prompt tokens fed to the model per forward pass.
 const CHUNK: usize = 128;
+
+/// How many warmed prefixes are kept (the most recent).
+pub(crate) const PREFIXES_KEPT: usize = 8;
 /// Repetition penalty for plain answers (greedy decoding of a small model loops without
 /// one), over the last `REPEAT_WINDOW` tokens, as llama.cpp applies it.
 const REPEAT_PENALTY: f32 = 1.3;
@@ -462,7 +465,7 @@ impl Engine {
         let mut prefixes = self.prefixes.lock().unwrap_or_else(|p| p.into_inner());
         prefixes.retain(|c| c.tokens != state.tokens);
         prefixes.insert(0, state);
-        prefixes.truncate(8);
+        prefixes.truncate(PREFIXES_KEPT);
         Ok(())
     }
 

@@ -215,16 +215,23 @@ impl LocalModel {
     /// that requests starting with it only process what follows.
     pub fn prefill(&self, instructions: &str, tools: &[Arc<ToolDefinition>]) -> Result<(), LocalError> {
         let tools = self.usable_tools(tools);
-        let system = chat::system_text(instructions, &tools);
-        let prefix = self.template.render(&[("system", system)], false)?;
-        let tokens = self.engine.vocabulary.encode(&prefix)?;
-        self.engine.warm(&tokens)?;
-        if !tools.is_empty() && matches!(self.router, Router::Classify { .. }) {
+        // The router's prompts (one per tool and one for no tool, a line each) where they
+        // fit beside the system text among the states kept; a larger catalog's are
+        // processed as the router weighs them (with an embedder, only the likeliest tools').
+        // The system text last, so that it is the last to be let go of.
+        if !tools.is_empty()
+            && tools.len() + 2 <= crate::engine::PREFIXES_KEPT
+            && matches!(self.router, Router::Classify { .. })
+        {
             for prefix in chat::channel_prefixes(&tools) {
                 let tokens = self.engine.vocabulary.encode(&prefix)?;
                 self.engine.warm(&tokens)?;
             }
         }
+        let system = chat::system_text(instructions, &tools);
+        let prefix = self.template.render(&[("system", system)], false)?;
+        let tokens = self.engine.vocabulary.encode(&prefix)?;
+        self.engine.warm(&tokens)?;
         Ok(())
     }
 
