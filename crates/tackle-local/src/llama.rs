@@ -71,7 +71,7 @@ pub(crate) struct Kv {
 }
 
 impl Kv {
-    /// Keeps the first `len` tokens (a segment cut short stays a view of the whole).
+    /// Keeps the first `len` tokens (of a segment cut short, a copy of the part kept).
     pub(crate) fn truncate(&mut self, len: usize) -> Result<()> {
         if len >= self.len {
             return Ok(());
@@ -85,8 +85,9 @@ impl Kv {
                     cut.push((k.clone(), v.clone()));
                     kept += size;
                 } else {
+                    // The part kept is copied: a view would hold the whole segment.
                     if kept < len {
-                        cut.push((k.narrow(2, 0, len - kept)?, v.narrow(2, 0, len - kept)?));
+                        cut.push((k.narrow(2, 0, len - kept)?.copy()?, v.narrow(2, 0, len - kept)?.copy()?));
                     }
                     break;
                 }
@@ -445,7 +446,9 @@ mod tests {
             let mut cut = kv.clone();
             cut.truncate(keep).unwrap();
             assert_eq!(cut.len, keep);
-            model.forward(&mut cut, &prompt[keep..], false).unwrap();
+            // Ten tokens first: after 150 they join the segment cut short.
+            model.forward(&mut cut, &prompt[keep..keep + 10], false).unwrap();
+            model.forward(&mut cut, &prompt[keep + 10..], false).unwrap();
             let first = model.forward(&mut cut, &more[..1], false).unwrap().last();
             assert!(largest_gap(&first, &one_by_one[0]) < 1e-3, "cut to {keep}");
         }
