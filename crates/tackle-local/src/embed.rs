@@ -150,7 +150,8 @@ impl Embedder for MiniLm {
 const MAX_HEADER: u64 = 100_000_000;
 
 /// A safetensors file read one tensor at a time, as the model asks for each: loading holds
-/// the weights read so far and one tensor, not the weights and the whole file beside them.
+/// the weights read so far and one tensor twice over (its bytes and its values), not the
+/// weights and the whole file beside them.
 struct SafetensorsFile {
     file: std::sync::Mutex<std::fs::File>,
     /// Name -> element type, shape, and where its bytes start and end in the file.
@@ -220,8 +221,7 @@ impl SafetensorsFile {
         file.read_exact(&mut bytes)?;
         drop(file);
         let tensor = match stored {
-            // Converted as it is read, so that the bytes and the values are not both held
-            // in full for long.
+            // The bytes are let go of as soon as the values are made.
             DType::F32 => {
                 let values: Vec<f32> =
                     bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();

@@ -19,6 +19,7 @@ const CHUNK: usize = 128;
 
 /// How many warmed prefixes are kept (the most recent).
 pub(crate) const PREFIXES_KEPT: usize = 8;
+
 /// Repetition penalty for plain answers (greedy decoding of a small model loops without
 /// one), over the last `REPEAT_WINDOW` tokens, as llama.cpp applies it.
 const REPEAT_PENALTY: f32 = 1.3;
