@@ -245,7 +245,7 @@ pub(crate) fn list() -> Result<ExitCode, Failure> {
             .filter(|p| {
                 p.extension().is_some_and(|e| e == "gguf")
                     && p.file_name().is_some_and(|n| n != SMOLLM2_135M.file_name)
-                    && !p.to_string_lossy().ends_with(".q8_0.gguf")
+                    && !tackle_local::is_converted(p)
             })
             .collect();
         others.sort();

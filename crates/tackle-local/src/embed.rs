@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
+use candle_core::Module;
 use candle_core::{DType, Device, Tensor};
-use candle_transformers::models::bert::{BertModel, Config, HiddenAct, PositionEmbeddingType};
+use candle_transformers::models::bert::{BertEncoder, Config, HiddenAct, PositionEmbeddingType};
 use tackle_core::{EmbedError, Embedder};
 use tokenizers::Tokenizer;
 
@@ -47,8 +48,48 @@ const BATCH_PIECES: usize = 1024;
 
 /// all-MiniLM-L6-v2 as an [`Embedder`].
 pub struct MiniLm {
-    model: BertModel,
+    embeddings: Embeddings,
+    encoder: BertEncoder,
     tokenizer: Tokenizer,
+}
+
+/// BERT's input layer, its table of word pieces held in half precision (23 MB against 47:
+/// the rows a text looks up are widened to f32, and the encoder runs in f32).
+struct Embeddings {
+    words: Tensor,
+    positions: Tensor,
+    types: Tensor,
+    norm: candle_nn::LayerNorm,
+}
+
+impl Embeddings {
+    fn load(vb: candle_nn::VarBuilder<'_>, config: &Config) -> candle_core::Result<Embeddings> {
+        let hidden = config.hidden_size;
+        let zero = candle_nn::Init::Const(0.0);
+        Ok(Embeddings {
+            words: vb.get_with_hints_dtype(
+                (config.vocab_size, hidden),
+                "word_embeddings.weight",
+                zero,
+                DType::F16,
+            )?,
+            positions: vb.get((config.max_position_embeddings, hidden), "position_embeddings.weight")?,
+            types: vb.get((config.type_vocab_size, hidden), "token_type_embeddings.weight")?,
+            norm: candle_nn::layer_norm(hidden, config.layer_norm_eps, vb.pp("LayerNorm"))?,
+        })
+    }
+
+    /// The encoder's input for `ids` (texts by rows) of segments `types`: the sum of each
+    /// piece's word, position and segment rows, normalised.
+    fn forward(&self, ids: &Tensor, types: &Tensor) -> candle_core::Result<Tensor> {
+        let (texts, pieces) = ids.dims2()?;
+        let hidden = self.positions.dim(1)?;
+        let words = self.words.index_select(&ids.flatten_all()?, 0)?.to_dtype(DType::F32)?;
+        let types = self.types.index_select(&types.flatten_all()?, 0)?;
+        let sum = (words + types)?.reshape((texts, pieces, hidden))?;
+        let sum = sum.broadcast_add(&self.positions.narrow(0, 0, pieces)?)?;
+        self.norm.forward(&sum)
+    }
 }
 
 impl std::fmt::Debug for MiniLm {
@@ -71,7 +112,11 @@ impl MiniLm {
             |path: &Path, reason: String| LocalError::Load { path: path.display().to_string(), reason };
         let file = SafetensorsFile::open(&weights).map_err(|e| load(&weights, e))?;
         let vb = candle_nn::VarBuilder::from_backend(Box::new(file), DType::F32, Device::Cpu);
-        let model = BertModel::load(vb, &config()).map_err(|e| load(&weights, e.to_string()))?;
+        let config = config();
+        let embeddings =
+            Embeddings::load(vb.pp("embeddings"), &config).map_err(|e| load(&weights, e.to_string()))?;
+        let encoder = BertEncoder::load(vb.set_dtype(DType::F16).pp("encoder"), &config)
+            .map_err(|e| load(&weights, e.to_string()))?;
         let mut tokenizer =
             Tokenizer::from_file(&tokenizer).map_err(|e| LocalError::Tokenizer(e.to_string()))?;
         tokenizer
@@ -81,7 +126,7 @@ impl MiniLm {
             }))
             .map_err(|e| LocalError::Tokenizer(e.to_string()))?;
         tokenizer.with_padding(None);
-        Ok(MiniLm { model, tokenizer })
+        Ok(MiniLm { embeddings, encoder, tokenizer })
     }
 
     /// The vectors of texts of like length, padded here to the longest of them.
@@ -99,9 +144,13 @@ impl MiniLm {
         let types = rows(tokenizers::Encoding::get_type_ids)?;
         let mask = rows(tokenizers::Encoding::get_attention_mask)?;
         let run = || -> candle_core::Result<Vec<Vec<f32>>> {
-            let hidden = self.model.forward(&ids, &types, Some(&mask))?;
+            let input = self.embeddings.forward(&ids, &types)?;
+            // Padding gets the lowest score in every head's attention (as BERT's own code).
+            let mask = mask.to_dtype(DType::F32)?;
+            let lowest = ((1.0 - &mask)? * -65504.0)?.unsqueeze(1)?.unsqueeze(1)?.to_dtype(DType::F16)?;
+            let hidden = self.encoder.forward(&input.to_dtype(DType::F16)?, &lowest)?.to_dtype(DType::F32)?;
             // Mean over the real tokens (padding masked out), then unit length.
-            let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+            let mask = mask.unsqueeze(2)?;
             let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
             let counts = mask.sum(1)?.clamp(1e-9, f64::MAX)?;
             let mean = summed.broadcast_div(&counts)?;

@@ -5,6 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use candle_core::DType;
 use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use toktrie::{InferenceCapabilities, TokEnv};
@@ -18,7 +19,11 @@ use crate::tokenizer::{Env, Vocabulary};
 const CHUNK: usize = 128;
 
 /// How many warmed prefixes are kept (the most recent).
-pub(crate) const PREFIXES_KEPT: usize = 8;
+const PREFIXES_KEPT: usize = 8;
+
+/// The bytes the states after the router's prompts may take, kept in half precision (as
+/// llama.cpp keeps its keys and values): about 0.8 MB a prompt, so some forty tools' prompts.
+const ROUTE_BYTES: usize = 32 << 20;
 
 /// Repetition penalty for plain answers (greedy decoding of a small model loops without
 /// one), over the last `REPEAT_WINDOW` tokens, as llama.cpp applies it.
@@ -177,11 +182,14 @@ pub(crate) struct Engine {
     /// The tokens by their text, for copying from the user's text into a call.
     copies: TokenIndex,
     factory: ParserFactory,
-    /// The states after static prefixes (the system text and tools; the router's prompt),
+    /// The states after static prefixes (the system text and tools),
     /// the most recent first.
     prefixes: Mutex<Vec<Cached>>,
     /// The state after the most recent generation.
     last: Mutex<Option<Cached>>,
+    /// The states after the router's prompts, keys and values in half precision, the most
+    /// recently used first, at most [`ROUTE_BYTES`] together.
+    routes: Mutex<std::collections::VecDeque<Cached>>,
     context_length: usize,
 }
 
@@ -397,6 +405,7 @@ impl Engine {
             factory,
             prefixes: Mutex::new(Vec::new()),
             last: Mutex::new(None),
+            routes: Mutex::new(Default::default()),
             context_length,
         })
     }
@@ -470,6 +479,42 @@ impl Engine {
         Ok(())
     }
 
+    /// The state after the router's prompt `tokens`: kept from before, or computed and kept
+    /// (letting the least recently used go where they would take more than [`ROUTE_BYTES`]);
+    /// with whether every state kept before is still kept.
+    fn route(&self, tokens: &[u32]) -> Result<(Cached, bool), LocalError> {
+        let kept = {
+            let mut routes = self.routes.lock().unwrap_or_else(|p| p.into_inner());
+            routes.iter().position(|c| c.tokens == tokens).and_then(|i| routes.remove(i)).inspect(|c| {
+                routes.push_front(c.clone());
+            })
+        };
+        if let Some(kept) = kept {
+            return Ok((Cached { kv: kept.kv.to_dtype(DType::F32)?, ..kept }, true));
+        }
+        let (state, _) = self.prefill(tokens)?;
+        let compact = Cached { kv: state.kv.to_dtype(DType::F16)?, ..state.clone() };
+        let size = |c: &Cached| c.kv.bytes() + 4 * (c.logits.len() + c.tokens.len());
+        let mut routes = self.routes.lock().unwrap_or_else(|p| p.into_inner());
+        routes.retain(|c| c.tokens != compact.tokens);
+        routes.push_front(compact);
+        let mut total: usize = routes.iter().map(size).sum();
+        let mut all_kept = true;
+        while total > ROUTE_BYTES && routes.len() > 1 {
+            if let Some(gone) = routes.pop_back() {
+                total -= size(&gone);
+                all_kept = false;
+            }
+        }
+        Ok((state, all_kept))
+    }
+
+    /// Processes the router's prompt `tokens` and keeps the state, so that weighing a request
+    /// after it feeds only the request; false where that let an older prompt's state go.
+    pub(crate) fn warm_route(&self, tokens: &[u32]) -> Result<bool, LocalError> {
+        Ok(self.route(tokens)?.1)
+    }
+
     /// The log-likelihood of `continuation` after `prefix`, the continuation fed in one pass
     /// (the logits after each of its tokens at once); `None` where it falls below `floor`.
     pub(crate) fn likelihood(
@@ -478,7 +523,7 @@ impl Engine {
         continuation: &[u32],
         floor: f32,
     ) -> Result<Option<f32>, LocalError> {
-        let (state, _) = self.prefill(prefix)?;
+        let (state, _) = self.route(prefix)?;
         let Some((&first, _)) = continuation.split_first() else { return Ok(Some(0.0)) };
         let mut total = log_prob(&state.logits, first);
         if continuation.len() > 1 && total >= floor {

@@ -72,30 +72,35 @@ pub(crate) fn load(path: &Path) -> Result<(Llama, Metadata), LocalError> {
         ));
     }
     let device = Device::Cpu;
-    let slow: Vec<String> = content
+    let slow = slow_tensors(&content);
+    let narrow = content
         .tensor_infos
         .iter()
-        .filter(|(_, info)| !has_fast_kernel(info.ggml_dtype))
-        .map(|(name, _)| name.clone())
-        .collect();
-    let weights = if slow.is_empty() {
+        .any(|(_, info)| matches!(info.shape.dims(), [_, width] if crate::llama::needs_widening(*width)));
+    let weights = if slow.is_empty() && !narrow {
         Llama::from_gguf(&content, &mut file, &device).map_err(|e| load_error(path, e))?
     } else {
         // Converted once, next to the file; in memory when that place is not writable.
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         let stem = path.file_stem().map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
-        let converted = path.with_file_name(format!("{stem}.{size}.q8_0.gguf"));
+        let converted = path.with_file_name(format!("{stem}.{size}.{CONVERTED}.gguf"));
         if !converted.exists() {
             let temporary = converted.with_extension(format!("tmp{}", std::process::id()));
             let written = std::fs::File::create(&temporary)
                 .map_err(|e| e.to_string())
-                .and_then(|mut out| convert(&content, &mut file, &slow, &mut out).map_err(|e| e.to_string()))
+                .and_then(|mut out| {
+                    convert(&content, &mut file, &slow, true, &mut out).map_err(|e| e.to_string())
+                })
                 .and_then(|()| std::fs::rename(&temporary, &converted).map_err(|e| e.to_string()));
+            if written.is_ok() {
+                // What an earlier version converted the file to, no longer read.
+                let _ = std::fs::remove_file(path.with_file_name(format!("{stem}.{size}.q8_0.gguf")));
+            }
             if let Err(error) = written {
                 let _ = std::fs::remove_file(&temporary);
                 tracing::debug!(%error, "cannot keep the converted model; converting in memory");
                 let mut buffer = Cursor::new(Vec::new());
-                convert(&content, &mut file, &slow, &mut buffer).map_err(|e| load_error(path, e))?;
+                convert(&content, &mut file, &slow, true, &mut buffer).map_err(|e| load_error(path, e))?;
                 buffer.set_position(0);
                 let content = gguf_file::Content::read(&mut buffer).map_err(|e| load_error(path, e))?;
                 let weights =
@@ -110,30 +115,69 @@ pub(crate) fn load(path: &Path) -> Result<(Llama, Metadata), LocalError> {
     Ok((weights, metadata))
 }
 
+/// What a converted file's name says it holds (the version of [`convert`]'s output).
+pub(crate) const CONVERTED: &str = "q4k-wide";
+
+/// Whether `path` names a file [`load`] converted another to (`<stem>.<size>.q4k-wide.gguf`,
+/// or `.q8_0.gguf` from an earlier version): not a model of its own to offer.
+pub fn is_converted(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    [CONVERTED, "q8_0"].iter().any(|kind| {
+        name.strip_suffix(&format!(".{kind}.gguf")).and_then(|rest| rest.rsplit_once('.')).is_some_and(
+            |(stem, size)| !stem.is_empty() && !size.is_empty() && size.bytes().all(|b| b.is_ascii_digit()),
+        )
+    })
+}
+
+/// The tensors of `content` without a fast kernel in candle, by name.
+pub(crate) fn slow_tensors(content: &gguf_file::Content) -> Vec<String> {
+    content
+        .tensor_infos
+        .iter()
+        .filter(|(_, info)| !has_fast_kernel(info.ggml_dtype))
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
 /// Writes `content` as GGUF to `out` with the `slow` tensors re-encoded to Q8_0 (F32 when
-/// their rows do not split into Q8_0 blocks).
-fn convert<R: std::io::Read + std::io::Seek, W: std::io::Write + std::io::Seek>(
+/// their rows do not split into Q8_0 blocks); with `widen`, the weight matrices that are
+/// slow or whose rows are not whole 256-value blocks are re-encoded as Q4_K, widened with
+/// zeros to whole blocks (see [`crate::llama::reencode`]), the token embeddings too where
+/// the file ties them to the output projection.
+pub(crate) fn convert<R: std::io::Read + std::io::Seek, W: std::io::Write + std::io::Seek>(
     content: &gguf_file::Content,
     file: &mut R,
     slow: &[String],
+    widen: bool,
     out: &mut W,
 ) -> candle_core::Result<()> {
+    use candle_core::quantized::k_quants::QK_K;
+
+    use crate::llama::{WIDENED, needs_widening, reencode};
     let device = Device::Cpu;
     let mut names: Vec<&String> = content.tensor_infos.keys().collect();
     names.sort();
     let mut tensors = Vec::with_capacity(names.len());
     for name in names {
-        let tensor = content.tensor(file, name, &device)?;
-        let tensor = if slow.contains(name) {
-            let dense = tensor.dequantize(&device)?;
-            let dtype = if tensor.shape().dims().last().is_some_and(|d| d % 32 == 0) {
-                GgmlDType::Q8_0
-            } else {
-                GgmlDType::F32
-            };
-            QTensor::quantize(&dense, dtype)?
-        } else {
-            tensor
+        let original = content.tensor(file, name, &device)?;
+        let dims = original.shape().dims().to_vec();
+        // The token embeddings double as the output projection where the file ties them:
+        // a matrix then, widened, and only their first values read when a row is looked up.
+        let tied = name == "token_embd.weight" && !content.tensor_infos.contains_key("output.weight");
+        let matrix = name != "token_embd.weight" || tied;
+        let tensor = match dims.as_slice() {
+            [_, width] if widen && matrix && (needs_widening(*width) || slow.contains(name)) => {
+                reencode(&original, width.next_multiple_of(QK_K), WIDENED, &device)?
+            }
+            [_, width] if slow.contains(name) && width % 32 == 0 => {
+                reencode(&original, *width, GgmlDType::Q8_0, &device)?
+            }
+            _ if slow.contains(name) => {
+                let dtype =
+                    if dims.last().is_some_and(|d| d % 32 == 0) { GgmlDType::Q8_0 } else { GgmlDType::F32 };
+                QTensor::quantize(&original.dequantize(&device)?, dtype)?
+            }
+            _ => original,
         };
         tensors.push((name.clone(), tensor));
     }

@@ -66,6 +66,7 @@ pub use embed::{CachedEmbedder, MINILM_L6_TOKENIZER, MINILM_L6_WEIGHTS, MiniLm};
 pub use error::LocalError;
 #[cfg(feature = "pull")]
 pub use error::{PullError, PullErrorKind};
+pub use gguf::is_converted;
 pub use model::{
     DEFAULT_CALL_BIAS, DEFAULT_NONE_BIAS, LocalModel, ROUTER_CANDIDATES, RouteOption, Router, Stats,
     StatsHandle,

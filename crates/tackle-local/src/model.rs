@@ -215,17 +215,16 @@ impl LocalModel {
     /// that requests starting with it only process what follows.
     pub fn prefill(&self, instructions: &str, tools: &[Arc<ToolDefinition>]) -> Result<(), LocalError> {
         let tools = self.usable_tools(tools);
-        // The router's prompts (one per tool and one for no tool, a line each) where they
-        // fit beside the system text among the states kept; a larger catalog's are
-        // processed as the router weighs them (with an embedder, only the likeliest tools').
-        // The system text last, so that it is the last to be let go of.
-        if !tools.is_empty()
-            && tools.len() + 2 <= crate::engine::PREFIXES_KEPT
-            && matches!(self.router, Router::Classify { .. })
+        // The router's prompts (one per tool and one for no tool, a line each) of a small
+        // catalog; a larger catalog's are processed the first time the router weighs them
+        // (with an embedder, only the likeliest tools'), and kept, as these are.
+        if !tools.is_empty() && tools.len() <= ROUTES_WARMED && matches!(self.router, Router::Classify { .. })
         {
             for prefix in chat::channel_prefixes(&tools) {
                 let tokens = self.engine.vocabulary.encode(&prefix)?;
-                self.engine.warm(&tokens)?;
+                if !self.engine.warm_route(&tokens)? {
+                    break;
+                }
             }
         }
         let system = chat::system_text(instructions, &tools);
@@ -806,6 +805,11 @@ fn last_user_text(messages: &[Message]) -> String {
         })
         .unwrap_or_default()
 }
+
+/// The most tools whose router prompts [`LocalModel::prefill`] processes (each takes about
+/// a quarter of a second here, and with an embedder a request weighs only
+/// [`ROUTER_CANDIDATES`] of them).
+const ROUTES_WARMED: usize = 8;
 
 /// Request tokens the router reads (the start of a request carries what it is about).
 const ROUTER_TOKENS: usize = 12;
