@@ -18,12 +18,18 @@ use crate::tokenizer::{Env, Vocabulary};
 /// Prompt tokens fed to the model per forward pass.
 const CHUNK: usize = 128;
 
-/// How many warmed prefixes are kept (the most recent).
+/// How many warmed prefixes are kept (the most recent)...
 const PREFIXES_KEPT: usize = 8;
 
+/// ...and the bytes their keys and values may take together, the most recent always kept (a
+/// 36-tool catalog's system text alone takes 86 MB; a program that offers a new list of
+/// tools with each request would otherwise keep eight of them).
+const PREFIX_BYTES: usize = 128 << 20;
+
 /// The bytes the states after the router's prompts may take, kept in half precision (as
-/// llama.cpp keeps its keys and values): about 0.8 MB a prompt, so some forty tools' prompts.
-const ROUTE_BYTES: usize = 32 << 20;
+/// llama.cpp keeps its keys and values): about 0.8 MB a prompt, so some twenty tools'
+/// prompts (with an embedder a request weighs four tools and no tool).
+const ROUTE_BYTES: usize = 16 << 20;
 
 /// Repetition penalty for plain answers (greedy decoding of a small model loops without
 /// one), over the last `REPEAT_WINDOW` tokens, as llama.cpp applies it.
@@ -476,6 +482,15 @@ impl Engine {
         prefixes.retain(|c| c.tokens != state.tokens);
         prefixes.insert(0, state);
         prefixes.truncate(PREFIXES_KEPT);
+        let mut total = 0;
+        let kept = prefixes
+            .iter()
+            .take_while(|c| {
+                total += c.kv.bytes();
+                total <= PREFIX_BYTES
+            })
+            .count();
+        prefixes.truncate(kept.max(1));
         Ok(())
     }
 

@@ -118,7 +118,7 @@ pub(crate) fn load(path: &Path) -> Result<(Llama, Metadata), LocalError> {
 /// What a converted file's name says it holds (the version of [`convert`]'s output).
 pub(crate) const CONVERTED: &str = "q4k-wide";
 
-/// Whether `path` names a file [`load`] converted another to (`<stem>.<size>.q4k-wide.gguf`,
+/// Whether `path` names a file the model loader converted another to (`<stem>.<size>.q4k-wide.gguf`,
 /// or `.q8_0.gguf` from an earlier version): not a model of its own to offer.
 pub fn is_converted(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
@@ -225,4 +225,19 @@ fn read_metadata(content: &gguf_file::Content) -> Result<Metadata, String> {
         return Err("token types and tokens differ in number".to_owned());
     }
     Ok(Metadata { architecture, tokens, token_types, merges, pre, eos, bos, chat_template, context_length })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converted_files_are_told_from_models() {
+        for name in ["SmolLM2.Q4_1.98362432.q4k-wide.gguf", "SmolLM2.Q4_1.98362432.q8_0.gguf"] {
+            assert!(is_converted(Path::new(name)), "{name}");
+        }
+        for name in ["SmolLM2.Q4_1.gguf", "model.q8_0.gguf", "a.12x.q4k-wide.gguf", ".1.q4k-wide.gguf"] {
+            assert!(!is_converted(Path::new(name)), "{name}");
+        }
+    }
 }
