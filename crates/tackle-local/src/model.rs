@@ -806,9 +806,9 @@ fn last_user_text(messages: &[Message]) -> String {
         .unwrap_or_default()
 }
 
-/// The most tools whose router prompts [`LocalModel::prefill`] processes (each takes about
-/// a quarter of a second here, and with an embedder a request weighs only
-/// [`ROUTER_CANDIDATES`] of them).
+/// The most tools whose router prompts [`LocalModel::prefill`] processes (each some 40
+/// tokens, and with an embedder a request weighs only [`ROUTER_CANDIDATES`] of them, so a
+/// larger catalog's are processed as they are first weighed).
 const ROUTES_WARMED: usize = 8;
 
 /// Request tokens the router reads (the start of a request carries what it is about).
