@@ -33,9 +33,9 @@ const MAX_POSITIONS: usize = 32_768;
 /// What a matrix whose rows are not a whole number of 256-value blocks is re-encoded as,
 /// widened with zeros to one: candle's fast x86 and ARM kernels (several times the speed of
 /// its generic ones here) take only such rows. Q4_K, at 4.5 bits a weight, keeps the widened
-/// matrices and the copy those kernels lay out beside them at 224 MB for SmolLM2, against
-/// 171 MB for the Q8_0 ones they replace (Q8_0 widened, by its size, 282 MB for the layers
-/// alone).
+/// matrices and the copy those kernels lay out beside them at 238 MB for SmolLM2 (heaptrack;
+/// by their sizes the Q8_0 matrices they replace took 171 MB, and Q8_0 widened would take
+/// 282 MB for the layers alone).
 pub(crate) const WIDENED: GgmlDType = GgmlDType::Q4K;
 
 /// How [`Llama::read`] holds the weight matrices.
