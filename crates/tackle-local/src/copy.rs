@@ -222,10 +222,7 @@ impl CopySource {
             {
                 words.push(i);
             }
-            let digit_next = text.get(i + 1).is_some_and(char::is_ascii_digit);
-            if (c.is_ascii_digit() && !before.is_some_and(|b| b.is_ascii_digit() || b == '.'))
-                || (c == '-' && digit_next && !before.is_some_and(|b| b.is_ascii_digit()))
-            {
+            if number_starts(&text, i) {
                 numbers.push(i);
             }
         }
@@ -510,7 +507,7 @@ impl CopySource {
         let add = |found: &mut Vec<(u32, f32)>, tokens: &[u32]| {
             found.extend(tokens.iter().map(|&t| (t, COPY_BONUS)));
         };
-        let (slot, Written { numbers: numbers_written, key, tool, .. }) = slot(json);
+        let (slot, Written { numbers: numbers_written, strings, key, tool }) = slot(json);
         match slot {
             Slot::Text(value) => {
                 for &at in self.words.iter().filter(|&&at| self.stands_at(at, &value)) {
@@ -567,16 +564,15 @@ impl CopySource {
             Slot::ValueStart => {
                 // The numbers not yet copied into the call, the first of them earning more:
                 // values are mostly written in the order their parameters are declared
-                // ("add 133 and 34", "from 10 to 20").
+                // ("add 133 and 34", "from 10 to 20"). A number inside a string the call
+                // holds is copied too: the 2508 of "2508 University Avenue" is no count of
+                // seats (the 2 of the tool's name `Homes_2_FindHome` is not).
                 let mut copied = numbers_written;
+                let arguments = strings.iter().filter(|s| !s.iter().copied().eq(tool.chars()));
+                copied.extend(arguments.flat_map(|s| numbers_in(s)));
                 let mut first = true;
                 for &at in &self.numbers {
-                    let number: Vec<char> = self.text[at..]
-                        .iter()
-                        .enumerate()
-                        .take_while(|&(i, c)| c.is_ascii_digit() || (i == 0 && *c == '-') || *c == '.')
-                        .map(|(_, c)| *c)
-                        .collect();
+                    let number = number_at(&self.text, at);
                     if let Some(i) = copied.iter().position(|n| *n == number) {
                         copied.swap_remove(i);
                         continue;
@@ -664,6 +660,30 @@ fn quoted(text: &[char]) -> Vec<(usize, usize)> {
         i += 1;
     }
     found
+}
+
+/// The numbers written in `text`, found as [`CopySource::new`] finds them.
+fn numbers_in(text: &[char]) -> Vec<Vec<char>> {
+    (0..text.len()).filter(|&i| number_starts(text, i)).map(|at| number_at(text, at)).collect()
+}
+
+/// Whether a number starts at `i` of `text`: a digit after anything but a digit or point,
+/// or a minus before a digit and after no digit.
+fn number_starts(text: &[char], i: usize) -> bool {
+    let before = i.checked_sub(1).map(|j| text[j]);
+    let digit_next = text.get(i + 1).is_some_and(char::is_ascii_digit);
+    (text[i].is_ascii_digit() && !before.is_some_and(|b| b.is_ascii_digit() || b == '.'))
+        || (text[i] == '-' && digit_next && !before.is_some_and(|b| b.is_ascii_digit()))
+}
+
+/// The number that starts at `at` of `text`: its minus, digits and points.
+fn number_at(text: &[char], at: usize) -> Vec<char> {
+    text[at..]
+        .iter()
+        .enumerate()
+        .take_while(|&(i, c)| c.is_ascii_digit() || (i == 0 && *c == '-') || *c == '.')
+        .map(|(_, c)| *c)
+        .collect()
 }
 
 /// Where the end of a JSON text written so far stands.
@@ -1072,6 +1092,18 @@ mod tests {
         assert_eq!(bonuses(r#"{"a":"#), [("1", COPY_BONUS + ORDER_BONUS), ("3", COPY_BONUS)]);
         assert_eq!(bonuses(r#"{"a":133,"b":"#), [("3", COPY_BONUS + ORDER_BONUS)]);
         assert_eq!(bonuses(r#"{"a":34,"b":"#), [("1", COPY_BONUS + ORDER_BONUS)]);
+        // A number a string of the call holds is copied: "133 Main Street" is no count.
+        assert_eq!(bonuses(r#"{"street":"133 main","b":"#), [("3", COPY_BONUS + ORDER_BONUS)]);
+        assert_eq!(bonuses(r#"{"street":"main","b":"#), [("1", COPY_BONUS + ORDER_BONUS), ("3", COPY_BONUS)]);
+        assert_eq!(
+            bonuses(r#"{"name":"sum_133","arguments":{"b":"#),
+            [("1", COPY_BONUS + ORDER_BONUS), ("3", COPY_BONUS)],
+            "the tool's name is no value"
+        );
+        assert_eq!(
+            numbers_in(&chars("on 2023-10-06, -4 at 1.5")),
+            [chars("2023"), chars("10"), chars("06"), chars("-4"), chars("4"), chars("1.5")]
+        );
     }
 
     #[test]
