@@ -566,7 +566,7 @@ impl CopySource {
                 // values are mostly written in the order their parameters are declared
                 // ("add 133 and 34", "from 10 to 20"). A number inside a string the call
                 // holds is copied too: the 2508 of "2508 University Avenue" is no count of
-                // seats (the 2 of the tool's name `Homes_2_FindHome` is not).
+                // seats (the 2 of the tool's name `Homes_2_FindHomeByArea` is not).
                 let mut copied = numbers_written;
                 let arguments = strings.iter().filter(|s| !s.iter().copied().eq(tool.chars()));
                 copied.extend(arguments.flat_map(|s| numbers_in(s)));
