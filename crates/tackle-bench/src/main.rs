@@ -55,6 +55,9 @@
 //! evaluation (its repository's `tests/`: passages that must and must not be in the main
 //! text of 990 pages); `dev` is every third page in URL order (`TACKLE_SHOW=1` lists its
 //! misses), `held-out` the other two thirds, never looked at page by page.
+//! `tackle-bench extract --modern DIR [--part dev|held-out|all]` scores the modern-web
+//! benchmark of 2026 (about a thousand pages of many kinds with their main text; see
+//! `modern.rs`) as the article-extraction benchmark scores: shingle precision, recall, F1.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
@@ -62,6 +65,7 @@ mod env;
 mod guard;
 mod local;
 mod mcp;
+mod modern;
 mod serve_load;
 mod suspend;
 mod wire;
@@ -574,9 +578,10 @@ fn main() {
         |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str);
     let (write_to, dir) = (flag("--write"), flag("--dir"));
     let outcome = match which.as_str() {
-        "extract" => match flag("--snippets") {
-            Some(snippets) => extract_snippets(snippets, flag("--part").unwrap_or("all")),
-            None => bench_extract(write_to, dir, flag("--compare")),
+        "extract" => match (flag("--snippets"), flag("--modern")) {
+            (Some(snippets), _) => extract_snippets(snippets, flag("--part").unwrap_or("all")),
+            (None, Some(modern)) => modern::bench(modern, flag("--part").unwrap_or("dev")),
+            (None, None) => bench_extract(write_to, dir, flag("--compare")),
         },
         "guard" => match (dir, flag("--html")) {
             (Some(dir), _) => guard::bench(dir),
