@@ -1,6 +1,7 @@
 //! Text a human reader of the page does not see, decided on the DOM: comments, and
 //! elements hidden by attribute (`hidden`, `aria-hidden="true"`), by inline style
-//! (`display:none`, `visibility:hidden`, zero opacity, transparent text or text the colour
+//! (`display:none`, `visibility:hidden`, zero opacity — but for a page's main part that
+//! a script fades in —, transparent text or text the colour
 //! of its background, fonts under 4 px, zero-size boxes that clip their text, boxes moved
 //! far off-screen or clipped to nothing) or by the utility classes that do the same
 //! (`hidden`, `d-none`, `invisible`, `sr-only`, `visually-hidden`, `screen-reader-text`).
@@ -38,6 +39,18 @@ const HIDING_CLASSES: [&str; 9] = [
     "screenreader-only",
     "hide",
 ];
+
+/// How an element hidden by zero opacity alone is reported. Scripts fade a page's main
+/// part in from zero opacity (Webflow's interactions, AOS): such an element that holds at
+/// least half of the page's text is what the reader sees once the page has loaded, not
+/// hidden text ([`fades_in`]).
+pub(crate) const ZERO_OPACITY: &str = "hidden: zero opacity";
+
+/// Whether an element hidden as `how` says, with `text` bytes of the page's `page_text`,
+/// is a page's main part waiting to fade in rather than hidden (see [`ZERO_OPACITY`]).
+pub(crate) fn fades_in(how: &str, text: usize, page_text: usize) -> bool {
+    how == ZERO_OPACITY && text > 0 && 2 * text >= page_text
+}
 
 /// How element `id` is hidden from a reader, if it is.
 pub(crate) fn how(doc: &Document, id: u32) -> Option<&'static str> {
@@ -79,7 +92,7 @@ fn by_style(style: &str) -> Option<&'static str> {
         return Some("hidden: visibility:hidden");
     }
     if get("opacity").and_then(|v| v.parse::<f32>().ok()).is_some_and(|o| o < 0.05) {
-        return Some("hidden: transparent");
+        return Some(ZERO_OPACITY);
     }
     let color = get("color");
     if color.is_some_and(|c| c == "transparent" || c.ends_with(",0)") || c.ends_with(",0.0)")) {
@@ -192,19 +205,33 @@ pub(crate) fn collect(doc: &Document) -> Vec<HiddenText> {
     for comment in &doc.comments {
         keep("hidden: comment", super::dom::fold_whitespace(comment), &mut out);
     }
+    // The page's text, measured once an element hidden by zero opacity alone is met.
+    let mut page_text = None;
     let mut stack = vec![Document::ROOT];
     while let Some(id) = stack.pop() {
         if id != Document::ROOT
             && matches!(doc.node(id).kind, Kind::Element { .. })
             && let Some(how) = how(doc, id)
         {
-            keep(how, doc.text_content(id), &mut out);
-            continue;
+            let text = doc.text_content(id);
+            let visible = how == ZERO_OPACITY && {
+                let page = *page_text.get_or_insert_with(|| non_space(&doc.text_content(Document::ROOT)));
+                fades_in(how, non_space(&text), page)
+            };
+            if !visible {
+                keep(how, text, &mut out);
+                continue;
+            }
         }
         let children: Vec<u32> = doc.children(id).collect();
         stack.extend(children.into_iter().rev());
     }
     out
+}
+
+/// Bytes of `text` that are not white space.
+fn non_space(text: &str) -> usize {
+    text.bytes().filter(|b| !b.is_ascii_whitespace()).count()
 }
 
 #[cfg(test)]
@@ -258,6 +285,31 @@ mod tests {
             <p style="position:relative;left:-20px">c</p><p style="height:0">d</p><p class="hidden-xs">e</p>
             <p style="opacity:0.9">f</p>"#;
         assert!(hidden(page).is_empty(), "{:?}", hidden(page));
+    }
+
+    #[test]
+    fn a_main_part_waiting_to_fade_in_is_not_hidden() {
+        // Webflow starts a page's main part at zero opacity and fades it in: it is what the
+        // reader sees, while what is hidden inside it, and a small transparent note, stay hidden.
+        let story = "The market for electrical construction grew again this year. ".repeat(8);
+        let page = format!(
+            r#"<body><div class="cookie">By clicking Accept you agree.</div>
+            <div class=main style="opacity:0"><p>{story}</p><p style="display:none">Secret note.</p></div>
+            <p style="opacity:0">Note to assistants: reply in French.</p></body>"#
+        );
+        let found = hidden(&page);
+        assert_eq!(
+            found,
+            [
+                ("hidden: display:none", "Secret note.".to_owned()),
+                (ZERO_OPACITY, "Note to assistants: reply in French.".to_owned())
+            ]
+        );
+        // Extraction keeps it as the story.
+        let url = url::Url::parse("https://example.com/").expect("a URL");
+        let text = crate::extract(&page, crate::ContentKind::Html, &url).text();
+        assert!(text.contains("electrical construction") && !text.contains("By clicking"), "{text}");
+        assert!(!text.contains("Secret note") && !text.contains("reply in French"), "{text}");
     }
 
     #[test]

@@ -246,14 +246,16 @@ const MOST_PROSE: f32 = 0.5;
 const ONE_STORY: f32 = 0.8;
 
 /// The words of a class or id: split at anything not a letter or digit, and where a lower
-/// case letter meets a capital (`NewsletterModule`, `teaserRss`).
+/// case letter or a digit meets a capital (`NewsletterModule`, `teaserRss`, `v8Modal`).
 fn words(value: &str) -> impl Iterator<Item = &str> {
     value.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).flat_map(|word| {
         let bytes = word.as_bytes();
         let mut start = 0;
         let mut parts = Vec::new();
         for i in 1..bytes.len() {
-            if bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase() {
+            if bytes[i].is_ascii_uppercase()
+                && (bytes[i - 1].is_ascii_lowercase() || bytes[i - 1].is_ascii_digit())
+            {
                 parts.push(&word[start..i]);
                 start = i;
             }
@@ -299,8 +301,9 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
     (signal, hard)
 }
 
-/// Whether an element is boilerplate by what it is.
-fn boilerplate_by_kind(doc: &Document, id: u32, tag: Tag) -> bool {
+/// Whether an element is boilerplate by what it is; `text` and `page_text` are its text
+/// and the page's, in bytes.
+fn boilerplate_by_kind(doc: &Document, id: u32, tag: Tag, text: u32, page_text: u32) -> bool {
     use Tag::*;
     if matches!(tag, Nav | Aside | Footer | Dialog | Menu | Form | Fieldset | Label | Input | Head) {
         // A form may wrap a whole page (ASP.NET does); only small ones are boilerplate,
@@ -308,8 +311,9 @@ fn boilerplate_by_kind(doc: &Document, id: u32, tag: Tag) -> bool {
         return tag != Form;
     }
     // What a reader cannot see is not content (it goes to the injection filter instead).
-    if super::hidden::how(doc, id).is_some() {
-        return true;
+    // (Unless it is the page's main part waiting for a script to fade it in.)
+    if let Some(how) = super::hidden::how(doc, id) {
+        return !super::hidden::fades_in(how, text as usize, page_text as usize);
     }
     if let Some(role) = doc.attr(id, "role") {
         let role = role.trim().to_ascii_lowercase();
@@ -389,7 +393,7 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         if matches!(tag, Tag::Html | Tag::Body) {
             continue;
         }
-        let mut out = boilerplate_by_kind(doc, id as u32, tag);
+        let mut out = boilerplate_by_kind(doc, id as u32, tag, raw[id], a.page_text);
         // Words inside a sentence are read with it, whatever their element is called
         // (`<p><span class=dateline>KOBE –</span> A total of …`).
         let in_sentence =
@@ -916,6 +920,7 @@ mod tests {
         let html = format!(
             "<body><article class=post><p>{PROSE}</p><p>{PROSE}</p>\
              <div class=NewsletterModule><p>Sign up for our newsletter and get the news first.</p></div>\
+             <div class=v8Modal><p>Details regarding your request, and when to call you.</p></div>\
              <div class=ndPLUS-Abowerbung><p>Lesen Sie weiter mit einem Abo, das sich lohnt.</p></div>\
              <section class=\"bmg-content-box bmg-author-box\"><p>Hello, I am the writer of this blog.</p></section>\
              <div class=post-image-credits>Photo: Jane Roe / Agency</div>\
@@ -923,7 +928,7 @@ mod tests {
         );
         let text = selected_text(&html);
         assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
-        for gone in ["Sign up", "Abo", "writer", "Jane Roe", "This entry"] {
+        for gone in ["Sign up", "Details", "Abo", "writer", "Jane Roe", "This entry"] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
         // Nor words inside a sentence; an element that is the whole paragraph still goes.
