@@ -301,6 +301,15 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
     (signal, hard)
 }
 
+/// The name an element shares with siblings of its kind: its class, or where it has none
+/// its id without digits (`card-1`, `card-2`); empty for neither.
+fn sibling_name(doc: &Document, id: u32) -> String {
+    match doc.attr(id, "class").filter(|c| !c.trim().is_empty()) {
+        Some(class) => class.to_owned(),
+        None => doc.attr(id, "id").unwrap_or_default().chars().filter(|c| !c.is_ascii_digit()).collect(),
+    }
+}
+
 /// Whether an element is boilerplate by what it is; `text` and `page_text` are its text
 /// and the page's, in bytes.
 fn boilerplate_by_kind(doc: &Document, id: u32, tag: Tag, text: u32, page_text: u32) -> bool {
@@ -382,6 +391,9 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     a.page_text = raw[0];
     let page_text = a.page_text.max(1);
     let page_prose = prose[0];
+    // The prose of each run of siblings that share a class (the items of a listicle:
+    // `listicle-card`), by their parent and class, once asked for.
+    let mut runs: std::collections::HashMap<(u32, String), u32> = std::collections::HashMap::new();
     // Boilerplate, top-down.
     for id in 1..n {
         let node = &doc.nodes[id];
@@ -414,6 +426,21 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
             out = signal < 0
                 && !holds_page
                 && (hard || !(matches!(tag, Tag::Main | Tag::Article) || tag.heading_level().is_some()));
+            // Nor most of the prose held by siblings of one name: the items of a listicle
+            // (`listicle-card`, `card-1`, `card-2`) are the story, one by one.
+            if out && !hard && page_prose > 0 && prose[id] > 0 {
+                let key = sibling_name(doc, id as u32);
+                if !key.is_empty() {
+                    let parent = node.parent;
+                    let run = *runs.entry((parent, key.clone())).or_insert_with(|| {
+                        doc.children(parent)
+                            .filter(|&sibling| sibling_name(doc, sibling) == key)
+                            .map(|sibling| prose[sibling as usize])
+                            .sum()
+                    });
+                    out = (run as f32) <= MOST_PROSE * page_prose as f32;
+                }
+            }
         }
         a.removed[id] = out;
     }
@@ -911,6 +938,29 @@ mod tests {
         );
         let text = selected_text(&html);
         assert!(text.contains("A short line") && !text.contains("Teaser"), "{text}");
+    }
+
+    #[test]
+    fn the_items_of_a_listicle_are_the_story() {
+        // Each item is called a card and holds little of the page alone; together they hold
+        // most of its prose. A card of a teaser beside them still goes.
+        for item in ["class=listicle-card", "id=card-{}"] {
+            let items: String = (1..=4)
+                .map(|i| {
+                    format!(
+                        "<div {}><h2>Pick {i}</h2><p>{PROSE}</p></div>",
+                        item.replace("{}", &i.to_string())
+                    )
+                })
+                .collect();
+            let html = format!(
+                "<body><main><div class=intro><p>Our editors tested six services over a month.</p></div>{items}\
+                 <div class=promo-card><p>Teaser: read our guide to the best e-readers of the year.</p></div></main></body>"
+            );
+            let text = selected_text(&html);
+            assert_eq!(text.matches("Rivers carve").count(), 4, "{item}: {text}");
+            assert!(!text.contains("Teaser"), "{item}: {text}");
+        }
     }
 
     #[test]
