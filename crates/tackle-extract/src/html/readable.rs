@@ -394,6 +394,9 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     // The prose of each run of siblings that share a class (the items of a listicle:
     // `listicle-card`), by their parent and class, once asked for.
     let mut runs: std::collections::HashMap<(u32, String), u32> = std::collections::HashMap::new();
+    // Such items and what is inside them: their parts are named after them
+    // (`c-product-widget__product`), and only a hard name takes one away.
+    let mut in_item = vec![false; n];
     // Boilerplate, top-down.
     for id in 1..n {
         let node = &doc.nodes[id];
@@ -401,6 +404,7 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
             a.removed[id] = true;
             continue;
         }
+        in_item[id] = in_item[node.parent as usize];
         let Kind::Element { tag, .. } = node.kind else { continue };
         if matches!(tag, Tag::Html | Tag::Body) {
             continue;
@@ -425,7 +429,10 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
             // words (`nav_nur_die_folie`) say nothing of what it is.
             out = signal < 0
                 && !holds_page
-                && (hard || !(matches!(tag, Tag::Main | Tag::Article) || tag.heading_level().is_some()));
+                && (hard
+                    || !(in_item[id]
+                        || matches!(tag, Tag::Main | Tag::Article)
+                        || tag.heading_level().is_some()));
             // Nor most of the prose held by siblings of one name: the items of a listicle
             // (`listicle-card`, `card-1`, `card-2`) are the story, one by one.
             if out && !hard && page_prose > 0 && prose[id] > 0 {
@@ -439,6 +446,7 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
                             .sum()
                     });
                     out = (run as f32) <= MOST_PROSE * page_prose as f32;
+                    in_item[id] = !out;
                 }
             }
         }
@@ -943,13 +951,14 @@ mod tests {
     #[test]
     fn the_items_of_a_listicle_are_the_story() {
         // Each item is called a card and holds little of the page alone; together they hold
-        // most of its prose. A card of a teaser beside them still goes.
+        // most of its prose. Their parts are named after them. A card of a teaser beside
+        // them still goes.
         for item in ["class=listicle-card", "id=card-{}"] {
             let items: String = (1..=4)
                 .map(|i| {
+                    let item = item.replace("{}", &i.to_string());
                     format!(
-                        "<div {}><h2>Pick {i}</h2><p>{PROSE}</p></div>",
-                        item.replace("{}", &i.to_string())
+                        "<div {item}><h2>Pick {i}</h2><div class=card__product><p>{PROSE}</p></div></div>"
                     )
                 })
                 .collect();
