@@ -301,12 +301,23 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
     (signal, hard)
 }
 
-/// The name an element shares with siblings of its kind: its class, or where it has none
-/// its id without digits (`card-1`, `card-2`); empty for neither.
+/// The name an element shares with siblings of its kind: the first class that carries a
+/// soft boilerplate word (`listicle-card`, or `widget` of `so-panel widget
+/// panel-first-child`), or where none does its id without digits (`card-1`, `card-2`);
+/// empty for neither.
 fn sibling_name(doc: &Document, id: u32) -> String {
-    match doc.attr(id, "class").filter(|c| !c.trim().is_empty()) {
-        Some(class) => class.to_owned(),
+    let soft = |class: &&str| words(class).any(|w| SOFT_NEGATIVE.contains(&w.to_ascii_lowercase().as_str()));
+    match doc.attr(id, "class").and_then(|c| c.split_ascii_whitespace().find(soft)) {
+        Some(class) => format!(".{class}"),
         None => doc.attr(id, "id").unwrap_or_default().chars().filter(|c| !c.is_ascii_digit()).collect(),
+    }
+}
+
+/// Whether element `id` shares the name `key` ([`sibling_name`]) with a sibling.
+fn has_sibling_name(doc: &Document, id: u32, key: &str) -> bool {
+    match key.strip_prefix('.') {
+        Some(class) => doc.attr(id, "class").is_some_and(|c| c.split_ascii_whitespace().any(|c| c == class)),
+        None => doc.attr(id, "id").is_some_and(|i| i.chars().filter(|c| !c.is_ascii_digit()).eq(key.chars())),
     }
 }
 
@@ -441,7 +452,7 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
                     let parent = node.parent;
                     let run = *runs.entry((parent, key.clone())).or_insert_with(|| {
                         doc.children(parent)
-                            .filter(|&sibling| sibling_name(doc, sibling) == key)
+                            .filter(|&sibling| has_sibling_name(doc, sibling, &key))
                             .map(|sibling| prose[sibling as usize])
                             .sum()
                     });
@@ -953,7 +964,7 @@ mod tests {
         // Each item is called a card and holds little of the page alone; together they hold
         // most of its prose. Their parts are named after them. A card of a teaser beside
         // them still goes.
-        for item in ["class=listicle-card", "id=card-{}"] {
+        for item in ["class=listicle-card", "id=card-{}", "class=\"so-panel widget panel-{}\""] {
             let items: String = (1..=4)
                 .map(|i| {
                     let item = item.replace("{}", &i.to_string());
