@@ -739,27 +739,65 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
     // summary, a pull quote between sections) and belongs to it.
     if let (Some(&first), Some(&last)) = (roots.first(), roots.last()) {
         let level = level_blocks(doc, parent, top);
-        let (Some(from), Some(to)) =
+        if let (Some(from), Some(to)) =
             (level.iter().position(|&b| b == first), level.iter().position(|&b| b == last))
-        else {
-            return Some(Selection { roots, analysis });
-        };
-        // `roots` is in the order of `level`: one pass over both.
-        let mut joined = roots.iter().peekable();
-        roots = level[from..=to]
-            .iter()
-            .copied()
-            .filter(|&b| {
-                let i = b as usize;
-                joined.next_if_eq(&&b).is_some()
-                    || (!analysis.removed[i]
-                        && doc.tag(b).is_some()
-                        && prose[i] > 0
-                        && analysis.link_density(b) < 0.25)
-            })
-            .collect();
+        {
+            // `roots` is in the order of `level`: one pass over both.
+            let mut joined = roots.iter().peekable();
+            roots = level[from..=to]
+                .iter()
+                .copied()
+                .filter(|&b| {
+                    let i = b as usize;
+                    joined.next_if_eq(&&b).is_some()
+                        || (!analysis.removed[i]
+                            && doc.tag(b).is_some()
+                            && prose[i] > 0
+                            && analysis.link_density(b) < 0.25)
+                })
+                .collect();
+        }
     }
+    let roots = whole_page_if_scattered(doc, &analysis, roots);
     Some(Selection { roots, analysis })
+}
+
+/// The share of the text of the page's main part (or of its body) below which a selection
+/// is too little of it (see [`whole_page_if_scattered`]).
+const SCATTERED_SHARE: f32 = 0.3;
+
+/// The most of the main part's text that may be links for it to stand as the content.
+const SCATTERED_LINKS: f32 = 0.3;
+
+/// A page of many short blocks — a product's or a service's page, a landing page, a
+/// forum thread — has no one block of prose that is its story, and the best-scoring
+/// block is a small part of it. Where the selection holds less than [`SCATTERED_SHARE`]
+/// of the text of the page's main part (`<main>` or `role=main`, else its body, without
+/// boilerplate) and that part is not mostly links, the main part is the content.
+fn whole_page_if_scattered(doc: &Document, analysis: &Analysis, roots: Vec<u32>) -> Vec<u32> {
+    let main = (1..doc.nodes.len() as u32)
+        .find(|&id| {
+            doc.tag(id) == Some(Tag::Main)
+                || doc.attr(id, "role").is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
+        })
+        .or_else(|| doc.find(Tag::Body));
+    let Some(main) = main.filter(|&m| !analysis.removed[m as usize]) else { return roots };
+    let inside = |mut node: u32| {
+        while node != Document::ROOT && node != NONE {
+            if node == main {
+                return true;
+            }
+            node = doc.node(node).parent;
+        }
+        false
+    };
+    let chosen: u32 = roots.iter().filter(|&&r| inside(r)).map(|&r| analysis.text_len[r as usize]).sum();
+    let whole = analysis.text_len[main as usize];
+    if (chosen as f32) < SCATTERED_SHARE * whole as f32 && analysis.link_density(main) < SCATTERED_LINKS {
+        vec![main]
+    } else {
+        roots
+    }
 }
 
 /// The parent of `node`, above any inline wrappers (up to three) it sits in.
@@ -957,6 +995,40 @@ mod tests {
         );
         let text = selected_text(&html);
         assert!(text.contains("A short line") && !text.contains("Teaser"), "{text}");
+    }
+
+    #[test]
+    fn a_page_of_short_blocks_is_read_whole() {
+        // A landing page: a line of prose with commas, then sections of short lines; none of
+        // them is the story, all of them together are.
+        let sections: String = ["Messaging", "Voice", "Email", "Video"]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                format!(
+                    "<div class=row-{i}><div class=col><h2>{name}</h2><p>Reach customers on {name} in 180 countries.</p>\
+                     <ul><li>Send in bulk</li><li>Track delivery</li><li>Reply in threads</li></ul></div></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<body><nav><a href=/a>Products</a><a href=/b>Pricing</a></nav><main>\
+             <div class=hero><div class=inner><p>Build deeper relationships, at scale, with messages people trust, open, read, and answer, \
+             on every channel, in every country, for every team.</p></div></div>\
+             {sections}</main><footer>© 2026 Example Inc.</footer></body>"
+        );
+        let text = selected_text(&html);
+        for line in ["Build deeper", "## Messaging", "Reach customers on Video", "Reply in threads"] {
+            assert!(text.contains(line), "{line} not in {text}");
+        }
+        assert!(!text.contains("Pricing") && !text.contains("2026"), "{text}");
+        // A story in the same main part is still read alone: it holds most of it.
+        let html = format!(
+            "<body><main><article><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></article>\
+             <div class=more><p>Reach customers on Email in 180 countries.</p></div></main></body>"
+        );
+        let text = selected_text(&html);
+        assert!(text.contains("Rivers carve") && !text.contains("Reach customers"), "{text}");
     }
 
     #[test]
