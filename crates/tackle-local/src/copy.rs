@@ -18,8 +18,8 @@
 //! "'Plus' type") says it fills that parameter, one naming another parameter of the tool
 //! says it does not, and a preposition marks a role that names of parameters carry
 //! ("from" a `source_timezone`, `origin_airport` or `start_date`; "to" a target,
-//! destination or end). A value whose words only repeat its parameter's name fills
-//! nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are copied whole: a span
+//! destination or end). A value whose words only repeat the name of a parameter (its own
+//! or another's) fills nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are copied whole: a span
 //! that begins or ends inside one is less likely ([`CopySource::in_name`]). All of it reads
 //! only what the tool says of itself and the user's text, so it holds for tools nobody
 //! here has seen.
@@ -386,10 +386,12 @@ impl CopySource {
             && around.iter().any(|stem| {
                 names.iter().any(|(name, stems)| name != key && stems.contains(*stem) && !own.contains(*stem))
             });
+        // The span's words only name parameters of the tool, its own or another's: "issue"
+        // in "show me issue 4521 in serde-rs/serde" is no `owner`, it names `issue_number`.
         let inside = &self.stems[n..after];
-        let only_its_name =
-            !own.is_empty() && !inside.is_empty() && inside.iter().all(|stem| own.contains(stem));
-        Cue { names_it, names_another, only_its_name }
+        let only_names = !inside.is_empty()
+            && inside.iter().all(|stem| names.iter().any(|(_, stems)| stems.contains(stem)));
+        Cue { names_it, names_another, only_names }
     }
 
     /// What a copy from `at` writes next, at most to the end of the next word: as the user
@@ -629,8 +631,8 @@ pub(crate) struct Cue {
     pub(crate) names_it: bool,
     /// A word near it names another parameter of the tool, and none names this one.
     pub(crate) names_another: bool,
-    /// Its words only name the parameter itself.
-    pub(crate) only_its_name: bool,
+    /// Its words only name parameters of the tool (the one it would fill or another).
+    pub(crate) only_names: bool,
 }
 
 /// What the user set in quotation marks in `text`, as where each quotation starts and ends
@@ -928,8 +930,9 @@ mod tests {
         assert!(cue("SUPERFANCY", "component").names_another);
         assert!(cue("AB10", "component").names_it);
         assert!(cue("Login fails", "issuetitle").names_it, "`titled` names `issueTitle`");
-        assert!(cue("project", "project").only_its_name, "a value is not its parameter's name");
-        assert!(!cue("project with UUID", "project").only_its_name);
+        assert!(cue("project", "project").only_names, "a value is not its parameter's name");
+        assert!(cue("component", "project").only_names, "nor another's");
+        assert!(!cue("project with UUID", "project").only_names);
         assert!(cue("AB10", "note").names_another, "parameters at any depth");
         assert_eq!(cue("AB10", "unknown"), Cue::default(), "a parameter the tool does not have");
         assert_eq!(source.cue(&spans[0], spans[0].ends[0], "other", "project"), Cue::default());
@@ -946,7 +949,9 @@ mod tests {
         );
         assert!(source.stands(&chars("4"), "ride", "seats")[0].0.names_it);
         assert!(source.stands(&chars("comfort"), "ride", "seats")[0].0.names_another, "`type` names another");
-        assert!(source.stands(&chars("type"), "ride", "type")[0].0.only_its_name);
+        assert!(source.stands(&chars("type"), "ride", "type")[0].0.only_names);
+        assert!(source.stands(&chars("type"), "ride", "seats")[0].0.only_names);
+        assert!(!source.stands(&chars("comfort"), "ride", "type")[0].0.only_names);
         assert!(source.stands(&chars("rid"), "ride", "type").is_empty(), "from the start of a word, whole");
 
         let schema = serde_json::json!({"properties": {
