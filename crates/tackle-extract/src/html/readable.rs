@@ -247,22 +247,42 @@ const ONE_STORY: f32 = 0.8;
 
 /// The words of a class or id: split at anything not a letter or digit, and where a lower
 /// case letter or a digit meets a capital (`NewsletterModule`, `teaserRss`, `v8Modal`).
+/// The hash CSS modules end a class with (`mdx-table_root__adKqa`, `layout_main__0SN51`:
+/// five characters after two underscores, a capital or a digit among them) is no word.
 fn words(value: &str) -> impl Iterator<Item = &str> {
-    value.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).flat_map(|word| {
-        let bytes = word.as_bytes();
-        let mut start = 0;
-        let mut parts = Vec::new();
-        for i in 1..bytes.len() {
-            if bytes[i].is_ascii_uppercase()
-                && (bytes[i - 1].is_ascii_lowercase() || bytes[i - 1].is_ascii_digit())
-            {
-                parts.push(&word[start..i]);
-                start = i;
+    let tokens = value.split_ascii_whitespace().map(without_hash);
+    tokens
+        .flat_map(|token| token.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .flat_map(|word| {
+            let bytes = word.as_bytes();
+            let mut start = 0;
+            let mut parts = Vec::new();
+            for i in 1..bytes.len() {
+                if bytes[i].is_ascii_uppercase()
+                    && (bytes[i - 1].is_ascii_lowercase() || bytes[i - 1].is_ascii_digit())
+                {
+                    parts.push(&word[start..i]);
+                    start = i;
+                }
             }
+            parts.push(&word[start..]);
+            parts
+        })
+}
+
+/// `token` without the hash CSS modules end a class with (see [`words`]).
+fn without_hash(token: &str) -> &str {
+    match token.rsplit_once("__") {
+        Some((name, hash))
+            if hash.len() == 5
+                && hash.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                && hash.bytes().any(|b| b.is_ascii_uppercase() || b.is_ascii_digit()) =>
+        {
+            name
         }
-        parts.push(&word[start..]);
-        parts
-    })
+        _ => token,
+    }
 }
 
 /// Hard negative words that also end compounds (German puts the kind of thing last:
@@ -1073,6 +1093,13 @@ mod tests {
         for gone in ["Sign up", "Details", "Abo", "writer", "Jane Roe", "This entry"] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
+        // The hash CSS modules end a class with is no word (`adKqa` is no ad).
+        let html = format!(
+            "<body><article><p>{PROSE}</p><div class=\"mdx-table_root__adKqa wide\">\
+             <table><tr><td>user</td><td>Specifies the user to use for the connection.</td></tr></table></div>\
+             <p>{PROSE}</p></article></body>"
+        );
+        assert!(selected_text(&html).contains("Specifies the user"), "{}", selected_text(&html));
         // Nor words inside a sentence; an element that is the whole paragraph still goes.
         let html = format!(
             "<body><article><p><span class=dateline>KOBE –</span> {PROSE}</p><p><span class=byline>By Jane Roe</span></p><p>{PROSE}</p></article></body>"
