@@ -293,7 +293,13 @@ const COMPOUND_ENDINGS: &[&str] = &["werbung", "anzeige", "anzeigen", "newslette
 /// negative word is in it.
 fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
     let (mut negative, mut hard, mut positive) = (false, false, false);
-    for value in [doc.attr(id, "class"), doc.attr(id, "id")].into_iter().flatten() {
+    // A heading's id made of its own words (`h-what-is-social-shopping`, heise's
+    // `nav_nur_die_folie`) says nothing of what it is.
+    let own_id = doc.attr(id, "id").filter(|value| {
+        !(doc.tag(id).is_some_and(|t| t.heading_level().is_some())
+            && is_slug_of(value, &doc.text_content(id)))
+    });
+    for value in [doc.attr(id, "class"), own_id].into_iter().flatten() {
         for word in words(value) {
             let lower;
             let word = if word.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -319,6 +325,16 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
         0
     };
     (signal, hard)
+}
+
+/// Whether `value` (an id) is made of the words of `text`: half or more of its words of
+/// three letters or more are words of the text.
+fn is_slug_of(value: &str, text: &str) -> bool {
+    let text: Vec<String> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let words: Vec<String> = words(value).filter(|w| w.len() >= 3).map(str::to_ascii_lowercase).collect();
+    let found = words.iter().filter(|w| text.contains(w)).count();
+    !words.is_empty() && 2 * found >= words.len()
 }
 
 /// The name an element shares with siblings of its kind: the first class that carries a
@@ -1111,6 +1127,14 @@ mod tests {
             "<body><article><p>{PROSE}</p><h3 id=nav_the_film_stays>The film stays</h3><p>{PROSE}</p></article></body>"
         );
         assert!(selected_text(&html).contains("### The film stays"));
+        // Nor a hard word, where the id is made of the heading's words; a heading named
+        // so by its class still goes.
+        let html = format!(
+            "<body><article><p>{PROSE}</p><h2 id=h-what-is-social-shopping>What is social shopping?</h2><p>{PROSE}</p>\
+             <h2 class=share-title>Spread the word</h2></article></body>"
+        );
+        let text = selected_text(&html);
+        assert!(text.contains("## What is social shopping?") && !text.contains("Spread"), "{text}");
         // A soft name (a teaser style) never takes away most of the page's prose.
         let html = format!(
             "<body><div class=teaserTyp3><p>{PROSE}</p><p>{PROSE}</p></div><div><p>Partner links.</p></div></body>"
