@@ -157,7 +157,9 @@ pub(crate) fn trim(markdown: String) -> String {
 
 /// Where the story ends in `blocks`: the first end-of-story heading (a `#` heading, or a
 /// short line of its own without a link) after which at most `MAX_TAIL` of the text
-/// follows. Never the first block.
+/// follows. Never the first block, nor a heading that a heading of higher rank follows:
+/// that one labels a part of the story ("##### Recommended courses:" before "### Learning
+/// Graphic Design"), it does not close it.
 fn story_end(blocks: &[&str]) -> Option<usize> {
     let lengths: Vec<usize> =
         blocks.iter().map(|b| b.chars().filter(|c| !c.is_whitespace()).count()).collect();
@@ -165,11 +167,23 @@ fn story_end(blocks: &[&str]) -> Option<usize> {
     let mut tail = total;
     for (k, block) in blocks.iter().enumerate() {
         if k > 0 && (tail as f32) <= MAX_TAIL * total as f32 && ends_story(block) {
-            return Some(k);
+            let outranked = level(block).is_some_and(|own| {
+                blocks[k + 1..].iter().any(|later| level(later).is_some_and(|later| later < own))
+            });
+            if !outranked {
+                return Some(k);
+            }
         }
         tail -= lengths[k];
     }
     None
+}
+
+/// The level of a `#` heading (1 for `#`, 6 for `######`), or `None` for another block.
+fn level(block: &str) -> Option<usize> {
+    let block = block.trim_start();
+    let hashes = block.bytes().take_while(|&b| b == b'#').count();
+    (1..=6).contains(&hashes).then_some(hashes).filter(|_| block[hashes..].starts_with(' '))
 }
 
 /// Whether a block is a heading that ends the story.
@@ -289,7 +303,12 @@ mod tests {
         let para = "The river rose all week, and the town moved its market to the hill above the old bridge.";
         let story = format!("{para}\n\n").repeat(6);
         // What follows "Related" / "Möchten Sie den Artikel teilen?" goes.
-        for end in ["## Related stories", "Möchten Sie den Artikel teilen?", "### Kommentare (3)"] {
+        for end in [
+            "## Related stories",
+            "Möchten Sie den Artikel teilen?",
+            "### Kommentare (3)",
+            "## Recommended for you\n\n### [Another story](https://x.example/a)",
+        ] {
             let page = format!("{story}{end}\n\nAnother story about bridges and their long history in town.");
             assert_eq!(trim(page), story.trim_end(), "{end}");
         }
@@ -299,6 +318,8 @@ mod tests {
             format!("{para}\n\n## A flood similar to the one in 1910\n\n{story}"),
             format!("{story}Read more: [the flood of 1910](https://x.example/1910)\n\n{para}"),
             format!("{para}\n\n## Share of the vote\n\n{story}"),
+            // A marker of a lower rank than the headings after it labels a part of the story.
+            format!("{story}##### Recommended courses:\n\n### Learning layout\n\n{para}"),
         ] {
             assert_eq!(trim(kept.clone()), kept);
         }
