@@ -1,6 +1,7 @@
-//! `tackle-bench extract --modern DIR [--part dev|held-out|all]`: the modern-web extraction
-//! benchmark of 2026 (github.com/Murrough-Foley/web-content-extraction-benchmark, also
-//! published as tiptopjaw/web-content-extraction-benchmark; Apache-2.0): about a thousand
+//! `tackle-bench extract --modern DIR [--part dev|held-out|all]` (`dev` when not given):
+//! the modern-web extraction benchmark of 2026
+//! (github.com/Murrough-Foley/web-content-extraction-benchmark, also published as
+//! tiptopjaw/web-content-extraction-benchmark; Apache-2.0): about a thousand
 //! pages fetched in 2025–2026 (`release/html/ID.html.gz`) with their main text, title and
 //! passages that must and must not be extracted (`benchmark/ground-truth/ID.json`, written
 //! by a language model and checked by a person). Scored as the article-extraction benchmark
@@ -85,8 +86,11 @@ fn pages(dir: &Path) -> Result<Vec<(bool, Page)>, Box<dyn std::error::Error>> {
         flate2::read::GzDecoder::new(file)
             .read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let record: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(truths.join(format!("{id}.json")))?)?;
+        let truth_path = truths.join(format!("{id}.json"));
+        let record: serde_json::Value = std::fs::read_to_string(&truth_path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+            .map_err(|e| format!("cannot read {}: {e}", truth_path.display()))?;
         let truth = &record["ground_truth"];
         let Some(main) = truth["main_content"].as_str().filter(|t| !t.trim().is_empty()) else { continue };
         let passages = |key: &str| -> Vec<String> {

@@ -438,8 +438,9 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     a.page_text = raw[0];
     let page_text = a.page_text.max(1);
     let page_prose = prose[0];
-    // The prose of each run of siblings that share a class (the items of a listicle:
-    // `listicle-card`), by their parent and class, once asked for.
+    // The prose of each run of siblings that share a name (the items of a listicle:
+    // `listicle-card`, `card-1`; see `sibling_name`), by their parent and name, once asked
+    // for.
     let mut runs: std::collections::HashMap<(u32, String), u32> = std::collections::HashMap::new();
     // Such items and what is inside them: their parts are named after them
     // (`c-product-widget__product`), and only a hard name takes one away.
