@@ -19,10 +19,10 @@
 //! says it does not, and a preposition marks a role that names of parameters carry
 //! ("from" a `source_timezone`, `origin_airport` or `start_date`; "to" a target,
 //! destination or end). A value whose words only repeat the name of a parameter (its own
-//! or another's) fills nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are copied whole: a span
-//! that begins or ends inside one is less likely ([`CopySource::in_name`]). All of it reads
-//! only what the tool says of itself and the user's text, so it holds for tools nobody
-//! here has seen.
+//! or another's) fills nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are
+//! copied whole: a span that begins or ends inside one is less likely
+//! ([`CopySource::in_name`]). All of it reads only what the tool says of itself and the
+//! user's text, so it holds for tools nobody here has seen.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};

@@ -1,8 +1,8 @@
 //! Text a human reader of the page does not see, decided on the DOM: comments, and
 //! elements hidden by attribute (`hidden`, `aria-hidden="true"`), by inline style
-//! (`display:none`, `visibility:hidden`, zero opacity — but for a page's main part that
-//! a script fades in —, transparent text or text the colour
-//! of its background, fonts under 4 px, zero-size boxes that clip their text, boxes moved
+//! (`display:none`, `visibility:hidden`, zero opacity unless it is on a page's main part
+//! that a script fades in, transparent text or text the colour of its background, fonts
+//! under 4 px, zero-size boxes that clip their text, boxes moved
 //! far off-screen or clipped to nothing) or by the utility classes that do the same
 //! (`hidden`, `d-none`, `invisible`, `sr-only`, `visually-hidden`, `screen-reader-text`).
 //! Stylesheets are not evaluated: only what the element itself says. Such text is left
