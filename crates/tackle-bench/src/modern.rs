@@ -147,7 +147,7 @@ pub(crate) fn bench(dir: &str, part: &str) -> Result<(), Box<dyn std::error::Err
         let without = (page.without.iter().filter(|w| flat.contains(w.as_str())).count(), page.without.len());
         all.add(scores, with, without);
         by_kind.entry(&page.kind).or_default().add(scores, with, without);
-        if scores.2 < 0.9 {
+        if show.is_some() && scores.2 < 0.9 {
             weak.push((scores, page, flat));
         }
     }

@@ -289,31 +289,58 @@ fn without_hash(token: &str) -> &str {
 /// `Abowerbung`, `Textanzeige`; themes write `postmetadata`).
 const COMPOUND_ENDINGS: &[&str] = &["werbung", "anzeige", "anzeigen", "newsletter", "metadata"];
 
+/// What one word of a class or id says.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NameWord {
+    /// Boilerplate whatever else the name says ([`HARD_NEGATIVE`], [`COMPOUND_ENDINGS`]).
+    Hard,
+    /// Boilerplate unless a content word is in the same name ([`SOFT_NEGATIVE`]).
+    Soft,
+    /// Content ([`POSITIVE`]).
+    Positive,
+    /// Nothing.
+    Other,
+}
+
+/// What `word` (of [`words`]) says, whatever its case.
+fn name_word(word: &str) -> NameWord {
+    let lower;
+    let word = if word.bytes().any(|b| b.is_ascii_uppercase()) {
+        lower = word.to_ascii_lowercase();
+        lower.as_str()
+    } else {
+        word
+    };
+    if HARD_NEGATIVE.contains(&word) || COMPOUND_ENDINGS.iter().any(|end| word.ends_with(end)) {
+        NameWord::Hard
+    } else if SOFT_NEGATIVE.contains(&word) {
+        NameWord::Soft
+    } else if POSITIVE.contains(&word) {
+        NameWord::Positive
+    } else {
+        NameWord::Other
+    }
+}
+
 /// How a class or id reads: -1 boilerplate, +1 content, 0 neither; `hard` when a hard
 /// negative word is in it.
 fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
     let (mut negative, mut hard, mut positive) = (false, false, false);
     // A heading's id made of its own words (`h-what-is-social-shopping`, heise's
-    // `nav_nur_die_folie`) says nothing of what it is.
+    // `nav_nur_die_folie`) says nothing of what it is. (The heading's text is read only
+    // where its id would say something.)
     let own_id = doc.attr(id, "id").filter(|value| {
         !(doc.tag(id).is_some_and(|t| t.heading_level().is_some())
+            && words(value).any(|w| name_word(w) != NameWord::Other)
             && is_slug_of(value, &doc.text_content(id)))
     });
     for value in [doc.attr(id, "class"), own_id].into_iter().flatten() {
         for word in words(value) {
-            let lower;
-            let word = if word.bytes().any(|b| b.is_ascii_uppercase()) {
-                lower = word.to_ascii_lowercase();
-                lower.as_str()
-            } else {
-                word
-            };
-            if HARD_NEGATIVE.contains(&word) || COMPOUND_ENDINGS.iter().any(|end| word.ends_with(end)) {
-                hard = true;
-            } else if SOFT_NEGATIVE.contains(&word) {
-                negative = true;
-            } else if POSITIVE.contains(&word) {
-                positive = true;
+            match name_word(word) {
+                NameWord::Hard => hard = true,
+                NameWord::Soft => negative = true,
+                NameWord::Positive => positive = true,
+                NameWord::Other => {}
             }
         }
     }
@@ -342,7 +369,7 @@ fn is_slug_of(value: &str, text: &str) -> bool {
 /// panel-first-child`), or where none does its id without digits (`card-1`, `card-2`);
 /// empty for neither.
 fn sibling_name(doc: &Document, id: u32) -> String {
-    let soft = |class: &&str| words(class).any(|w| SOFT_NEGATIVE.contains(&w.to_ascii_lowercase().as_str()));
+    let soft = |class: &&str| words(class).any(|w| name_word(w) == NameWord::Soft);
     match doc.attr(id, "class").and_then(|c| c.split_ascii_whitespace().find(soft)) {
         Some(class) => format!(".{class}"),
         None => doc.attr(id, "id").unwrap_or_default().chars().filter(|c| !c.is_ascii_digit()).collect(),
