@@ -299,12 +299,25 @@ impl CopySource {
     }
 
     /// Whether the text from `start` to `end` (in characters) begins, and whether it ends,
-    /// inside a name in capitals ("Dominic Monaghan", "Austin, TX").
+    /// inside a name in capitals ("Dominic Monaghan", "Austin, TX") or inside a word joined
+    /// by a hyphen, an underscore or a point (`serde-rs`, `release-2.0`, `user_id`).
     pub(crate) fn in_name(&self, start: usize, end: usize) -> (bool, bool) {
-        let begins = self.words.binary_search(&start).is_ok_and(|n| n > 0 && self.name_goes_on[n - 1]);
+        let begins = self.words.binary_search(&start).is_ok_and(|n| n > 0 && self.name_goes_on[n - 1])
+            || start.checked_sub(1).is_some_and(|i| self.joins(i));
         let after = self.words.partition_point(|&at| at < end);
-        let ends = after > 0 && self.name_goes_on[after - 1] && self.words[after - 1] < end;
+        let ends =
+            (after > 0 && self.name_goes_on[after - 1] && self.words[after - 1] < end) || self.joins(end);
         (begins, ends)
+    }
+
+    /// Whether the character at `i` joins two parts of one word: a hyphen, an underscore or
+    /// a point with a letter or digit on each side.
+    fn joins(&self, i: usize) -> bool {
+        let alphanumeric =
+            |at: Option<usize>| at.and_then(|at| self.text.get(at)).is_some_and(|c| c.is_alphanumeric());
+        matches!(self.text.get(i), Some('-' | '_' | '.'))
+            && alphanumeric(i.checked_sub(1))
+            && alphanumeric(Some(i + 1))
     }
 
     /// Where `value` (in lower case) stands in the text from the start of a word to the end
@@ -480,6 +493,25 @@ impl CopySource {
         self.text.get(at..at + value.len()).is_some_and(|s| s == value)
     }
 
+    /// Where the numbers of the text start that the call does not hold yet: each number
+    /// the call holds (`numbers`, and those inside its `strings` but the tool's name) takes
+    /// away one place of the text that reads it, the first.
+    fn not_copied(&self, mut numbers: Vec<Vec<char>>, strings: &[Vec<char>], tool: &str) -> Vec<usize> {
+        let arguments = strings.iter().filter(|s| !s.iter().copied().eq(tool.chars()));
+        numbers.extend(arguments.flat_map(|s| numbers_in(s)));
+        self.numbers
+            .iter()
+            .copied()
+            .filter(|&at| match numbers.iter().position(|n| *n == number_at(&self.text, at)) {
+                Some(i) => {
+                    numbers.swap_remove(i);
+                    false
+                }
+                None => true,
+            })
+            .collect()
+    }
+
     /// The tokens that keep the value being written at the end of `json` (a call written
     /// so far) a copy of the text, each once and in token order, with the bonus each earns;
     /// none where no value is being written or it has stopped being a copy.
@@ -551,7 +583,11 @@ impl CopySource {
                 }
             }
             Slot::Number(number) => {
-                for &at in self.numbers.iter().filter(|&&at| self.stands_at(at, &number)) {
+                // A number the call already holds is not copied again: after `20` went into
+                // a velocity, the `2` of an acceleration ("accelerating at 2") goes on as
+                // that 2, not as the 20 (each place of the text fills one value).
+                let open = self.not_copied(numbers_written, &strings, &tool);
+                for &at in open.iter().filter(|&&at| self.stands_at(at, &number)) {
                     let end = at + number.len();
                     let digit_after = self.text.get(end + 1).is_some_and(char::is_ascii_digit);
                     match self.text.get(end) {
@@ -569,16 +605,9 @@ impl CopySource {
                 // ("add 133 and 34", "from 10 to 20"). A number inside a string the call
                 // holds is copied too: the 2508 of "2508 University Avenue" is no count of
                 // seats (the 2 of the tool's name `Homes_2_FindHomeByArea` is not).
-                let mut copied = numbers_written;
-                let arguments = strings.iter().filter(|s| !s.iter().copied().eq(tool.chars()));
-                copied.extend(arguments.flat_map(|s| numbers_in(s)));
                 let mut first = true;
-                for &at in &self.numbers {
+                for at in self.not_copied(numbers_written, &strings, &tool) {
                     let number = number_at(&self.text, at);
-                    if let Some(i) = copied.iter().position(|n| *n == number) {
-                        copied.swap_remove(i);
-                        continue;
-                    }
                     let c = self.text[at].to_string();
                     let mut these = Vec::new();
                     add_text(&mut these, &c, &c);
@@ -883,6 +912,24 @@ mod tests {
     }
 
     #[test]
+    fn spans_know_where_they_cut_a_joined_word() {
+        let source = CopySource::new("issue 4521 in serde-rs/serde, branch release-2.0 of user_id. ok");
+        let spans = source.spans();
+        let cut = |text: &str, part: &str| {
+            let start = spans.iter().find(|s| s.text.starts_with(text)).expect(text).start;
+            source.in_name(start, start + part.chars().count())
+        };
+        assert_eq!(cut("serde-rs", "serde"), (false, true), "a hyphen joins");
+        assert_eq!(cut("serde-rs", "serde-rs"), (false, false), "a slash does not");
+        assert_eq!(cut("rs/serde", "rs"), (true, false));
+        assert_eq!(cut("serde,", "serde"), (false, false));
+        assert_eq!(cut("2.0", "2.0"), (true, false));
+        assert_eq!(cut("release", "release-2"), (false, true), "a point between digits joins");
+        assert_eq!(cut("id", "id"), (true, false), "an underscore joins");
+        assert_eq!(cut("user_id", "user_id"), (false, false), "a full stop before a space does not");
+    }
+
+    #[test]
     fn spans_know_where_they_cut_a_name_in_capitals() {
         let source =
             CopySource::new("forecast for Austin, TX this week with Dominic Monaghan. Paris is nice");
@@ -1109,6 +1156,16 @@ mod tests {
             numbers_in(&chars("on 2023-10-06, -4 at 1.5")),
             [chars("2023"), chars("10"), chars("06"), chars("-4"), chars("4"), chars("1.5")]
         );
+    }
+
+    #[test]
+    fn a_number_the_call_holds_is_not_gone_on_with_again() {
+        let source = CopySource::new("velocity of 13, accelerating at 1 m/s");
+        let index = index();
+        let at = |json: &str| texts(&source.continuations(json, &index, |_| true, &greedy));
+        assert_eq!(at(r#"{"v":1"#), [",", "}", "3"], "13 or 1");
+        assert_eq!(at(r#"{"v":13,"a":1"#), [",", "}"], "the 13 is in the call: only the 1 is left");
+        assert_eq!(at(r#"{"v":"13 m","a":1"#), [",", "}"], "also inside a string of the call");
     }
 
     #[test]
