@@ -39,6 +39,7 @@ const SETS: &[(&str, &str, Development)] = &[
     ("7", include_str!("../../tackle-tools/data/tool-requests-7.jsonl"), |_| true),
     ("8", include_str!("../../tackle-tools/data/tool-requests-8.jsonl"), |_| true),
     ("9", include_str!("../../tackle-tools/data/tool-requests-9.jsonl"), |_| true),
+    ("10", include_str!("../../tackle-tools/data/tool-requests-10.jsonl"), |_| true),
 ];
 
 /// One request: its candidates' features, which of them serve it, and whether the
