@@ -20,8 +20,9 @@
 //! ("from" a `source_timezone`, `origin_airport` or `start_date`; "to" a target,
 //! destination or end). A value whose words only repeat the name of a parameter (its own
 //! or another's) fills nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are
-//! copied whole: a span that begins or ends inside one is less likely
-//! ([`CopySource::in_name`]). All of it reads only what the tool says of itself and the
+//! copied whole: a span that begins or ends inside one is less likely, as is one that cuts a
+//! word joined by a hyphen, an underscore or a point (`serde-rs`, `release-2.0`)
+//! ([`CopySource::cuts_whole`]). All of it reads only what the tool says of itself and the
 //! user's text, so it holds for tools nobody here has seen.
 
 use std::cell::RefCell;
@@ -301,7 +302,7 @@ impl CopySource {
     /// Whether the text from `start` to `end` (in characters) begins, and whether it ends,
     /// inside a name in capitals ("Dominic Monaghan", "Austin, TX") or inside a word joined
     /// by a hyphen, an underscore or a point (`serde-rs`, `release-2.0`, `user_id`).
-    pub(crate) fn in_name(&self, start: usize, end: usize) -> (bool, bool) {
+    pub(crate) fn cuts_whole(&self, start: usize, end: usize) -> (bool, bool) {
         let begins = self.words.binary_search(&start).is_ok_and(|n| n > 0 && self.name_goes_on[n - 1])
             || start.checked_sub(1).is_some_and(|i| self.joins(i));
         let after = self.words.partition_point(|&at| at < end);
@@ -323,7 +324,8 @@ impl CopySource {
     /// Where `value` (in lower case) stands in the text from the start of a word to the end
     /// of one, and how
     /// the words around it speak of parameter `key` of `tool` there (see [`Self::cue`]),
-    /// with whether it cuts a name in capitals there; at most [`SPAN_STARTS`] places.
+    /// with whether it cuts a name in capitals or a joined word there; at most
+    /// [`SPAN_STARTS`] places.
     pub(crate) fn stands(&self, value: &[char], tool: &str, key: &str) -> Vec<Place> {
         if value.is_empty() {
             return Vec::new();
@@ -338,7 +340,7 @@ impl CopySource {
             })
             .map(|&at| {
                 let end = at + value.len();
-                let (begins, ends) = self.in_name(at, end);
+                let (begins, ends) = self.cuts_whole(at, end);
                 (self.cue_at(at, end, tool, key), begins || ends)
             })
             .collect()
@@ -355,9 +357,9 @@ impl CopySource {
 
     /// How `span`, copied to its end at `end`, stands: what the words around it say of
     /// parameter `key` of `tool` ([`Self::cue`]), and whether it begins or ends inside a
-    /// name in capitals ([`Self::in_name`]).
+    /// name in capitals or a joined word ([`Self::cuts_whole`]).
     pub(crate) fn place(&self, span: &Span, end: usize, tool: &str, key: &str) -> Place {
-        let (begins, ends) = self.in_name(span.start, span.start + end);
+        let (begins, ends) = self.cuts_whole(span.start, span.start + end);
         (self.cue(span, end, tool, key), begins || ends)
     }
 
@@ -649,7 +651,7 @@ pub(crate) struct Span {
 }
 
 /// How a copy stands in the text: what the words around it say of the parameter, and
-/// whether it begins or ends inside a name in capitals.
+/// whether it begins or ends inside a name in capitals or a joined word.
 pub(crate) type Place = (Cue, bool);
 
 /// What the words around a span say of the parameter a value is written for (see
@@ -917,7 +919,7 @@ mod tests {
         let spans = source.spans();
         let cut = |text: &str, part: &str| {
             let start = spans.iter().find(|s| s.text.starts_with(text)).expect(text).start;
-            source.in_name(start, start + part.chars().count())
+            source.cuts_whole(start, start + part.chars().count())
         };
         assert_eq!(cut("serde-rs", "serde"), (false, true), "a hyphen joins");
         assert_eq!(cut("serde-rs", "serde-rs"), (false, false), "a slash does not");
@@ -939,7 +941,7 @@ mod tests {
         // `part` of it, inside a name.
         let cut = |text: &str, part: &str| {
             let start = span(text).start;
-            source.in_name(start, start + part.chars().count())
+            source.cuts_whole(start, start + part.chars().count())
         };
         assert_eq!(cut("Austin", "Austin"), (false, true), "`Austin` cuts `Austin, TX`");
         assert_eq!(cut("Austin", "Austin, TX"), (false, false));
