@@ -65,7 +65,7 @@ const CUE_PRIOR: f32 = 2.0;
 /// What a span loses where it begins or ends inside a name in capitals ("Dominic
 /// Monaghan", "Austin, TX") or a word joined by a hyphen, an underscore or a point
 /// (`serde-rs`): names and such words are mostly copied whole.
-const NAME_CUT: f32 = 2.0;
+const WHOLE_CUT: f32 = 2.0;
 
 /// The prior of `span` copied to its end at `end` (in characters), placed as
 /// [`CopySource::place`] says.
@@ -78,7 +78,7 @@ fn span_prior(span: &Span, end: usize, (cue, cuts_whole): Place) -> f32 {
 /// of the parameter, and `cuts_whole`, whether it begins or ends inside a name in capitals
 /// or a joined word.
 fn placement(cue: Cue, cuts_whole: bool) -> f32 {
-    let cut = if cuts_whole { -NAME_CUT } else { 0.0 };
+    let cut = if cuts_whole { -WHOLE_CUT } else { 0.0 };
     let named = if cue.names_it {
         CUE_PRIOR
     } else if cue.names_another {
@@ -243,8 +243,8 @@ impl Engine {
     /// one, of log-likelihood `score` with its close) against spans of the user's text
     /// copied whole, each with [`SPAN_PRIOR`] added ([`QUOTED_PRIOR`] more for one the user
     /// quoted) and its [`placement`] (what the words beside it say of the parameter, and
-    /// whether it cuts a name in capitals or a joined word); returns the tokens of the best span and its
-    /// close, and the model state after them, where one wins. The matcher ends after
+    /// whether it cuts a name in capitals or a joined word); returns the tokens of the best
+    /// span and its close, and the model state after them, where one wins. The matcher ends after
     /// whatever is kept. The spans tried are the quoted ones, those a word beside names the
     /// parameter, and those from the places whose first token the model finds likeliest
     /// (at most [`SPAN_TRIES`] of each); a span the call already holds as a value is not
