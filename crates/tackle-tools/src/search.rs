@@ -62,6 +62,8 @@ const SAME: &[(&str, &str)] = &[
     ("photo", "image"),
     ("db", "database"),
     ("ns", "namespace"),
+    ("doc", "documentation"),
+    ("docs", "documentation"),
 ];
 
 /// Everyday words for the operations tools name with a handful of verbs (create, get,
@@ -95,7 +97,7 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (
         &[
             "change", "modify", "rename", "fix", "adjust", "alter", "tweak", "replace", "correct", "amend",
-            "bump",
+            "bump", "swap", "flip",
         ],
         &["update", "edit", "set"],
     ),
@@ -149,7 +151,18 @@ const ALSO: &[(&[&str], &[&str])] = &[
     ),
     (&["biggest", "largest", "smallest", "size", "sizes", "space"], &["size", "sizes"]),
     (
-        &["draw", "paint", "sketch", "illustrate", "illustration", "picture", "render", "artwork"],
+        &[
+            "draw",
+            "paint",
+            "sketch",
+            "illustrate",
+            "illustration",
+            "picture",
+            "render",
+            "artwork",
+            "logo",
+            "logos",
+        ],
         &["generate", "image"],
     ),
     (&["coordinates", "gps", "lat", "latitude", "longitude"], &["coordinates", "geocode"]),
@@ -169,6 +182,17 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (&["undo", "revert", "rollback", "unstage"], &["reset", "revert"]),
     (&["download", "grab", "pull"], &["fetch", "download", "get"]),
     (&["capture", "snap", "snapshot"], &["screenshot"]),
+    // A browser's pop-ups.
+    (&["alert", "popup", "modal", "dismiss"], &["dialog"]),
+    (&["hit", "tap"], &["press", "click"]),
+    (&["reply", "respond", "answer"], &["comment"]),
+    // Searching the web.
+    (&["google", "online", "internet"], &["web", "search"]),
+    // Typing into a page.
+    (&["enter", "input"], &["type", "fill"]),
+    // Showing what something holds.
+    (&["print", "paste", "dump"], &["read", "show", "contents"]),
+    (&["evict", "eviction"], &["drain"]),
 ];
 
 /// Phrases that ask for an operation no single word of theirs does.
@@ -183,6 +207,10 @@ const PHRASES: &[(&str, &[&str])] = &[
     ("who am i", &["whoami", "self", "current", "user"]),
 ];
 
+/// Phrases whose words mean something else alone, read whole: what they mean instead.
+const WHOLE_PHRASES: &[(&str, &[&str])] =
+    &[("close to", &["near", "local"]), ("close by", &["near", "local"])];
+
 /// A query as the search reads it: its text for words (addresses left out), the same for
 /// an embedder (what an address, a path or a pair of coordinates is, said in words), and
 /// the words its chunks add.
@@ -196,7 +224,7 @@ struct Chunked {
 
 /// Kinds of value a request can name and a tool's parameters can take, as bits: a file or
 /// a path, a web address, a chat channel, a commit, a place's coordinates, an e-mail
-/// address. A tool that takes what the request names is likelier the one meant, whatever
+/// address, an issue or pull request by number (`#57`, `acme/web#57`), an SQL statement. A tool that takes what the request names is likelier the one meant, whatever
 /// its words say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Kinds(u8);
@@ -208,6 +236,8 @@ impl Kinds {
     const COMMIT: u8 = 8;
     const PLACE: u8 = 16;
     const EMAIL: u8 = 32;
+    const ISSUE: u8 = 64;
+    const SQL: u8 = 128;
 
     fn add(&mut self, kind: u8) {
         self.0 |= kind;
@@ -245,6 +275,12 @@ impl Kinds {
             if has(&["email"]) {
                 kinds.add(Kinds::EMAIL);
             }
+            if has(&["issue", "pull"]) && has(&["number", "id", "iid", "url"]) {
+                kinds.add(Kinds::ISSUE);
+            }
+            if has(&["sql"]) {
+                kinds.add(Kinds::SQL);
+            }
             kinds
         };
         let name_words = tackle_core::name_words(&definition.name);
@@ -254,6 +290,11 @@ impl Kinds {
         }
         for (name, property) in properties.into_iter().flatten() {
             kinds.add(of_words(&tackle_core::name_words(name)).0);
+            // A parameter that takes SQL says so in its description, whatever its name.
+            let description = property.get("description").and_then(Value::as_str).unwrap_or_default();
+            if description.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "SQL") {
+                kinds.add(Kinds::SQL);
+            }
             match property.get("format").and_then(Value::as_str) {
                 Some("uri" | "url" | "iri") => kinds.add(Kinds::URL),
                 Some("email") => kinds.add(Kinds::EMAIL),
@@ -285,8 +326,22 @@ fn chunk_terms(query: &str) -> Chunked {
     let mut meaning = String::with_capacity(query.len() + 16);
     let mut kinds = Kinds::default();
     let mut previous_number = false;
+    // An SQL statement: two of its keywords in capitals, or a query starting with `SELECT`
+    // (a single `DELETE` or `UPDATE` in capitals is as often emphasis).
+    let sql_words = query
+        .split_whitespace()
+        .filter(|w| SQL_KEYWORDS.contains(w))
+        .collect::<std::collections::HashSet<_>>();
+    let first = query.split_whitespace().next().unwrap_or_default();
+    if sql_words.len() >= 2 || (first == "SELECT" && query.len() > 12) {
+        kinds.add(Kinds::SQL);
+    }
     for chunk in query.split_whitespace() {
-        let bare = chunk.trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!'));
+        // Punctuation around a value is not part of it, nor a colon or a full stop after it
+        // (`TODO.md:`, `config.yaml.`).
+        let bare = chunk
+            .trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!'))
+            .trim_end_matches([':', '.']);
         let lower = bare.to_ascii_lowercase();
         // A host name with or without a path after it (`docs.github.com/en/rest`).
         let host = host_like(lower.split('/').next().unwrap_or_default().trim_end_matches('.'));
@@ -322,23 +377,42 @@ fn chunk_terms(query: &str) -> Chunked {
         }
         previous_number = decimal;
         let extension = lower.rsplit_once('.');
-        let file_like = extension.is_some_and(|(name, ext)| {
-            !name.is_empty()
-                && (1..=4).contains(&ext.len())
-                && ext.chars().all(|c| c.is_ascii_alphanumeric())
-                && ext.chars().any(|c| c.is_ascii_alphabetic())
-        });
+        // Single letters between points are an abbreviation (`e.g`, `i.e`, `a.m`), not a file.
+        let abbreviation = lower.split('.').all(|part| part.chars().count() <= 1);
+        let file_like = !abbreviation
+            && extension.is_some_and(|(name, ext)| {
+                !name.is_empty()
+                    && (1..=4).contains(&ext.len())
+                    && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                    && ext.chars().any(|c| c.is_ascii_alphabetic())
+            });
         let rooted = ["/", "~/", "./", "../"].iter().any(|start| lower.starts_with(start));
         // A dot file (`.env`, `.gitignore`) is a file.
         let dot_file = lower.len() > 2
             && lower.starts_with('.')
             && lower[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
             && lower[1..].chars().any(|c| c.is_ascii_alphabetic());
+        // An issue or a pull request by number: `#57`, `acme/web#57`, GitLab's `group/app!12`.
+        let issue = lower.rsplit_once(['#', '!']).is_some_and(|(before, number)| {
+            !number.is_empty()
+                && number.chars().all(|c| c.is_ascii_digit())
+                && before.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'))
+                && before.matches('/').count() <= 2
+        });
         let file = !decimal
             && !email
+            && !issue
             && (file_like || rooted || dot_file || (lower.len() > 1 && lower.ends_with('/')));
         if file {
             meaning.push_str("the file ");
+        }
+        if issue {
+            meaning.push_str("the issue or pull request ");
+            kinds.add(Kinds::ISSUE);
+        }
+        // A format's extension alone names the format (`export it as md`).
+        if let Some((_, format)) = FORMATS.iter().find(|(short, _)| *short == lower) {
+            extra.push(((*format).to_owned(), 1.0));
         }
         meaning.push_str(chunk);
         meaning.push(' ');
@@ -359,6 +433,15 @@ fn chunk_terms(query: &str) -> Chunked {
     }
     Chunked { text, meaning, extra, kinds }
 }
+
+/// SQL's keywords, as people write them in a statement (in capitals).
+const SQL_KEYWORDS: &[&str] = &[
+    "SELECT", "INSERT", "UPDATE", "DELETE", "FROM", "WHERE", "JOIN", "GROUP", "ORDER", "LIMIT", "INTO",
+    "VALUES", "SET",
+];
+
+/// File extensions that, standing alone, name a format.
+const FORMATS: &[(&str, &str)] = &[("md", "markdown"), ("yml", "yaml")];
 
 /// The weight of a word a query gains from [`ALSO`], and of `list` for a plural noun.
 const ALSO_WEIGHT: f64 = 0.7;
@@ -608,10 +691,21 @@ impl Index {
     /// The query's terms for BM25: each word at weight 1, and the words of the operations
     /// it asks for at a lower one; many of something (a plural noun) asks for a list.
     fn terms(query: &str, extra: Vec<(String, f64)>) -> Vec<(String, f64)> {
+        // A phrase read whole is not read word by word ("close to" is no closing).
+        let mut whole = Vec::new();
+        let mut read = query.to_owned();
+        for (phrase, means) in WHOLE_PHRASES {
+            while let Some(at) = read.to_ascii_lowercase().find(phrase) {
+                read.replace_range(at..at + phrase.len(), &" ".repeat(phrase.len()));
+                whole.extend(means.iter().flat_map(|m| words(m)).map(|w| (w, ALSO_WEIGHT)));
+            }
+        }
+        let query = read.as_str();
         let mut terms: Vec<(String, f64)> = words(query).into_iter().map(|w| (w, 1.0)).collect();
         terms.extend(
             extra.into_iter().flat_map(|(w, weight)| words(&w).into_iter().map(move |w| (w, weight))),
         );
+        terms.extend(whole);
         let lower = query.to_lowercase();
         for (phrase, also) in PHRASES {
             if lower.contains(phrase) {
@@ -659,8 +753,12 @@ impl Index {
         let meaning: Vec<f64> = dense.meanings.iter().map(cosine).collect();
         let fused = fuse(&words, &meaning);
         let mut pool = best(&fused, &self.names, POOL_FUSED);
-        for i in
-            best(&words, &self.names, POOL_EACH).into_iter().chain(best(&meaning, &self.names, POOL_EACH))
+        // And every tool that takes a kind of value the request names, whatever its words.
+        let takers = (0..self.names.len()).filter(|&i| kinds.share_taken_by(self.kinds[i]) > 0.0);
+        for i in best(&words, &self.names, POOL_EACH)
+            .into_iter()
+            .chain(best(&meaning, &self.names, POOL_EACH))
+            .chain(takers)
         {
             if !pool.contains(&i) {
                 pool.push(i);
@@ -752,7 +850,7 @@ pub type Features = [f64; 9];
 /// example (softmax over each request's candidates) on the development requests of
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
-const RANKING_WEIGHTS: Features = [3.1195, 5.2293, 4.0176, 0.9143, 1.3839, 2.7205, 1.3630, 1.3355, 1.1855];
+const RANKING_WEIGHTS: Features = [3.5901, 4.9068, 4.1825, 0.8275, 1.3322, 2.9655, 1.3947, 1.6332, 1.3471];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
@@ -1222,15 +1320,25 @@ mod tests {
         // version is not a file.
         let read = chunk_terms("run document.title in the page. thanks, version 3.5");
         assert!(read.extra.is_empty() && read.kinds == Kinds::default(), "{:?}", read.extra);
-        // A host name is an address, not a file; `owner/repo` is no path; `#12` is no
-        // channel; a commit and an e-mail address are told apart.
+        // A host name is an address, not a file; `owner/repo` is no path; `#12` is an issue,
+        // no channel; a commit and an e-mail address are told apart; a colon or a full stop
+        // after a file name is not part of it; an abbreviation is no file; SQL is SQL.
         for (query, kind) in [
             ("map every page on docs.stripe.com", Kinds::URL),
             ("what is github.com", Kinds::URL),
             ("what does docs.github.com/en/rest say", Kinds::URL),
             ("edit config/app.yaml", Kinds::FILE),
             ("open a PR in acme/web", 0),
-            ("reply on issue #12", 0),
+            ("reply on issue #12", Kinds::ISSUE),
+            ("reply on acme/web#301: shipped", Kinds::ISSUE),
+            ("merge group/app!12", Kinds::ISSUE),
+            ("save this as TODO.md: - fix login", Kinds::FILE),
+            ("patch config/settings.py: the DEBUG line", Kinds::FILE),
+            ("open notes.txt.", Kinds::FILE),
+            ("fruit, e.g. apples, i.e. food", 0),
+            ("SELECT the ten biggest accounts by spend", Kinds::SQL),
+            ("count rows: SELECT count(*) FROM users", Kinds::SQL),
+            ("DELETE the stale branch now", 0),
             ("what changed in commit a1b2c3d", Kinds::COMMIT),
             ("invite ana@example.org", Kinds::EMAIL),
             ("list ~/receipts/", Kinds::FILE),
@@ -1271,6 +1379,14 @@ mod tests {
             Kinds(Kinds::PLACE)
         );
         assert_eq!(takes("invite", json!({"email": string})), Kinds(Kinds::EMAIL));
+        // An issue or a pull request by its number, id or address; not a list of issues.
+        assert_eq!(takes("add_issue_comment", json!({"issue_number": string})), Kinds(Kinds::ISSUE));
+        assert_eq!(takes("merge", json!({"pull_number": string})), Kinds(Kinds::ISSUE));
+        assert_eq!(takes("feedback", json!({"issues": string})), Kinds::default());
+        // SQL by the parameter's name or its description.
+        assert_eq!(takes("query", json!({"sql": string})), Kinds(Kinds::SQL));
+        let described = json!({"statement": {"type": "string", "description": "The SQL to run"}});
+        assert_eq!(takes("run", described), Kinds(Kinds::SQL));
     }
 
     #[test]

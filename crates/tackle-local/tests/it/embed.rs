@@ -136,21 +136,22 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
     let none: fn(usize) -> bool = |_| false;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the ranking was fixed
-        // (held out: set 1 0.980, set 2 0.938, set 11 0.888; development: sets 3 to 10,
-        // 0.909, 0.838, 0.938, 0.847, 0.912, 0.885, 0.830 and 0.874, on which the
+        // (held out: set 1 0.980, set 2 0.938, set 12 0.878; development: sets 3 to 11,
+        // 0.926, 0.878, 0.950, 0.871, 0.901, 0.896, 0.862, 0.874 and 0.951, on which the
         // ranking's weights were learnt).
         ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.95),
         ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.93, 0.9),
-        ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), none, 0.86, 0.0),
-        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), none, 0.82, 0.0),
-        ("5", include_str!("../../../tackle-tools/data/tool-requests-5.jsonl"), none, 0.91, 0.0),
-        ("6", include_str!("../../../tackle-tools/data/tool-requests-6.jsonl"), none, 0.82, 0.0),
+        ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), none, 0.9, 0.0),
+        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), none, 0.85, 0.0),
+        ("5", include_str!("../../../tackle-tools/data/tool-requests-5.jsonl"), none, 0.93, 0.0),
+        ("6", include_str!("../../../tackle-tools/data/tool-requests-6.jsonl"), none, 0.85, 0.0),
         ("7", include_str!("../../../tackle-tools/data/tool-requests-7.jsonl"), none, 0.88, 0.0),
-        ("8", include_str!("../../../tackle-tools/data/tool-requests-8.jsonl"), none, 0.85, 0.0),
-        ("9", include_str!("../../../tackle-tools/data/tool-requests-9.jsonl"), none, 0.8, 0.0),
-        ("10", include_str!("../../../tackle-tools/data/tool-requests-10.jsonl"), none, 0.83, 0.0),
+        ("8", include_str!("../../../tackle-tools/data/tool-requests-8.jsonl"), none, 0.87, 0.0),
+        ("9", include_str!("../../../tackle-tools/data/tool-requests-9.jsonl"), none, 0.84, 0.0),
+        ("10", include_str!("../../../tackle-tools/data/tool-requests-10.jsonl"), none, 0.85, 0.0),
+        ("11", include_str!("../../../tackle-tools/data/tool-requests-11.jsonl"), none, 0.93, 0.0),
         // Written before this round's changes, scored once after them.
-        ("11", include_str!("../../../tackle-tools/data/tool-requests-11.jsonl"), all, 0.0, 0.86),
+        ("12", include_str!("../../../tackle-tools/data/tool-requests-12.jsonl"), all, 0.0, 0.86),
     ] {
         let (dev, held_out, misses) = catalog::evaluate(&registry, requests, held_out_lines).await;
         // The development misses, on request (only development lines are ever listed).
