@@ -299,6 +299,8 @@ impl Document {
     pub(crate) fn parse_until(html: &str, stop: &crate::extract::StopFlag) -> Option<Document> {
         let mut builder = Builder::new(html.len());
         tokenize(html, &mut builder, stop)?;
+        // A formula left open at the end still says what it says.
+        builder.end_formula();
         Some(builder.doc)
     }
 
@@ -406,7 +408,40 @@ struct Builder {
     open: Vec<(u32, Tag)>,
     /// Inside a dropped element (its depth of nesting), nothing is added.
     dropped: Vec<Tag>,
+    /// A MathML formula being dropped: what it says, written as text in its place.
+    formula: Option<Formula>,
     head_done: bool,
+}
+
+/// What a `<math>` element holds that a reader needs: its TeX (an `x-tex` annotation, else
+/// the `alttext` attribute), else its symbols in order.
+#[derive(Default)]
+struct Formula {
+    alt: String,
+    tex: String,
+    /// The depth of `dropped` inside a TeX annotation.
+    tex_depth: Option<usize>,
+    symbols: String,
+    display: bool,
+}
+
+/// The most characters of one formula kept.
+const MAX_FORMULA: usize = 4_000;
+
+impl Formula {
+    /// The formula as text: TeX between `$` (`$$` when displayed), else its symbols.
+    fn render(self) -> String {
+        let tex = if self.tex.trim().is_empty() { self.alt } else { self.tex };
+        let tex = tex.trim();
+        // `{\displaystyle …}` only says how to draw it.
+        let tex =
+            tex.strip_prefix("{\\displaystyle").and_then(|t| t.strip_suffix('}')).map_or(tex, str::trim);
+        if tex.is_empty() {
+            return fold_whitespace(&self.symbols);
+        }
+        let fence = if self.display { "$$" } else { "$" };
+        format!("{fence}{}{fence}", fold_whitespace(tex))
+    }
 }
 
 impl Builder {
@@ -424,7 +459,7 @@ impl Builder {
             last_child: NONE,
             next: NONE,
         });
-        Builder { doc, open: Vec::with_capacity(64), dropped: Vec::new(), head_done: false }
+        Builder { doc, open: Vec::with_capacity(64), dropped: Vec::new(), formula: None, head_done: false }
     }
 
     fn current(&self) -> u32 {
@@ -460,12 +495,30 @@ impl Builder {
     }
 
     fn text(&mut self, raw: &str) {
-        if !self.dropped.is_empty() || raw.is_empty() {
+        if raw.is_empty() {
+            return;
+        }
+        if !self.dropped.is_empty() {
+            if let Some(formula) = &mut self.formula {
+                let into = if formula.tex_depth.is_some() { &mut formula.tex } else { &mut formula.symbols };
+                if into.len() < MAX_FORMULA {
+                    decode_entities_into(raw, into);
+                    into.push(' ');
+                }
+            }
             return;
         }
         let start = self.doc.text.len() as u32;
         decode_entities_into(raw, &mut self.doc.text);
+        self.text_from(start);
+    }
+
+    /// Makes a text node of `doc.text` from `start` on, joined to a text node just before.
+    fn text_from(&mut self, start: u32) {
         let end = self.doc.text.len() as u32;
+        if end == start {
+            return;
+        }
         // Adjacent text joins the previous text node.
         let parent = self.current();
         let last = self.doc.nodes[parent as usize].last_child;
@@ -500,6 +553,23 @@ impl Builder {
         (self.doc.attrs.len(), self.doc.text.len())
     }
 
+    /// The value of attribute `name` among those read since `mark`.
+    fn attr_since(&self, mark: (usize, usize), name: &str) -> Option<&str> {
+        self.doc.attrs[mark.0..]
+            .iter()
+            .find(|a| self.doc.slice(&a.name) == name)
+            .map(|a| self.doc.slice(&a.value))
+    }
+
+    /// Writes the formula being dropped, if any, as text where it stood.
+    fn end_formula(&mut self) {
+        if let Some(formula) = self.formula.take() {
+            let start = self.doc.text.len() as u32;
+            self.doc.text.push_str(&formula.render());
+            self.text_from(start);
+        }
+    }
+
     /// Forgets attributes read since `mark` (for elements that are not kept).
     fn drop_attrs(&mut self, mark: (usize, usize)) {
         self.doc.attrs.truncate(mark.0);
@@ -529,8 +599,19 @@ impl Builder {
             && tag.leaves_foreign_content()
         {
             self.dropped.clear();
+            self.end_formula();
         }
         if !self.dropped.is_empty() {
+            if let Some(formula) = &self.formula
+                && formula.tex_depth.is_none()
+                && !self_closing
+                && self.attr_since(mark, "encoding").is_some_and(|e| e.to_ascii_lowercase().contains("tex"))
+            {
+                let depth = self.dropped.len() + 1;
+                if let Some(formula) = &mut self.formula {
+                    formula.tex_depth = Some(depth);
+                }
+            }
             self.drop_attrs(mark);
             if !tag.is_void() && !self_closing && !tag.is_raw_text() {
                 self.dropped.push(tag);
@@ -590,6 +671,20 @@ impl Builder {
             _ => {}
         }
         if tag.is_dropped() {
+            if tag == Tag::Math && !self_closing {
+                let mut formula = Formula {
+                    alt: self.attr_since(mark, "alttext").unwrap_or_default().to_owned(),
+                    display: self
+                        .attr_since(mark, "display")
+                        .is_some_and(|d| d.eq_ignore_ascii_case("block")),
+                    ..Formula::default()
+                };
+                formula.alt.truncate(MAX_FORMULA.min(formula.alt.len()));
+                while !formula.alt.is_char_boundary(formula.alt.len()) {
+                    formula.alt.pop();
+                }
+                self.formula = Some(formula);
+            }
             self.drop_attrs(mark);
             if !tag.is_void() && !self_closing && !tag.is_raw_text() {
                 self.dropped.push(tag);
@@ -606,7 +701,15 @@ impl Builder {
     fn end(&mut self, tag: Tag) {
         if let Some(&top) = self.dropped.last() {
             if top == tag {
+                if let Some(formula) = &mut self.formula
+                    && formula.tex_depth == Some(self.dropped.len())
+                {
+                    formula.tex_depth = None;
+                }
                 self.dropped.pop();
+                if self.dropped.is_empty() {
+                    self.end_formula();
+                }
                 return;
             }
             // The end tag of an element open around the dropped one closes both, as it does
@@ -616,6 +719,7 @@ impl Builder {
                 return;
             }
             self.dropped.clear();
+            self.end_formula();
         }
         use Tag::*;
         match tag {
@@ -1016,6 +1120,33 @@ mod tests {
         let mut out = String::new();
         outline(&doc, Document::ROOT, &mut out);
         out
+    }
+
+    #[test]
+    fn a_formula_is_written_as_its_tex_or_its_symbols() {
+        // TeX from an annotation (without `\displaystyle`), displayed or inline; else the
+        // `alttext`; else the symbols in order.
+        assert_eq!(
+            tree(
+                "<p>So <math display=block alttext=\"x\"><semantics><mi>a</mi>\
+                 <annotation encoding=\"application/x-tex\">{\\displaystyle ax^{2}=0}</annotation>\
+                 </semantics></math> holds.</p>"
+            ),
+            "<p>So $$ax^{2}=0$$ holds.</p>"
+        );
+        assert_eq!(
+            tree("<p>If <math alttext=\"a \\neq 0\"><mi>a</mi></math>, then</p>"),
+            "<p>If $a \\neq 0$, then</p>"
+        );
+        assert_eq!(
+            tree("<p>When <math><mi>a</mi><mo>&#x2260;</mo><mn>0</mn></math>, two</p>"),
+            "<p>When a ≠ 0, two</p>"
+        );
+        // A formula left open ends where HTML takes over again, or at the end of the page.
+        assert_eq!(tree("<p>A <math><mi>b</mi><p>Next</p>"), "<p>A b</p><p>Next</p>");
+        assert_eq!(tree("<p>A <math><mi>c</mi>"), "<p>A c</p>");
+        // Nothing in it, nothing written.
+        assert_eq!(tree("<p>A<math></math>B</p>"), "<p>AB</p>");
     }
 
     #[test]
