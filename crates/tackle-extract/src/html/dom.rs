@@ -503,6 +503,11 @@ impl Builder {
                 let into = if formula.tex_depth.is_some() { &mut formula.tex } else { &mut formula.symbols };
                 if into.len() < MAX_FORMULA {
                     decode_entities_into(raw, into);
+                    let mut end = into.len().min(MAX_FORMULA);
+                    while !into.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    into.truncate(end);
                     into.push(' ');
                 }
             }
@@ -1147,6 +1152,9 @@ mod tests {
         assert_eq!(tree("<p>A <math><mi>c</mi>"), "<p>A c</p>");
         // Nothing in it, nothing written.
         assert_eq!(tree("<p>A<math></math>B</p>"), "<p>AB</p>");
+        // A formula is capped.
+        let long = tree(&format!("<p><math><mi>{}</mi></math></p>", "é".repeat(5_000)));
+        assert!(long.len() < 4_100 && long.starts_with("<p>é"), "{}", long.len());
     }
 
     #[test]
