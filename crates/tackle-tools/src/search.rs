@@ -224,8 +224,9 @@ struct Chunked {
 
 /// Kinds of value a request can name and a tool's parameters can take, as bits: a file or
 /// a path, a web address, a chat channel, a commit, a place's coordinates, an e-mail
-/// address, an issue or pull request by number (`#57`, `acme/web#57`), an SQL statement. A tool that takes what the request names is likelier the one meant, whatever
-/// its words say.
+/// address, an issue or pull request by number (`#57`, `acme/web#57`), an SQL statement.
+/// A tool that takes what the request names is likelier the one meant, whatever its words
+/// say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Kinds(u8);
 
@@ -333,7 +334,7 @@ fn chunk_terms(query: &str) -> Chunked {
         .filter(|w| SQL_KEYWORDS.contains(w))
         .collect::<std::collections::HashSet<_>>();
     let first = query.split_whitespace().next().unwrap_or_default();
-    if sql_words.len() >= 2 || (first == "SELECT" && query.len() > 12) {
+    if sql_words.len() >= 2 || (first == "SELECT" && query.split_whitespace().nth(1).is_some()) {
         kinds.add(Kinds::SQL);
     }
     for chunk in query.split_whitespace() {
@@ -691,12 +692,17 @@ impl Index {
     /// The query's terms for BM25: each word at weight 1, and the words of the operations
     /// it asks for at a lower one; many of something (a plural noun) asks for a list.
     fn terms(query: &str, extra: Vec<(String, f64)>) -> Vec<(String, f64)> {
-        // A phrase read whole is not read word by word ("close to" is no closing).
+        // A phrase read whole is not read word by word ("close to" is no closing). ASCII
+        // lower case keeps every byte where it was, so the places found in it are the query's.
         let mut whole = Vec::new();
         let mut read = query.to_owned();
+        let lower = query.to_ascii_lowercase();
         for (phrase, means) in WHOLE_PHRASES {
-            while let Some(at) = read.to_ascii_lowercase().find(phrase) {
+            let places: Vec<usize> = lower.match_indices(phrase).map(|(at, _)| at).collect();
+            for &at in &places {
                 read.replace_range(at..at + phrase.len(), &" ".repeat(phrase.len()));
+            }
+            if !places.is_empty() {
                 whole.extend(means.iter().flat_map(|m| words(m)).map(|w| (w, ALSO_WEIGHT)));
             }
         }
@@ -753,6 +759,10 @@ impl Index {
         let meaning: Vec<f64> = dense.meanings.iter().map(cosine).collect();
         let fused = fuse(&words, &meaning);
         let mut pool = best(&fused, &self.names, POOL_FUSED);
+        let mut pooled = vec![false; self.names.len()];
+        for &i in &pool {
+            pooled[i] = true;
+        }
         // And every tool that takes a kind of value the request names, whatever its words.
         let takers = (0..self.names.len()).filter(|&i| kinds.share_taken_by(self.kinds[i]) > 0.0);
         for i in best(&words, &self.names, POOL_EACH)
@@ -760,7 +770,7 @@ impl Index {
             .chain(best(&meaning, &self.names, POOL_EACH))
             .chain(takers)
         {
-            if !pool.contains(&i) {
+            if !std::mem::replace(&mut pooled[i], true) {
                 pool.push(i);
             }
         }

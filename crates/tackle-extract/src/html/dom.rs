@@ -684,10 +684,11 @@ impl Builder {
                         .is_some_and(|d| d.eq_ignore_ascii_case("block")),
                     ..Formula::default()
                 };
-                formula.alt.truncate(MAX_FORMULA.min(formula.alt.len()));
-                while !formula.alt.is_char_boundary(formula.alt.len()) {
-                    formula.alt.pop();
+                let mut end = formula.alt.len().min(MAX_FORMULA);
+                while !formula.alt.is_char_boundary(end) {
+                    end -= 1;
                 }
+                formula.alt.truncate(end);
                 self.formula = Some(formula);
             }
             self.drop_attrs(mark);
@@ -1152,9 +1153,11 @@ mod tests {
         assert_eq!(tree("<p>A <math><mi>c</mi>"), "<p>A c</p>");
         // Nothing in it, nothing written.
         assert_eq!(tree("<p>A<math></math>B</p>"), "<p>AB</p>");
-        // A formula is capped.
+        // A formula is capped, its symbols and its alttext alike.
         let long = tree(&format!("<p><math><mi>{}</mi></math></p>", "é".repeat(5_000)));
         assert!(long.len() < 4_100 && long.starts_with("<p>é"), "{}", long.len());
+        let long = tree(&format!("<p><math alttext=\"x{}\"></math></p>", "é".repeat(5_000)));
+        assert!(long.len() < 4_100 && long.starts_with("<p>$xé"), "{}", long.len());
     }
 
     #[test]
