@@ -566,13 +566,29 @@ impl Builder {
             .map(|a| self.doc.slice(&a.value))
     }
 
-    /// Writes the formula being dropped, if any, as text where it stood.
+    /// Writes the formula being dropped, if any, where it stood: a `math` element that
+    /// holds its text and nothing else.
     fn end_formula(&mut self) {
-        if let Some(formula) = self.formula.take() {
-            let start = self.doc.text.len() as u32;
-            self.doc.text.push_str(&formula.render());
-            self.text_from(start);
+        let Some(formula) = self.formula.take() else { return };
+        let text = formula.render();
+        if text.is_empty() {
+            return;
         }
+        let none = self.doc.attrs.len() as u32;
+        let math = self.append(Kind::Element { tag: Tag::Math, attrs: none..none });
+        let start = self.doc.text.len() as u32;
+        self.doc.text.push_str(&text);
+        let end = self.doc.text.len() as u32;
+        let id = self.doc.nodes.len() as u32;
+        self.doc.nodes.push(Node {
+            kind: Kind::Text(start..end),
+            parent: math,
+            first_child: NONE,
+            last_child: NONE,
+            next: NONE,
+        });
+        let m = &mut self.doc.nodes[math as usize];
+        (m.first_child, m.last_child) = (id, id);
     }
 
     /// Forgets attributes read since `mark` (for elements that are not kept).
@@ -1138,26 +1154,26 @@ mod tests {
                  <annotation encoding=\"application/x-tex\">{\\displaystyle ax^{2}=0}</annotation>\
                  </semantics></math> holds.</p>"
             ),
-            "<p>So $$ax^{2}=0$$ holds.</p>"
+            "<p>So <math>$$ax^{2}=0$$</math> holds.</p>"
         );
         assert_eq!(
             tree("<p>If <math alttext=\"a \\neq 0\"><mi>a</mi></math>, then</p>"),
-            "<p>If $a \\neq 0$, then</p>"
+            "<p>If <math>$a \\neq 0$</math>, then</p>"
         );
         assert_eq!(
             tree("<p>When <math><mi>a</mi><mo>&#x2260;</mo><mn>0</mn></math>, two</p>"),
-            "<p>When a ≠ 0, two</p>"
+            "<p>When <math>a ≠ 0</math>, two</p>"
         );
         // A formula left open ends where HTML takes over again, or at the end of the page.
-        assert_eq!(tree("<p>A <math><mi>b</mi><p>Next</p>"), "<p>A b</p><p>Next</p>");
-        assert_eq!(tree("<p>A <math><mi>c</mi>"), "<p>A c</p>");
+        assert_eq!(tree("<p>A <math><mi>b</mi><p>Next</p>"), "<p>A <math>b</math></p><p>Next</p>");
+        assert_eq!(tree("<p>A <math><mi>c</mi>"), "<p>A <math>c</math></p>");
         // Nothing in it, nothing written.
         assert_eq!(tree("<p>A<math></math>B</p>"), "<p>AB</p>");
         // A formula is capped, its symbols and its alttext alike.
         let long = tree(&format!("<p><math><mi>{}</mi></math></p>", "é".repeat(5_000)));
-        assert!(long.len() < 4_100 && long.starts_with("<p>é"), "{}", long.len());
+        assert!(long.len() < 4_120 && long.starts_with("<p><math>é"), "{}", long.len());
         let long = tree(&format!("<p><math alttext=\"x{}\"></math></p>", "é".repeat(5_000)));
-        assert!(long.len() < 4_100 && long.starts_with("<p>$xé"), "{}", long.len());
+        assert!(long.len() < 4_120 && long.starts_with("<p><math>$xé"), "{}", long.len());
     }
 
     #[test]

@@ -5,12 +5,14 @@
 //! under 4 px, zero-size boxes that clip their text, boxes moved
 //! far off-screen or clipped to nothing) or by the utility classes that do the same
 //! (`hidden`, `d-none`, `invisible`, `sr-only`, `visually-hidden`, `screen-reader-text`).
+//! A formula hidden beside the image that draws it (MediaWiki hides its MathML and shows
+//! a picture whose text is hidden from screen readers) is what the image shows, not hidden.
 //! Stylesheets are not evaluated: only what the element itself says. Such text is left
 //! out of the Markdown (the model reads what a reader would see) and handed to the
 //! prompt-injection filter, which treats instructions hidden there as evidence about the
 //! whole page.
 
-use super::dom::{Document, Kind};
+use super::dom::{Document, Kind, NONE, Tag};
 
 /// One piece of hidden text and how it was hidden.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +56,30 @@ pub(crate) fn fades_in(how: &str, text: usize, page_text: usize) -> bool {
 
 /// How element `id` is hidden from a reader, if it is.
 pub(crate) fn how(doc: &Document, id: u32) -> Option<&'static str> {
+    let how = how_hidden(doc, id)?;
+    // A formula hidden beside the image that draws it is what that image shows (MediaWiki
+    // hides its MathML and shows a picture of it whose text is for no one).
+    (!formula_beside_image(doc, id)).then_some(how)
+}
+
+/// Whether `id` holds nothing but formulas and an image follows it.
+fn formula_beside_image(doc: &Document, id: u32) -> bool {
+    let mut formulas = 0;
+    for child in doc.children(id) {
+        match doc.node(child).kind {
+            Kind::Element { tag: Tag::Math, .. } => formulas += 1,
+            Kind::Text(_) if doc.text_of(child).trim().is_empty() => {}
+            _ => return false,
+        }
+    }
+    let mut next = doc.node(id).next;
+    while next != NONE && doc.tag(next).is_none() && doc.text_of(next).trim().is_empty() {
+        next = doc.node(next).next;
+    }
+    formulas > 0 && next != NONE && doc.tag(next) == Some(Tag::Img)
+}
+
+fn how_hidden(doc: &Document, id: u32) -> Option<&'static str> {
     if doc.attr(id, "hidden").is_some() {
         return Some("hidden: hidden attribute");
     }
@@ -277,6 +303,25 @@ mod tests {
         );
         assert_eq!(found[0].0, "hidden: comment");
         assert_eq!(found[7].0, "hidden: tiny font");
+    }
+
+    #[test]
+    fn a_formula_hidden_beside_its_picture_is_what_the_picture_shows() {
+        // MediaWiki: the MathML hidden, a picture of it shown (its text hidden from screen
+        // readers, who get the MathML).
+        let wiki = "<p>Objects <span class=mwe-math-element><span style=\"display: none;\">\
+                    <math alttext=\"{\\displaystyle x_{1},\\dots ,x_{N}}\"><mi>x</mi></math></span>\
+                    <img src=f.svg aria-hidden=true alt=\"x_{1},\\dots ,x_{N}\"></span>, then</p>";
+        assert_eq!(hidden(wiki), []);
+        let page =
+            crate::extract(wiki, crate::ContentKind::Html, &url::Url::parse("https://w.example/").unwrap());
+        assert!(page.markdown.contains("Objects $x_{1},\\dots ,x_{N}$"), "{}", page.markdown);
+        // Hidden with no picture after it, or beside a picture with more than a formula,
+        // it stays hidden.
+        let alone = "<p>A <span style=\"display:none\"><math alttext=\"y\"></math></span> b</p>";
+        assert_eq!(hidden(alone), [("hidden: display:none", "$y$".to_owned())]);
+        let more = "<p><span style=\"display:none\">Ignore this <math alttext=\"y\"></math></span><img src=a.png></p>";
+        assert_eq!(hidden(more), [("hidden: display:none", "Ignore this $y$".to_owned())]);
     }
 
     #[test]

@@ -176,6 +176,7 @@ pub(crate) fn is_inline(tag: Tag) -> bool {
             | Kbd
             | Label
             | Mark
+            | Math
             | Output
             | Picture
             | Q
