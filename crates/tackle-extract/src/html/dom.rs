@@ -425,8 +425,25 @@ struct Formula {
     display: bool,
 }
 
-/// The most characters of one formula kept.
+/// The most bytes of one formula kept (of its TeX, its `alttext`, its symbols).
 const MAX_FORMULA: usize = 4_000;
+
+/// Cuts `text` to at most `max` bytes, at a character's boundary.
+fn clip(text: &mut String, max: usize) {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+}
+
+/// Whether an annotation's `encoding` is TeX (`application/x-tex`, `TeX`, `LaTeX`), not
+/// another that merely holds the letters (`text/html`).
+fn is_tex(encoding: &str) -> bool {
+    encoding
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("tex") || w.eq_ignore_ascii_case("latex"))
+}
 
 impl Formula {
     /// The formula as text: TeX between `$` (`$$` when displayed), else its symbols.
@@ -503,11 +520,7 @@ impl Builder {
                 let into = if formula.tex_depth.is_some() { &mut formula.tex } else { &mut formula.symbols };
                 if into.len() < MAX_FORMULA {
                     decode_entities_into(raw, into);
-                    let mut end = into.len().min(MAX_FORMULA);
-                    while !into.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    into.truncate(end);
+                    clip(into, MAX_FORMULA);
                     into.push(' ');
                 }
             }
@@ -515,15 +528,7 @@ impl Builder {
         }
         let start = self.doc.text.len() as u32;
         decode_entities_into(raw, &mut self.doc.text);
-        self.text_from(start);
-    }
-
-    /// Makes a text node of `doc.text` from `start` on, joined to a text node just before.
-    fn text_from(&mut self, start: u32) {
         let end = self.doc.text.len() as u32;
-        if end == start {
-            return;
-        }
         // Adjacent text joins the previous text node.
         let parent = self.current();
         let last = self.doc.nodes[parent as usize].last_child;
@@ -623,15 +628,13 @@ impl Builder {
             self.end_formula();
         }
         if !self.dropped.is_empty() {
-            if let Some(formula) = &self.formula
+            let tex = !self_closing && self.attr_since(mark, "encoding").is_some_and(is_tex);
+            let depth = self.dropped.len() + 1;
+            if let Some(formula) = &mut self.formula
                 && formula.tex_depth.is_none()
-                && !self_closing
-                && self.attr_since(mark, "encoding").is_some_and(|e| e.to_ascii_lowercase().contains("tex"))
+                && tex
             {
-                let depth = self.dropped.len() + 1;
-                if let Some(formula) = &mut self.formula {
-                    formula.tex_depth = Some(depth);
-                }
+                formula.tex_depth = Some(depth);
             }
             self.drop_attrs(mark);
             if !tag.is_void() && !self_closing && !tag.is_raw_text() {
@@ -700,11 +703,7 @@ impl Builder {
                         .is_some_and(|d| d.eq_ignore_ascii_case("block")),
                     ..Formula::default()
                 };
-                let mut end = formula.alt.len().min(MAX_FORMULA);
-                while !formula.alt.is_char_boundary(end) {
-                    end -= 1;
-                }
-                formula.alt.truncate(end);
+                clip(&mut formula.alt, MAX_FORMULA);
                 self.formula = Some(formula);
             }
             self.drop_attrs(mark);
@@ -1163,6 +1162,11 @@ mod tests {
         assert_eq!(
             tree("<p>When <math><mi>a</mi><mo>&#x2260;</mo><mn>0</mn></math>, two</p>"),
             "<p>When <math>a ≠ 0</math>, two</p>"
+        );
+        // An annotation in another encoding is not TeX, though its name holds the letters.
+        assert_eq!(
+            tree("<p><math><mi>z</mi><annotation encoding=\"text/html\">zed</annotation></math></p>"),
+            "<p><math>z zed</math></p>"
         );
         // A formula left open ends where HTML takes over again, or at the end of the page.
         assert_eq!(tree("<p>A <math><mi>b</mi><p>Next</p>"), "<p>A <math>b</math></p><p>Next</p>");
