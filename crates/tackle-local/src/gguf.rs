@@ -9,6 +9,7 @@ use candle_core::quantized::{GgmlDType, QTensor, gguf_file};
 
 use crate::error::LocalError;
 use crate::llama::Llama;
+use crate::mapped::MappedFile;
 
 /// What the file says about its tokenizer and chat format.
 #[derive(Debug, Clone)]
@@ -60,6 +61,7 @@ pub(crate) fn load(path: &Path) -> Result<(Llama, Metadata), LocalError> {
         return Err(LocalError::Missing { path: path.display().to_string() });
     }
     let mut file = std::fs::File::open(path).map_err(|e| load_error(path, e))?;
+    crate::mapped::keep_pass_buffers();
     let content = gguf_file::Content::read(&mut file).map_err(|e| load_error(path, e))?;
     let metadata = read_metadata(&content).map_err(|e| load_error(path, e))?;
     if metadata.architecture != "llama" {
@@ -78,7 +80,7 @@ pub(crate) fn load(path: &Path) -> Result<(Llama, Metadata), LocalError> {
         .iter()
         .any(|(_, info)| matches!(info.shape.dims(), [_, width] if crate::llama::needs_widening(*width)));
     let weights = if slow.is_empty() && !narrow {
-        Llama::from_gguf(&content, &mut file, &device).map_err(|e| load_error(path, e))?
+        from_file(&content, &mut file, &device).map_err(|e| load_error(path, e))?
     } else {
         // Converted once, next to the file; in memory when that place is not writable.
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
@@ -110,9 +112,25 @@ pub(crate) fn load(path: &Path) -> Result<(Llama, Metadata), LocalError> {
         }
         let mut file = std::fs::File::open(&converted).map_err(|e| load_error(&converted, e))?;
         let content = gguf_file::Content::read(&mut file).map_err(|e| load_error(&converted, e))?;
-        Llama::from_gguf(&content, &mut file, &device).map_err(|e| load_error(&converted, e))?
+        from_file(&content, &mut file, &device).map_err(|e| load_error(&converted, e))?
     };
     Ok((weights, metadata))
+}
+
+/// The weights of `file`, its matrices mapped in place (see [`crate::mapped`]); read onto
+/// the heap where the file cannot be mapped.
+fn from_file(
+    content: &gguf_file::Content,
+    file: &mut std::fs::File,
+    device: &Device,
+) -> candle_core::Result<Llama> {
+    match MappedFile::open(file) {
+        Ok(mapped) => Llama::from_mapped(content, file, &mapped, device),
+        Err(error) => {
+            tracing::debug!(%error, "the model file cannot be mapped; reading it");
+            Llama::from_gguf(content, file, device)
+        }
+    }
 }
 
 /// What a converted file's name says it holds (the version of [`convert`]'s output).

@@ -56,6 +56,8 @@ mod error;
 mod gguf;
 mod ground;
 mod llama;
+#[allow(unsafe_code)]
+mod mapped;
 mod model;
 #[cfg(feature = "pull")]
 mod pull;

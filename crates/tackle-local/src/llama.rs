@@ -27,6 +27,8 @@ use candle_core::quantized::{GgmlDType, QMatMul, QStorage, QTensor, gguf_file};
 use candle_core::{D, DType, Device, IndexOp, Module, Result, Tensor};
 use candle_transformers::quantized_nn::RmsNorm;
 
+use crate::mapped::{MappedFile, Release};
+
 /// The most positions the rotary tables cover, whatever context length a file claims.
 const MAX_POSITIONS: usize = 32_768;
 
@@ -58,13 +60,21 @@ struct Linear {
     weight: QMatMul,
     /// Zeros after each row (and after each input, which meets them).
     pad: usize,
+    /// Where the matrix is mapped from the file: its pages, let go of once the kernels hold
+    /// their own copy.
+    release: Option<Release>,
 }
 
 impl Linear {
     /// The matrix `tensor` for inputs of `input` values: widened here where its rows are
     /// not whole blocks (a file converted by [`crate::gguf`] holds it widened already, and
     /// unpacked it is left as it is).
-    fn new(tensor: Arc<QTensor>, input: usize, matrices: Matrices, device: &Device) -> Result<Linear> {
+    fn new(
+        (tensor, release): (Arc<QTensor>, Option<Release>),
+        input: usize,
+        matrices: Matrices,
+        device: &Device,
+    ) -> Result<Linear> {
         let (_, width) = tensor.shape().dims2()?;
         let Some(pad) = width.checked_sub(input) else {
             candle_core::bail!("a matrix with rows of {width} values for inputs of {input}");
@@ -72,18 +82,24 @@ impl Linear {
         match matrices {
             Matrices::Fast => {}
             #[cfg(test)]
-            Matrices::AsStored => return Ok(Linear { weight: QMatMul::from_arc(tensor)?, pad }),
+            Matrices::AsStored => {
+                return Ok(Linear { weight: QMatMul::from_arc(tensor)?, pad, release: None });
+            }
             #[cfg(test)]
             Matrices::Unpacked => {
-                return Ok(Linear { weight: QMatMul::Tensor(tensor.dequantize(device)?), pad });
+                return Ok(Linear {
+                    weight: QMatMul::Tensor(tensor.dequantize(device)?),
+                    pad,
+                    release: None,
+                });
             }
         }
         if pad == 0 && needs_widening(width) {
             let wide = width.next_multiple_of(QK_K);
             let weight = QMatMul::from_qtensor(reencode(&tensor, wide, WIDENED, device)?)?;
-            return Ok(Linear { weight, pad: wide - width });
+            return Ok(Linear { weight, pad: wide - width, release: None });
         }
-        Ok(Linear { weight: QMatMul::from_arc(tensor)?, pad })
+        Ok(Linear { weight: QMatMul::from_arc(tensor)?, pad, release })
     }
 
     /// The outputs it makes per input.
@@ -98,14 +114,21 @@ impl Linear {
         let x = if self.pad == 0 { x.clone() } else { x.pad_with_zeros(D::Minus1, 0, self.pad)? };
         let rows = x.dim(D::Minus2)?;
         let split = matches!(&self.weight, QMatMul::QTensor(t) if t.dtype() == GgmlDType::Q4K);
-        if !split || rows <= ROWS_AT_ONCE {
-            return self.weight.forward(&x);
+        let product = if !split || rows <= ROWS_AT_ONCE {
+            self.weight.forward(&x)?
+        } else {
+            let parts = (0..rows)
+                .step_by(ROWS_AT_ONCE)
+                .map(|start| {
+                    self.weight.forward(&x.narrow(D::Minus2, start, ROWS_AT_ONCE.min(rows - start))?)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Tensor::cat(&parts, D::Minus2)?
+        };
+        if let Some(release) = &self.release {
+            release.after_use();
         }
-        let parts = (0..rows)
-            .step_by(ROWS_AT_ONCE)
-            .map(|start| self.weight.forward(&x.narrow(D::Minus2, start, ROWS_AT_ONCE.min(rows - start))?))
-            .collect::<Result<Vec<_>>>()?;
-        Tensor::cat(&parts, D::Minus2)
+        Ok(product)
     }
 }
 
@@ -295,6 +318,17 @@ impl Llama {
         Self::read(content, reader, device, Matrices::Fast)
     }
 
+    /// Reads the weights from a GGUF file's `content`, its matrices left in `file` (where it
+    /// is mapped) and its other tensors from `reader`.
+    pub(crate) fn from_mapped<R: Read + Seek>(
+        content: &gguf_file::Content,
+        reader: &mut R,
+        file: &Arc<MappedFile>,
+        device: &Device,
+    ) -> Result<Llama> {
+        Self::read_from(content, reader, Some(file), device, Matrices::Fast)
+    }
+
     /// Reads the weights, the matrices held as `matrices` says.
     pub(crate) fn read<R: Read + Seek>(
         content: &gguf_file::Content,
@@ -302,7 +336,17 @@ impl Llama {
         device: &Device,
         matrices: Matrices,
     ) -> Result<Llama> {
-        let matmul = |tensor: Arc<QTensor>, input: usize| Linear::new(tensor, input, matrices, device);
+        Self::read_from(content, reader, None, device, matrices)
+    }
+
+    fn read_from<R: Read + Seek>(
+        content: &gguf_file::Content,
+        reader: &mut R,
+        mapped: Option<&Arc<MappedFile>>,
+        device: &Device,
+        matrices: Matrices,
+    ) -> Result<Llama> {
+        let matmul = |tensor, input: usize| Linear::new(tensor, input, matrices, device);
         let get = |key: &str| match content.metadata.get(key) {
             Some(value) => Ok(value),
             None => candle_core::bail!("the file has no {key}"),
@@ -328,20 +372,31 @@ impl Llama {
         }
         let (cos, sin) = rotary_tables(rope_dimensions, base, positions, device)?;
         let mut tensor = |name: &str| content.tensor(reader, name, device);
-        let embeddings = Arc::new(tensor("token_embd.weight")?);
+        // A matrix: in place in the mapped file where there is one, else read.
+        let matrix = |name: &str, tensor: &mut dyn FnMut(&str) -> Result<QTensor>| match mapped {
+            Some(file) => match file.tensor(content, name)? {
+                Some((matrix, release)) => Ok((Arc::new(matrix), release)),
+                None => Ok((Arc::new(tensor(name)?), None)),
+            },
+            None => Ok::<_, candle_core::Error>((Arc::new(tensor(name)?), None)),
+        };
+        let (embeddings, release) = matrix("token_embd.weight", &mut tensor)?;
         let (vocabulary, width) = embeddings.shape().dims2()?;
         if width < embedding {
             candle_core::bail!("token embeddings of width {width}, less than {embedding}");
         }
         let norm = RmsNorm::from_qtensor(tensor("output_norm.weight")?, eps)?;
-        let output = match tensor("output.weight") {
-            Ok(output) => matmul(Arc::new(output), embedding)?,
-            Err(_) => matmul(Arc::clone(&embeddings), embedding)?,
+        let output = if content.tensor_infos.contains_key("output.weight") {
+            matmul(matrix("output.weight", &mut tensor)?, embedding)?
+        } else {
+            // Tied: the table is the output projection too (its pages are let go of once the
+            // kernels copied it; the rows of the tokens fed are read again as they come).
+            matmul((Arc::clone(&embeddings), release), embedding)?
         };
         let mut layers = Vec::with_capacity(blocks);
         for i in 0..blocks {
             let mut weight = |part: &str, input: usize| {
-                matmul(Arc::new(tensor(&format!("blk.{i}.{part}.weight"))?), input)
+                matmul(matrix(&format!("blk.{i}.{part}.weight"), &mut tensor)?, input)
             };
             let gate = weight("ffn_gate", embedding)?;
             // The hidden width of the feed-forward part: the rows of its first matrices.
@@ -668,6 +723,43 @@ mod tests {
         }
     }
 
+    /// Matrices read in place from the mapped file give the logits the same matrices read
+    /// onto the heap give, bit for bit, before and after their pages were let go of (the
+    /// tied embedding table's rows then read again from the file).
+    #[test]
+    fn mapped_matrices_give_what_read_ones_give() {
+        let Some(path) = model_file() else { return };
+        crate::gguf::load(&path).expect("the model loads (and its converted file is written)");
+        let mut file = std::fs::File::open(converted(&path)).expect("the converted file");
+        let content = gguf_file::Content::read(&mut file).expect("its header");
+        let read = Llama::read(&content, &mut file, &Device::Cpu, Matrices::Fast).expect("it reads");
+        let mapped_file = MappedFile::open(&file).expect("it maps");
+        let mapped = Llama::from_mapped(&content, &mut file, &mapped_file, &Device::Cpu).expect("it maps");
+        assert!(mapped.output.release.is_some(), "the matrices are mapped");
+        let (prompt, chunks) = prompt();
+        let (mut a, mut b) = (Kv::default(), Kv::default());
+        let tokens = chunks
+            .iter()
+            .map(|c| &prompt[c.clone()])
+            .chain([1_000, 2_000, 48_000].iter().map(std::slice::from_ref));
+        for chunk in tokens {
+            let expected = read.forward(&mut a, chunk, false).unwrap().last();
+            let got = mapped.forward(&mut b, chunk, false).unwrap().last();
+            assert_eq!(got, expected, "at {}", a.len);
+        }
+        let every = |model: &Llama| {
+            let mut kv = Kv::default();
+            model
+                .forward(&mut kv, &prompt[..40], true)
+                .unwrap()
+                .rows()
+                .flatten()
+                .copied()
+                .collect::<Vec<f32>>()
+        };
+        assert_eq!(every(&mapped), every(&read));
+    }
+
     /// Re-encoding widens each row with zeros and keeps its values but for rounding; a
     /// matrix is never narrowed.
     #[test]
@@ -687,7 +779,7 @@ mod tests {
         assert_eq!(zeros, 0.0);
         assert!(reencode(&q8, 512, WIDENED, &device).is_err());
         // A widened matrix multiplies an input padded to its rows, in pieces of rows.
-        let linear = Linear::new(Arc::new(q8), 576, Matrices::Fast, &device).unwrap();
+        let linear = Linear::new((Arc::new(q8), None), 576, Matrices::Fast, &device).unwrap();
         assert_eq!(linear.pad, 192);
         let input = Tensor::ones((1, 70, 576), DType::F32, &device).unwrap();
         let out = linear.forward(&input).unwrap();
