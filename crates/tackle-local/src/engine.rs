@@ -23,8 +23,9 @@ const PREFIXES_KEPT: usize = 8;
 
 /// ...and the bytes their keys and values may take together, the most recent always kept (a
 /// 36-tool catalog's system text alone takes 86 MB; a program that offers a new list of
-/// tools with each request would otherwise keep eight of them).
-const PREFIX_BYTES: usize = 128 << 20;
+/// tools with each request would otherwise keep eight of them). A program that switches
+/// between two small catalogs keeps both; one with a large catalog keeps only its own.
+const PREFIX_BYTES: usize = 48 << 20;
 
 /// The bytes the states after the router's prompts may take, kept in half precision (as
 /// llama.cpp keeps its keys and values): about 0.8 MB a prompt, so some twenty tools'

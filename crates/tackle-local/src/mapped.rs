@@ -132,14 +132,17 @@ impl Release {
         if end <= start {
             return;
         }
-        // SAFETY: the mapping is read-only and of a file (not anonymous memory): pages let go
-        // of are read again from the file when touched, with the bytes they held, so the
-        // blocks anyone still borrows keep their values.
-        let result = unsafe {
-            self.file.map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
-        };
-        if let Err(error) = result {
-            tracing::debug!(%error, "the pages of a copied matrix stay resident");
+        #[cfg(unix)]
+        {
+            // SAFETY: the mapping is read-only and of a file (not anonymous memory): pages let
+            // go of are read again from the file when touched, with the bytes they held, so
+            // the blocks anyone still borrows keep their values.
+            let result = unsafe {
+                self.file.map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+            };
+            if let Err(error) = result {
+                tracing::debug!(%error, "the pages of a copied matrix stay resident");
+            }
         }
     }
 }
