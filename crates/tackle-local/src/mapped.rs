@@ -101,7 +101,7 @@ impl MappedFile {
 /// that the file's pages of it are not read again: Q4_K on x86 with AVX2 (and FMA), which
 /// is what [`crate::gguf`] converts the matrices of a model without fast kernels to. A
 /// wrong guess costs only reading the pages again.
-fn copied_by_kernels(dtype: GgmlDType) -> bool {
+pub(crate) fn copied_by_kernels(dtype: GgmlDType) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         dtype == GgmlDType::Q4K && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")

@@ -144,6 +144,13 @@ impl std::fmt::Debug for LocalModel {
 
 impl LocalModel {
     /// Loads a GGUF file (llama architecture, byte-level BPE tokenizer).
+    ///
+    /// The weight matrices are read in place from the file, which is mapped into memory and
+    /// must not be rewritten while the model lives (tackle writes model files beside and
+    /// renames them into place). On Linux with glibc, loading also sets malloc's mmap
+    /// threshold to 32 MB for the process, as glibc's own adjustment would once a block that
+    /// large had been freed, so that the few-megabyte buffers of each forward pass are reused
+    /// instead of mapped and faulted in anew.
     pub fn load(path: &Path) -> Result<LocalModel, LocalError> {
         let (weights, meta) = gguf::load(path)?;
         let vocabulary = Vocabulary::from_metadata(&meta)?;
