@@ -123,7 +123,8 @@ pub(crate) struct Release {
 impl Release {
     /// After the matrix's first multiplication: its whole pages leave the resident set.
     pub(crate) fn after_use(&self) {
-        if self.done.swap(true, Ordering::Relaxed) {
+        // Read first: every pass comes here, and only the first needs to write.
+        if self.done.load(Ordering::Relaxed) || self.done.swap(true, Ordering::Relaxed) {
             return;
         }
         let page = page_size();
