@@ -23,8 +23,9 @@ const PREFIXES_KEPT: usize = 8;
 
 /// ...and the bytes their keys and values may take together, the most recent always kept (a
 /// 36-tool catalog's system text alone takes 86 MB; a program that offers a new list of
-/// tools with each request would otherwise keep eight of them). A program that switches
-/// between two small catalogs keeps both; one with a large catalog keeps only its own.
+/// tools with each request would otherwise keep eight of them). 48 MB is about 1,090 tokens
+/// of SmolLM2's keys and values (46 KB a token): two system texts of up to half that are
+/// kept together; a larger one is kept alone.
 const PREFIX_BYTES: usize = 48 << 20;
 
 /// The bytes the states after the router's prompts may take, kept in half precision (as
