@@ -307,7 +307,8 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
 /// values all stand verbatim in the request (what a small model should copy exactly).
 /// Every third request of each catalog and expected tool (for requests with their own
 /// catalogs: of each catalog's calls and no-calls) is held out: its figures are printed as
-/// totals only (`TACKLE_SHOW=1` lists the development part's mistakes); `--part dev` or
+/// totals only (`TACKLE_SHOW=1` lists the development part's mistakes and its requests whose
+/// first token took over a second); `--part dev` or
 /// `--part held_out` runs one part alone.
 ///
 /// `--explain` generates nothing: it prints, per request, its part, catalog and expected
@@ -443,7 +444,18 @@ pub(crate) fn decisions(
                     _ => {}
                 }
             }
-            first_tokens.entry(part).or_default().push(model.stats().first_token().as_secs_f64() * 1000.0);
+            let stats = model.stats();
+            let first_token_ms = stats.first_token().as_secs_f64() * 1000.0;
+            first_tokens.entry(part).or_default().push(first_token_ms);
+            if show && part == "dev" && first_token_ms > 1000.0 {
+                eprintln!(
+                    "{request:?}: first token after {first_token_ms:.0} ms ({catalog}; routing {:.0} ms, prompt {:.0} ms, {} of {} tokens cached)",
+                    stats.routing.as_secs_f64() * 1000.0,
+                    stats.prefill.as_secs_f64() * 1000.0,
+                    stats.cached_tokens,
+                    stats.prompt_tokens
+                );
+            }
             let chosen = calls.first().map(|c| c.name.as_str());
             let right = chosen == expected;
             let labelled = right && accept.as_ref().is_some_and(|a| !a.is_empty());

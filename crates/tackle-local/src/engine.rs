@@ -5,7 +5,6 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use candle_core::DType;
 use llguidance::api::TopLevelGrammar;
 use llguidance::{Matcher, ParserFactory};
 use toktrie::{InferenceCapabilities, TokEnv};
@@ -22,14 +21,13 @@ const CHUNK: usize = 128;
 const PREFIXES_KEPT: usize = 8;
 
 /// ...and the bytes their keys and values may take together, the most recent always kept (a
-/// 36-tool catalog's system text alone takes 86 MB; a program that offers a new list of
-/// tools with each request would otherwise keep eight of them). 48 MB is about 1,090 tokens
-/// of SmolLM2's keys and values (46 KB a token): two system texts of up to half that are
-/// kept together; a larger one is kept alone.
-const PREFIX_BYTES: usize = 48 << 20;
+/// 36-tool catalog's system text alone takes 43 MB; a program that offers a new list of
+/// tools with each request would otherwise keep eight of them). 24 MB is about 1,090 tokens
+/// of SmolLM2's keys and values (23 KB a token in half precision): two system texts of up
+/// to half that are kept together; a larger one is kept alone.
+const PREFIX_BYTES: usize = 24 << 20;
 
-/// The bytes the states after the router's prompts may take, kept in half precision (as
-/// llama.cpp keeps its keys and values): about 0.8 MB a prompt, so some twenty tools'
+/// The bytes the states after the router's prompts may take: about 0.8 MB a prompt, so some twenty tools'
 /// prompts (with an embedder a request weighs four tools and no tool).
 const ROUTE_BYTES: usize = 16 << 20;
 
@@ -197,8 +195,7 @@ pub(crate) struct Engine {
     prefixes: Mutex<Vec<Cached>>,
     /// The state after the most recent generation.
     last: Mutex<Option<Cached>>,
-    /// The states after the router's prompts, keys and values in half precision, the most
-    /// recently used first, at most [`ROUTE_BYTES`] together.
+    /// The states after the router's prompts, the most recently used first, at most [`ROUTE_BYTES`] together.
     routes: Mutex<std::collections::VecDeque<Cached>>,
     context_length: usize,
 }
@@ -509,14 +506,13 @@ impl Engine {
             })
         };
         if let Some(kept) = kept {
-            return Ok((Cached { kv: kept.kv.to_dtype(DType::F32)?, ..kept }, true));
+            return Ok((kept, true));
         }
         let (state, _) = self.prefill(tokens)?;
-        let compact = Cached { kv: state.kv.to_dtype(DType::F16)?, ..state.clone() };
         let size = |c: &Cached| c.kv.bytes() + 4 * (c.logits.len() + c.tokens.len());
         let mut routes = self.routes.lock().unwrap_or_else(|p| p.into_inner());
-        routes.retain(|c| c.tokens != compact.tokens);
-        routes.push_front(compact);
+        routes.retain(|c| c.tokens != state.tokens);
+        routes.push_front(state.clone());
         let mut total: usize = routes.iter().map(size).sum();
         let mut all_kept = true;
         while total > ROUTE_BYTES && routes.len() > 1 {

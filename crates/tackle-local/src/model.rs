@@ -238,6 +238,11 @@ impl LocalModel {
         let prefix = self.template.render(&[("system", system)], false)?;
         let tokens = self.engine.vocabulary.encode(&prefix)?;
         self.engine.warm(&tokens)?;
+        // The meaning of the tools too, so that the first request embeds only itself (the
+        // embedder is loaded here where it is not yet).
+        if matches!(self.router, Router::Classify { .. }) {
+            self.tool_vectors(&tools);
+        }
         Ok(())
     }
 
@@ -342,6 +347,21 @@ impl LocalModel {
     /// model has an embedder and it works (a failure is logged, and the model weighs alone).
     fn closeness(&self, tools: &[Arc<ToolDefinition>], request: &str) -> Option<Vec<f32>> {
         let meaning = self.meaning.as_ref()?;
+        let vectors = self.tool_vectors(tools)?;
+        let query = match meaning.embedder.embed_query(request) {
+            Ok(query) => query,
+            Err(error) => {
+                tracing::warn!(%error, "the router weighs without meaning");
+                return None;
+            }
+        };
+        Some(vectors.iter().map(|v| tackle_core::similarity(&query, v)).collect())
+    }
+
+    /// The vectors of the meaning of `tools` (`None` without an embedder or tools, or where
+    /// they do not embed), embedding those not seen before.
+    fn tool_vectors(&self, tools: &[Arc<ToolDefinition>]) -> Option<Vec<Vec<f32>>> {
+        let meaning = self.meaning.as_ref()?;
         if tools.is_empty() {
             return None;
         }
@@ -380,14 +400,7 @@ impl LocalModel {
             }
             texts.iter().map(|t| known.get(t).cloned().unwrap_or_default()).collect()
         };
-        let query = match meaning.embedder.embed_query(request) {
-            Ok(query) => query,
-            Err(error) => {
-                tracing::warn!(%error, "the router weighs without meaning");
-                return None;
-            }
-        };
-        Some(vectors.iter().map(|v| tackle_core::similarity(&query, v)).collect())
+        Some(vectors)
     }
 
     /// The tools whose calls can be constrained (a schema the grammar engine cannot compile
