@@ -27,8 +27,8 @@ const PREFIXES_KEPT: usize = 8;
 /// to half that are kept together; a larger one is kept alone.
 const PREFIX_BYTES: usize = 24 << 20;
 
-/// The bytes the states after the router's prompts may take: about 0.8 MB a prompt, so some twenty tools'
-/// prompts (with an embedder a request weighs four tools and no tool).
+/// The bytes the states after the router's prompts may take: about 0.8 MB a prompt, so
+/// some twenty tools' prompts (with an embedder a request weighs four tools and no tool).
 const ROUTE_BYTES: usize = 16 << 20;
 
 /// Repetition penalty for plain answers (greedy decoding of a small model loops without
@@ -195,7 +195,8 @@ pub(crate) struct Engine {
     prefixes: Mutex<Vec<Cached>>,
     /// The state after the most recent generation.
     last: Mutex<Option<Cached>>,
-    /// The states after the router's prompts, the most recently used first, at most [`ROUTE_BYTES`] together.
+    /// The states after the router's prompts, the most recently used first, at most
+    /// [`ROUTE_BYTES`] together.
     routes: Mutex<std::collections::VecDeque<Cached>>,
     context_length: usize,
 }

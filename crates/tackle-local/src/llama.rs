@@ -309,6 +309,9 @@ fn joined<'a>(parts: impl Iterator<Item = &'a Tensor>) -> Result<Tensor> {
     for part in parts {
         let part = part.contiguous()?;
         let tokens = part.dim(2)?;
+        if tokens * width == 0 {
+            continue;
+        }
         let (storage, layout) = part.storage_and_layout();
         let (candle_core::Storage::Cpu(cpu), Some((start, end))) = (&*storage, layout.contiguous_offsets())
         else {
@@ -924,6 +927,12 @@ mod tests {
         // read right too).
         let view = half[2].narrow(2, 10, 20).unwrap();
         assert!(same(&joined([&view].into_iter()).unwrap(), &view.to_dtype(DType::F32).unwrap()));
+        // An empty segment (a malformed file's heads of no width, say) adds nothing.
+        let empty = Tensor::zeros((1, 3, 0, 64), DType::F16, &device).unwrap();
+        assert!(same(
+            &joined([&empty, &half[0]].into_iter()).unwrap(),
+            &half[0].to_dtype(DType::F32).unwrap()
+        ));
         assert!(joined(std::iter::empty()).is_err());
     }
 
