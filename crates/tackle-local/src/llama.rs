@@ -677,15 +677,11 @@ mod tests {
             .expect("it loads")
             .holding_kv_as(DType::F32);
         let mut theirs = ModelWeights::from_gguf(content, &mut file, &Device::Cpu).expect("candle loads it");
-        let (prompt, chunks) = prompt();
+        let (prompt, _) = prompt();
         let argmax = |row: &[f32]| row.iter().enumerate().max_by(|x, y| x.1.total_cmp(y.1)).map(|(i, _)| i);
         let mut kv = Kv::default();
-        let tokens = chunks
-            .iter()
-            .map(|c| &prompt[c.clone()])
-            .chain([1_000, 2_000, 48_000].iter().map(std::slice::from_ref));
-        for chunk in tokens {
-            let input = Tensor::new(chunk, &Device::Cpu).unwrap().unsqueeze(0).unwrap();
+        for chunk in &feeds() {
+            let input = Tensor::new(chunk.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap();
             let expected: Vec<f32> =
                 theirs.forward(&input, kv.len).unwrap().flatten_all().unwrap().to_vec1().unwrap();
             let got = ours.forward(&mut kv, chunk, false).unwrap().last();
@@ -708,6 +704,17 @@ mod tests {
         }
         assert_eq!(kv.len, prompt.len() + 3);
         assert_eq!(kv.layers[0].len(), 3, "128, then 40, then 30 and the three tokens");
+    }
+
+    /// What the tests that compare two models feed: the prompt in its chunks, then three
+    /// tokens one at a time.
+    fn feeds() -> Vec<Vec<u32>> {
+        let (prompt, chunks) = prompt();
+        chunks
+            .iter()
+            .map(|c| prompt[c.clone()].to_vec())
+            .chain([1_000, 2_000, 48_000].map(|t| vec![t]))
+            .collect()
     }
 
     /// One pass with `every` gives the rows that feeding the tokens one by one gives, and a
@@ -782,13 +789,8 @@ mod tests {
         };
         let (half, single) = (read(DType::F16), read(DType::F32));
         let argmax = |row: &[f32]| row.iter().enumerate().max_by(|x, y| x.1.total_cmp(y.1)).map(|(i, _)| i);
-        let (prompt, chunks) = prompt();
         let (mut a, mut b) = (Kv::default(), Kv::default());
-        let tokens = chunks
-            .iter()
-            .map(|c| &prompt[c.clone()])
-            .chain([1_000, 2_000, 48_000].iter().map(std::slice::from_ref));
-        for chunk in tokens {
+        for chunk in &feeds() {
             let got = half.forward(&mut a, chunk, false).unwrap().last();
             let expected = single.forward(&mut b, chunk, false).unwrap().last();
             assert!(largest_gap(&got, &expected) < 0.1, "at {}: {}", a.len, largest_gap(&got, &expected));
@@ -844,13 +846,9 @@ mod tests {
         let mapped = Llama::from_mapped(&content, &mut file, &mapped_file, &Device::Cpu).expect("it maps");
         // Q4_K, which the kernels copy here (x86 with AVX2): its pages are let go of.
         assert_eq!(mapped.output.release.is_some(), crate::mapped::copied_by_kernels(GgmlDType::Q4K));
-        let (prompt, chunks) = prompt();
+        let (prompt, _) = prompt();
         let (mut a, mut b) = (Kv::default(), Kv::default());
-        let tokens = chunks
-            .iter()
-            .map(|c| &prompt[c.clone()])
-            .chain([1_000, 2_000, 48_000].iter().map(std::slice::from_ref));
-        for chunk in tokens {
+        for chunk in &feeds() {
             let expected = read.forward(&mut a, chunk, false).unwrap().last();
             let got = mapped.forward(&mut b, chunk, false).unwrap().last();
             assert_eq!(got, expected, "at {}", a.len);
