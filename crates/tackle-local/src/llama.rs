@@ -630,6 +630,11 @@ mod tests {
         a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
     }
 
+    /// The likeliest token of a row of logits.
+    fn argmax(row: &[f32]) -> Option<usize> {
+        row.iter().enumerate().max_by(|x, y| x.1.total_cmp(y.1)).map(|(i, _)| i)
+    }
+
     /// How far apart the distributions of the next token that two rows of logits give are.
     fn total_variation(a: &[f32], b: &[f32]) -> f32 {
         let softmax = |row: &[f32]| {
@@ -678,7 +683,6 @@ mod tests {
             .holding_kv_as(DType::F32);
         let mut theirs = ModelWeights::from_gguf(content, &mut file, &Device::Cpu).expect("candle loads it");
         let (prompt, _) = prompt();
-        let argmax = |row: &[f32]| row.iter().enumerate().max_by(|x, y| x.1.total_cmp(y.1)).map(|(i, _)| i);
         let mut kv = Kv::default();
         for chunk in &feeds() {
             let input = Tensor::new(chunk.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap();
@@ -788,7 +792,6 @@ mod tests {
                 .holding_kv_as(dtype)
         };
         let (half, single) = (read(DType::F16), read(DType::F32));
-        let argmax = |row: &[f32]| row.iter().enumerate().max_by(|x, y| x.1.total_cmp(y.1)).map(|(i, _)| i);
         let (mut a, mut b) = (Kv::default(), Kv::default());
         for chunk in &feeds() {
             let got = half.forward(&mut a, chunk, false).unwrap().last();
@@ -815,7 +818,6 @@ mod tests {
         let before = Llama::read(&content, &mut file, &Device::Cpu, Matrices::Unpacked).expect("it loads");
         let vocabulary = crate::tokenizer::Vocabulary::from_metadata(&metadata).expect("the vocabulary");
         let (mut a, mut b) = (Kv::default(), Kv::default());
-        let argmax = |row: &[f32]| row.iter().enumerate().max_by(|x, y| x.1.total_cmp(y.1)).map(|(i, _)| i);
         let text = [
             "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n",
             "What is the capital of France? Answer in one word.<|im_end|>\n",

@@ -219,7 +219,8 @@ impl LocalModel {
     }
 
     /// Processes the static part of prompts — the system text with these tools — once, so
-    /// that requests starting with it only process what follows.
+    /// that requests starting with it only process what follows; with an embedder, embeds
+    /// the tools' meaning too (loading the embedder where it is not yet).
     pub fn prefill(&self, instructions: &str, tools: &[Arc<ToolDefinition>]) -> Result<(), LocalError> {
         let tools = self.usable_tools(tools);
         // The router's prompts (one per tool and one for no tool, a line each) of a small
