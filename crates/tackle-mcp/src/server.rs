@@ -29,6 +29,8 @@ pub struct RegistryServer {
     run: RunFactory,
     info: Implementation,
     changed: tokio::sync::broadcast::Sender<()>,
+    /// How many times the offer changed since the server started.
+    changes: Arc<std::sync::atomic::AtomicU64>,
     legacy_peers: Arc<Mutex<Vec<Peer<RoleServer>>>>,
 }
 
@@ -47,6 +49,7 @@ impl RegistryServer {
             run,
             info: Implementation::new("tackle", env!("CARGO_PKG_VERSION")),
             changed: tokio::sync::broadcast::channel(16).0,
+            changes: Arc::default(),
             legacy_peers: Arc::default(),
         }
     }
@@ -66,6 +69,7 @@ impl RegistryServer {
     /// Tells connected clients that the offer changed (`notifications/tools/list_changed`
     /// to legacy sessions, and to modern clients that subscribed).
     pub async fn tools_changed(&self) {
+        self.changes.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         let _ = self.changed.send(());
         let peers: Vec<Peer<RoleServer>> = lock(&self.legacy_peers).clone();
         for peer in peers {
@@ -232,6 +236,14 @@ impl ServerHandler for RegistryServer {
 
     async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
         let mut changes = self.changed.subscribe();
+        // rmcp acknowledges the subscription before this runs, so a change between the two
+        // would reach no one: the client, told the subscription stands, may already have
+        // listed the tools. When the offer ever changed, the subscriber hears once now and
+        // lists again (our client counts a new revision only if the listing differs).
+        let wants = context.accepted().tools_list_changed == Some(true);
+        if wants && self.changes.load(std::sync::atomic::Ordering::Acquire) > 0 {
+            let _ = context.sink().notify_tool_list_changed().await;
+        }
         loop {
             tokio::select! {
                 () = context.cancelled() => return Ok(()),

@@ -163,7 +163,7 @@ async fn a_changed_list_reaches_the_client() {
         hide.store(true, Ordering::Release);
         server.tools_changed().await;
         let mut gone = false;
-        for _ in 0..100 {
+        for _ in 0..250 {
             if !client.still_listed("add") {
                 gone = true;
                 break;
@@ -175,6 +175,41 @@ async fn a_changed_list_reaches_the_client() {
         let names: Vec<String> = offered.offer(&run).names().map(String::from).collect();
         assert_eq!(names, ["us_wipe"], "{era:?}");
     }
+    stop.cancel();
+}
+
+/// A change can fall between the server's acknowledging a subscription and its listening
+/// for changes; so a modern client that subscribes to a server whose offer ever changed
+/// hears once at the start and lists the tools without being asked to.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_subscriber_lists_again_when_the_offer_changed_before_it_came() {
+    let server = RegistryServer::new(registry(), Executor::new(), Arc::new(|| RunContext::new("mcp")));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let options = HttpOptions::default();
+    let stop = options.cancel.clone();
+    tokio::spawn(tackle_mcp::serve_http(server.clone(), listener, options));
+    let connect = || async {
+        let mut config = ServerConfig::http("us", format!("http://{addr}/mcp"));
+        config.era = Some(Era::Modern);
+        McpServer::connect(config).await.unwrap()
+    };
+    // Nothing changed yet: connecting alone lists nothing.
+    let quiet = connect().await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(quiet.revision(), 0, "a server that never changed sent a change");
+    server.tools_changed().await;
+    let late = connect().await;
+    let mut listed = false;
+    for _ in 0..250 {
+        if late.revision() > 0 {
+            listed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(listed, "the late subscriber did not list the tools");
+    assert!(late.still_listed("add"));
     stop.cancel();
 }
 
