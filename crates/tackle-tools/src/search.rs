@@ -133,7 +133,7 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (&["close", "reopen", "resolve", "resolved", "mark"], &["update", "state", "status"]),
     (&["already", "existing", "exist", "exists", "duplicate"], &["search", "find"]),
     // What something is about.
-    (&["rows", "row", "table", "tables", "sql", "records", "columns"], &["sql", "query", "database"]),
+    (&["rows", "row", "table", "tables", "sql", "records", "columns", "db"], &["sql", "query", "database"]),
     (
         &[
             "codebase",
@@ -193,6 +193,10 @@ const ALSO: &[(&[&str], &[&str])] = &[
     // Showing what something holds.
     (&["print", "paste", "dump"], &["read", "show", "contents"]),
     (&["evict", "eviction"], &["drain"]),
+    // What trackers call an issue.
+    (&["ticket", "tickets", "bug", "bugs"], &["issue"]),
+    // A working tree's state.
+    (&["dirty", "uncommitted", "untracked"], &["status", "unstaged"]),
 ];
 
 /// Phrases that ask for an operation no single word of theirs does.
@@ -224,7 +228,9 @@ struct Chunked {
 
 /// Kinds of value a request can name and a tool's parameters can take, as bits: a file or
 /// a path, a web address, a chat channel, a commit, a place's coordinates, an e-mail
-/// address, an issue or pull request by number (`#57`, `acme/web#57`), an SQL statement.
+/// address, an issue or pull request by number (`#57`, `acme/web#57`) or by a tracker's key
+/// (`BACKEND-4F2`, `PROJ-123`; standards named the same way, `ISO-8601`, read as one too),
+/// an SQL statement.
 /// A tool that takes what the request names is likelier the one meant, whatever its words
 /// say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -327,6 +333,8 @@ fn chunk_terms(query: &str) -> Chunked {
     let mut meaning = String::with_capacity(query.len() + 16);
     let mut kinds = Kinds::default();
     let mut previous_number = false;
+    // The names of the sites the request's addresses are on, read as words at a lower weight.
+    let mut text_host = String::new();
     // An SQL statement: two of its keywords in capitals, or a query starting with `SELECT`
     // (a single `DELETE` or `UPDATE` in capitals is as often emphasis).
     let sql_words = query
@@ -351,6 +359,18 @@ fn chunk_terms(query: &str) -> Chunked {
             extra.push(("url".to_owned(), 1.0));
             kinds.add(Kinds::URL);
             meaning.push_str("a web address ");
+            // The site's own name says whose address it is (`acme.sentry.io`, `github.com`),
+            // at a lower weight than a word the request says: `www`, the top-level domain
+            // and the path say nothing.
+            let after_scheme = lower.split_once("://").map_or(lower.as_str(), |(_, rest)| rest);
+            let host_name = after_scheme.split(['/', '?', '#', ':']).next().unwrap_or_default();
+            let labels: Vec<&str> = host_name.split('.').collect();
+            for label in labels.iter().take(labels.len().saturating_sub(1)) {
+                if *label != "www" && label.chars().any(|c| c.is_ascii_alphabetic()) {
+                    text_host.push_str(label);
+                    text_host.push(' ');
+                }
+            }
             continue;
         }
         let email =
@@ -400,6 +420,17 @@ fn chunk_terms(query: &str) -> Chunked {
                 && before.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'))
                 && before.matches('/').count() <= 2
         });
+        // An issue by its key, as trackers write it (`BACKEND-4F2`, `PROJ-123`): a project's
+        // code in capitals, a hyphen, then capitals and digits with at least one digit.
+        let issue = issue
+            || bare.split_once('-').is_some_and(|(project, code)| {
+                project.len() >= 2
+                    && project.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                    && project.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !code.is_empty()
+                    && code.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                    && code.chars().any(|c| c.is_ascii_digit())
+            });
         let file = !decimal
             && !email
             && !issue
@@ -432,8 +463,14 @@ fn chunk_terms(query: &str) -> Chunked {
         text.push_str(chunk);
         text.push(' ');
     }
+    if !text_host.is_empty() {
+        extra.push((text_host, HOST_WEIGHT));
+    }
     Chunked { text, meaning, extra, kinds }
 }
+
+/// The weight of a word of the site an address is on.
+const HOST_WEIGHT: f64 = 0.5;
 
 /// SQL's keywords, as people write them in a statement (in capitals).
 const SQL_KEYWORDS: &[&str] = &[
@@ -860,7 +897,7 @@ pub type Features = [f64; 9];
 /// example (softmax over each request's candidates) on the development requests of
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
-const RANKING_WEIGHTS: Features = [3.5901, 4.9068, 4.1825, 0.8275, 1.3322, 2.9655, 1.3947, 1.6332, 1.3471];
+const RANKING_WEIGHTS: Features = [3.7687, 5.1278, 4.0644, 0.6998, 1.2415, 2.6207, 1.4143, 1.7039, 1.1680];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
@@ -1323,8 +1360,13 @@ mod tests {
             chunk_terms("grab https://example.org/a?b=c, read notes.md and post in #general");
         assert_eq!(meaning, "grab a web address read the file notes.md and post in #general ");
         assert!(!text.contains("example") && text.contains("notes.md"), "{text}");
+        // The site's name is a word of its own, at a lower weight.
+        assert_eq!(extra.last(), Some(&("example ".to_owned(), super::HOST_WEIGHT)));
         let extra: Vec<&str> = extra.iter().map(|(w, _)| w.as_str()).collect();
-        assert_eq!(extra, ["url", "file", "path", "channel"]);
+        assert_eq!(extra, ["url", "file", "path", "channel", "example "]);
+        let site =
+            chunk_terms("open https://www.acme.sentry.io:443/issues/55123/ and docs.github.com/en/rest");
+        assert_eq!(site.extra.last().map(|(w, _)| w.as_str()), Some("acme sentry docs github "));
         assert_eq!(kinds, Kinds(Kinds::URL | Kinds::FILE | Kinds::CHANNEL));
         // A property access is not a file name; a sentence's end is not an extension; a
         // version is not a file.
@@ -1342,6 +1384,10 @@ mod tests {
             ("reply on issue #12", Kinds::ISSUE),
             ("reply on acme/web#301: shipped", Kinds::ISSUE),
             ("merge group/app!12", Kinds::ISSUE),
+            ("which browsers hit BACKEND-4F2", Kinds::ISSUE),
+            ("is PROJ-123 done", Kinds::ISSUE),
+            ("the api-7d9f pod", 0),
+            ("a Wi-Fi password", 0),
             ("save this as TODO.md: - fix login", Kinds::FILE),
             ("patch config/settings.py: the DEBUG line", Kinds::FILE),
             ("open notes.txt.", Kinds::FILE),
