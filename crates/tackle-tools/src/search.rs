@@ -195,6 +195,8 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (&["evict", "eviction"], &["drain"]),
     // What trackers call an issue.
     (&["ticket", "tickets", "bug", "bugs"], &["issue"]),
+    // Somewhere close by.
+    (&["nearby", "nearest", "closest"], &["near", "local"]),
     // A working tree's state.
     (&["dirty", "uncommitted", "untracked"], &["status", "unstaged"]),
 ];
@@ -207,6 +209,7 @@ const PHRASES: &[(&str, &[&str])] = &[
     ("check out", &["checkout"]),
     ("set up", &["create"]),
     ("sea level", &["elevation"]),
+    ("walking distance", &["near", "local"]),
     ("logged in as", &["whoami", "self", "current", "user"]),
     ("who am i", &["whoami", "self", "current", "user"]),
 ];
@@ -234,19 +237,22 @@ struct Chunked {
 /// A tool that takes what the request names is likelier the one meant, whatever its words
 /// say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Kinds(u8);
+struct Kinds(u16);
 
 impl Kinds {
-    const FILE: u8 = 1;
-    const URL: u8 = 2;
-    const CHANNEL: u8 = 4;
-    const COMMIT: u8 = 8;
-    const PLACE: u8 = 16;
-    const EMAIL: u8 = 32;
-    const ISSUE: u8 = 64;
-    const SQL: u8 = 128;
+    const FILE: u16 = 1;
+    const URL: u16 = 2;
+    const CHANNEL: u16 = 4;
+    const COMMIT: u16 = 8;
+    const PLACE: u16 = 16;
+    const EMAIL: u16 = 32;
+    const ISSUE: u16 = 64;
+    const SQL: u16 = 128;
+    const PORT: u16 = 256;
+    const PAPER: u16 = 512;
+    const MEDIA: u16 = 1024;
 
-    fn add(&mut self, kind: u8) {
+    fn add(&mut self, kind: u16) {
         self.0 |= kind;
     }
 
@@ -288,10 +294,22 @@ impl Kinds {
             if has(&["sql"]) {
                 kinds.add(Kinds::SQL);
             }
+            if has(&["port", "ports"]) {
+                kinds.add(Kinds::PORT);
+            }
             kinds
         };
         let name_words = tackle_core::name_words(&definition.name);
         let properties = definition.parameters.as_map().get("properties").and_then(Value::as_object);
+        // A paper by its identifier: a tool about papers that takes an id.
+        let about_papers = name_words.iter().any(|w| w == "paper" || w == "papers");
+        let takes_id = properties
+            .into_iter()
+            .flatten()
+            .any(|(name, _)| tackle_core::name_words(name).iter().any(|w| w == "id" || w == "ids"));
+        if about_papers && takes_id {
+            kinds.add(Kinds::PAPER);
+        }
         if properties.is_some_and(|p| !p.is_empty()) && of_words(&name_words).0 & Kinds::FILE != 0 {
             kinds.add(Kinds::FILE);
         }
@@ -308,7 +326,59 @@ impl Kinds {
                 _ => {}
             }
         }
+        // An image or a sound in a file: a tool named for media that takes a file.
+        let about_media = name_words
+            .iter()
+            .any(|w| ["media", "image", "audio", "photo", "screenshot"].contains(&w.as_str()));
+        if about_media && kinds.0 & Kinds::FILE != 0 {
+            kinds.add(Kinds::MEDIA);
+        }
         kinds
+    }
+}
+
+/// Whether `definition` searches the web at large: its name, or the first sentence of its
+/// description, has the words "web" and "search" (`brave_web_search`; "Search the web and
+/// optionally extract content").
+fn searches_the_web(definition: &ToolDefinition) -> bool {
+    let first = definition.description.split(". ").next().unwrap_or_default();
+    [definition.name.as_str(), first].iter().any(|text| {
+        let said = words(text);
+        said.iter().any(|w| w == "web") && said.iter().any(|w| w == "search")
+    })
+}
+
+/// Whether `lower` is an arXiv identifier (`2401.01234`, `arxiv:1706.03762v5`): the year's
+/// last two digits and the month, a point, four or five digits, perhaps a version.
+fn arxiv_id(lower: &str) -> bool {
+    let id = lower.strip_prefix("arxiv:").unwrap_or(lower);
+    let id = id.split_once('v').map_or(id, |(id, version)| {
+        if !version.is_empty() && version.chars().all(|c| c.is_ascii_digit()) { id } else { "" }
+    });
+    let Some((month, number)) = id.split_once('.') else { return false };
+    month.len() == 4
+        && month.chars().all(|c| c.is_ascii_digit())
+        && matches!(month[2..].parse::<u8>(), Ok(1..=12))
+        && (4..=5).contains(&number.len())
+        && number.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Whether `lower` names a port on a host (`localhost:8080`, `127.0.0.1:5433`,
+/// `db.internal:5432`) or maps one port to another (`5433:5432`, `3000:80`): a pair of
+/// numbers only when one of them is above the ports anyone writes as a time (1023).
+fn host_and_port(lower: &str) -> bool {
+    let Some((host, port)) = lower.rsplit_once(':') else { return false };
+    let Ok(port) = port.parse::<u16>() else { return false };
+    if host.is_empty() || port == 0 {
+        return false;
+    }
+    match host.parse::<u16>() {
+        Ok(other) => other.max(port) > 1023,
+        Err(_) => {
+            host == "localhost"
+                || host.parse::<std::net::Ipv4Addr>().is_ok()
+                || (host.contains('.') && host_like(host))
+        }
     }
 }
 
@@ -442,6 +512,13 @@ fn chunk_terms(query: &str) -> Chunked {
             meaning.push_str("the issue or pull request ");
             kinds.add(Kinds::ISSUE);
         }
+        if arxiv_id(&lower) {
+            meaning.push_str("the arXiv paper ");
+            kinds.add(Kinds::PAPER);
+        }
+        if host_and_port(&lower) {
+            kinds.add(Kinds::PORT);
+        }
         // A format's extension alone names the format (`export it as md`).
         if let Some((_, format)) = FORMATS.iter().find(|(short, _)| *short == lower) {
             extra.push(((*format).to_owned(), 1.0));
@@ -452,6 +529,10 @@ fn chunk_terms(query: &str) -> Chunked {
             extra.push(("file".to_owned(), ALSO_WEIGHT));
             extra.push(("path".to_owned(), ALSO_WEIGHT));
             kinds.add(Kinds::FILE);
+            // A named image or sound (`logo.png`; `.png` alone is a kind of file to look for).
+            if extension.is_some_and(|(name, ext)| !name.is_empty() && MEDIA_EXTENSIONS.contains(&ext)) {
+                kinds.add(Kinds::MEDIA);
+            }
         }
         if let Some(name) = lower.strip_prefix('#')
             && name.chars().any(char::is_alphabetic)
@@ -476,6 +557,12 @@ const HOST_WEIGHT: f64 = 0.5;
 const SQL_KEYWORDS: &[&str] = &[
     "SELECT", "INSERT", "UPDATE", "DELETE", "FROM", "WHERE", "JOIN", "GROUP", "ORDER", "LIMIT", "INTO",
     "VALUES", "SET",
+];
+
+/// The extensions of image, sound and video files.
+const MEDIA_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff", "svg", "heic", "ico", "mp3", "wav", "ogg",
+    "flac", "m4a", "aac", "opus", "mp4", "mov", "webm", "mkv", "avi",
 ];
 
 /// File extensions that, standing alone, name a format.
@@ -635,6 +722,9 @@ pub(crate) struct Index {
     name_terms: Vec<Vec<String>>,
     /// Each tool's tags, joined: the tools of one MCP server (or one toolset) share them.
     groups: Vec<String>,
+    /// Whether each tool searches the web at large (its name or its description's first
+    /// sentence says "web" and "search").
+    searches_web: Vec<bool>,
     /// Each tool's meaning as a vector, and the embedder that reads queries the same way.
     dense: Option<Dense>,
 }
@@ -663,7 +753,9 @@ impl Index {
     ) -> Index {
         let (mut names, mut docs, mut meanings, mut kinds) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut changes, mut name_terms, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+        let mut searches_web = Vec::new();
         for definition in definitions {
+            searches_web.push(searches_the_web(definition));
             meanings.push(tackle_core::tool_meaning(definition));
             kinds.push(Kinds::taken_by(definition));
             changes.push(tackle_core::changes_things(definition));
@@ -723,7 +815,7 @@ impl Index {
                 }
             }
         });
-        Index { names, tools: Collection::new(docs), kinds, changes, name_terms, groups, dense }
+        Index { names, tools: Collection::new(docs), kinds, changes, name_terms, groups, searches_web, dense }
     }
 
     /// The query's terms for BM25: each word at weight 1, and the words of the operations
@@ -802,10 +894,13 @@ impl Index {
         }
         // And every tool that takes a kind of value the request names, whatever its words.
         let takers = (0..self.names.len()).filter(|&i| kinds.share_taken_by(self.kinds[i]) > 0.0);
+        // And the tools that search the web, the fallback when nothing else fits.
+        let web = (0..self.names.len()).filter(|&i| self.searches_web[i]);
         for i in best(&words, &self.names, POOL_EACH)
             .into_iter()
             .chain(best(&meaning, &self.names, POOL_EACH))
             .chain(takers)
+            .chain(web)
         {
             if !std::mem::replace(&mut pooled[i], true) {
                 pool.push(i);
@@ -830,6 +925,13 @@ impl Index {
             }
             leaders.iter().filter(|&&j| self.groups[j] == *group).count() as f64 / 10.0
         };
+        // How far the request is from every tool that does not search the web: the closer
+        // the best of them, the less a web search is the tool meant.
+        let unmatched = 1.0
+            - (0..self.names.len())
+                .filter(|&i| !self.searches_web[i])
+                .map(|i| meaning[i])
+                .fold(0.0, f64::max);
         let asks_change = tackle_core::asks_to_change(&text);
         let weight_of: HashMap<&str, f64> = terms.iter().map(|(t, w)| (t.as_str(), *w)).collect();
         Ok(pool
@@ -853,6 +955,7 @@ impl Index {
                     effect,
                     named,
                     server_share(i),
+                    if self.searches_web[i] { unmatched } else { 0.0 },
                 ];
                 (i, features)
             })
@@ -886,18 +989,32 @@ impl Index {
 /// its place by words and by meaning (1 first, ½ second, …); the share of the values the
 /// request names (a file, an address, a channel, …) that it takes; whether it changes
 /// things as the request asks (1), not as it asks (−1), or either is not known (0); and
-/// how much of its name the request's words (and the operations they ask for) cover.
-pub const RANKING_FEATURES: [&str; 9] =
-    ["words", "meaning", "name_meaning", "words_place", "meaning_place", "kinds", "effect", "name", "server"];
+/// how much of its name the request's words (and the operations they ask for) cover; how
+/// many of the ten best by the fused score share its tags; and, for a tool that searches the
+/// web, how far the request is in meaning from every tool that does not (1 less the best
+/// cosine; 0 for the other tools).
+pub const RANKING_FEATURES: [&str; 10] = [
+    "words",
+    "meaning",
+    "name_meaning",
+    "words_place",
+    "meaning_place",
+    "kinds",
+    "effect",
+    "name",
+    "server",
+    "open_world",
+];
 
 /// One tool's [`RANKING_FEATURES`] for one query.
-pub type Features = [f64; 9];
+pub type Features = [f64; 10];
 
 /// The weights of [`RANKING_FEATURES`], learnt by tackle-local's `tool_search_weights`
 /// example (softmax over each request's candidates) on the development requests of
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
-const RANKING_WEIGHTS: Features = [3.7687, 5.1278, 4.0644, 0.6998, 1.2415, 2.6207, 1.4143, 1.7039, 1.1680];
+const RANKING_WEIGHTS: Features =
+    [3.6613, 5.0383, 3.9481, 0.6995, 1.2464, 3.1447, 1.3952, 1.8004, 1.0895, 0.5950];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
@@ -1385,6 +1502,16 @@ mod tests {
             ("reply on acme/web#301: shipped", Kinds::ISSUE),
             ("merge group/app!12", Kinds::ISSUE),
             ("which browsers hit BACKEND-4F2", Kinds::ISSUE),
+            ("who wrote 2401.01234", Kinds::PAPER),
+            ("read arxiv:1706.03762v5 for me", Kinds::PAPER),
+            ("costs rose 2026.1534 percent", 0),
+            ("reach the database at 127.0.0.1:5433", Kinds::PORT),
+            ("forward localhost:8080", Kinds::PORT),
+            ("map 5433:5432", Kinds::PORT),
+            ("the call is at 16:00", 0),
+            ("let me hear recordings/intro.mp3", Kinds::FILE | Kinds::MEDIA),
+            ("look at screenshots/bug.PNG", Kinds::FILE | Kinds::MEDIA),
+            ("open notes/bug.txt", Kinds::FILE),
             ("is PROJ-123 done", Kinds::ISSUE),
             ("the api-7d9f pod", 0),
             ("a Wi-Fi password", 0),
@@ -1443,6 +1570,23 @@ mod tests {
         assert_eq!(takes("query", json!({"sql": string})), Kinds(Kinds::SQL));
         let described = json!({"statement": {"type": "string", "description": "The SQL to run"}});
         assert_eq!(takes("run", described), Kinds(Kinds::SQL));
+        // A port; a paper by its id (not a search over papers); media in a file.
+        assert_eq!(takes("port_forward", json!({"localPort": string})), Kinds(Kinds::PORT));
+        assert_eq!(takes("inspect_paper", json!({"paperId": string})), Kinds(Kinds::PAPER));
+        assert_eq!(takes("search_papers", json!({"query": string})), Kinds::default());
+        assert_eq!(takes("read_media_file", json!({"path": string})), Kinds(Kinds::FILE | Kinds::MEDIA));
+        assert_eq!(takes("emulate_media", json!({"media": string})), Kinds::default());
+    }
+
+    #[test]
+    fn a_tool_that_searches_the_web_says_so() {
+        let says = |name: &str, description: &str| {
+            super::searches_the_web(&tool(name, description, json!({"type": "object", "properties": {}})))
+        };
+        assert!(says("brave_web_search", "Performs a search using the Brave API."));
+        assert!(says("firecrawl_search", "Search the web and optionally extract content. More text."));
+        assert!(!says("firecrawl_search_feedback", "Send feedback on a search. It helps the web."));
+        assert!(!says("search_code", "Search for code across GitHub repositories."));
     }
 
     #[test]
