@@ -233,7 +233,8 @@ struct Chunked {
 /// a path, a web address, a chat channel, a commit, a place's coordinates, an e-mail
 /// address, an issue or pull request by number (`#57`, `acme/web#57`) or by a tracker's key
 /// (`BACKEND-4F2`, `PROJ-123`; standards named the same way, `ISO-8601`, read as one too),
-/// an SQL statement.
+/// an SQL statement, a port on a host (`127.0.0.1:5433`), an arXiv paper (`2401.01234`), a
+/// named image or sound in a file (`logo.png`).
 /// A tool that takes what the request names is likelier the one meant, whatever its words
 /// say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
