@@ -373,16 +373,38 @@ fn form_of(params: &serde_json::Value) -> Option<(String, serde_json::Value)> {
 struct Listing {
     tools: Option<Vec<rmcp::model::Tool>>,
     revision: u64,
+    /// How many listings were asked for, and the number of the one kept: two asked at once
+    /// (a notification's and a run's) may answer in either order, and the later-asked one's
+    /// answer is the newer.
+    asked: u64,
+    kept: u64,
+}
+
+/// Numbers a listing about to be asked for (see [`Listing::asked`]).
+fn ask_listing(listed: &Listed) -> u64 {
+    let mut guard = listed.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+    guard.asked += 1;
+    guard.asked
 }
 
 type Listed = Arc<std::sync::RwLock<Listing>>;
 
-/// Keeps `tools` (sorted by name, one per name) as the server's listing; says what came and
-/// went, and counts a revision when anything changed.
-fn keep_listing(listed: &Listed, server: &str, mut tools: Vec<rmcp::model::Tool>) -> Vec<rmcp::model::Tool> {
+/// Keeps `tools` (sorted by name, one per name), the answer to listing number `ticket`
+/// ([`ask_listing`]), as the server's listing, unless a later-asked listing was kept already;
+/// says what came and went, and counts a revision when anything changed.
+fn keep_listing(
+    listed: &Listed,
+    server: &str,
+    ticket: u64,
+    mut tools: Vec<rmcp::model::Tool>,
+) -> Vec<rmcp::model::Tool> {
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     tools.dedup_by(|a, b| a.name == b.name);
     let mut guard = listed.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if ticket < guard.kept {
+        return tools;
+    }
+    guard.kept = ticket;
     if let Some(before) = guard.tools.as_ref() {
         if *before == tools {
             return tools;
@@ -402,8 +424,9 @@ fn keep_listing(listed: &Listed, server: &str, mut tools: Vec<rmcp::model::Tool>
 
 /// Lists the server's tools again and keeps them.
 async fn relist(peer: &rmcp::service::Peer<RoleClient>, listed: &Listed, server: &str) {
+    let ticket = ask_listing(listed);
     if let Ok(tools) = peer.list_all_tools().await {
-        keep_listing(listed, server, tools);
+        keep_listing(listed, server, ticket, tools);
     }
 }
 
@@ -724,11 +747,12 @@ impl McpServer {
     /// Every tool it offers (all pages), in name order, as it describes them.
     pub async fn list_tools(&self) -> Result<Vec<rmcp::model::Tool>, McpError> {
         let deadline = self.config.connect_timeout;
+        let ticket = ask_listing(&self.listed);
         let listed = tokio::time::timeout(deadline, self.service.list_all_tools())
             .await
             .map_err(|_| self.timeout("tools/list", deadline))?
             .map_err(|e| self.protocol("tools/list", e))?;
-        Ok(keep_listing(&self.listed, &self.config.name, listed))
+        Ok(keep_listing(&self.listed, &self.config.name, ticket, listed))
     }
 
     /// Calls tool `name` (as the server names it) with `arguments`, within the call timeout.
@@ -1027,7 +1051,33 @@ fn spawn_stderr_reader(
 
 #[cfg(test)]
 mod tests {
-    use super::matches_pattern;
+    use super::{Listed, ask_listing, keep_listing, matches_pattern};
+
+    fn tools(names: &[&str]) -> Vec<rmcp::model::Tool> {
+        names
+            .iter()
+            .map(|n| rmcp::model::Tool::new(n.to_string(), "", std::sync::Arc::new(serde_json::Map::new())))
+            .collect()
+    }
+
+    /// Two listings asked at once may answer in either order: the later-asked one's answer
+    /// stays, whichever came last.
+    #[test]
+    fn an_earlier_asked_listing_never_replaces_a_later_one() {
+        let listed = Listed::default();
+        let (first, second) = (ask_listing(&listed), ask_listing(&listed));
+        keep_listing(&listed, "s", second, tools(&["b"]));
+        keep_listing(&listed, "s", first, tools(&["a", "b"]));
+        let listing = listed.read().unwrap();
+        let names: Vec<&str> = listing.tools.iter().flatten().map(|t| t.name.as_ref()).collect();
+        assert_eq!(names, ["b"]);
+        assert_eq!(listing.revision, 1);
+        drop(listing);
+        // A listing asked after both is kept.
+        let third = ask_listing(&listed);
+        keep_listing(&listed, "s", third, tools(&["c"]));
+        assert_eq!(listed.read().unwrap().revision, 2);
+    }
 
     #[test]
     fn patterns_match_as_globs() {
