@@ -8,7 +8,7 @@
 //! It reports leave-one-set-out figures first (the weights learnt without a set, scored on
 //! that set's requests, top 5), then the committed ranking's on the same requests, then the
 //! weights learnt on all development requests, as a line to paste into `search.rs`.
-//! Held-out lines (every third line of the first two sets) and set 14, written for the round, are never read.
+//! Held-out lines (every third line of the first two sets) and set 15, written for the round, are never read.
 //!
 //! `cargo run --release -p tackle-local --example tool_search_weights -- [MODEL_DIR]
 //! [--without FEATURE]...`, where MODEL_DIR (else `TACKLE_MODEL_DIR`) holds the MiniLM files
@@ -43,6 +43,7 @@ const SETS: &[(&str, &str, Development)] = &[
     ("11", include_str!("../../tackle-tools/data/tool-requests-11.jsonl"), |_| true),
     ("12", include_str!("../../tackle-tools/data/tool-requests-12.jsonl"), |_| true),
     ("13", include_str!("../../tackle-tools/data/tool-requests-13.jsonl"), |_| true),
+    ("14", include_str!("../../tackle-tools/data/tool-requests-14.jsonl"), |_| true),
 ];
 
 /// One request: its candidates' features, which of them serve it, and whether the

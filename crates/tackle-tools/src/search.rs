@@ -389,11 +389,22 @@ fn host_like(lower: &str) -> bool {
     let labels: Vec<&str> = lower.split('.').collect();
     let label_ok = |l: &&str| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
     let Some(last) = labels.last() else { return false };
-    labels.iter().all(label_ok)
-        && last.len() >= 2
+    // The last label is a top-level domain: a country's two letters or a common generic one
+    // (`ingress.spec.rules` and `pdb.spec.minAvailable` are fields, not hosts).
+    let domain = (labels.len() >= 3 && last.len() == 2) || GENERIC_DOMAINS.contains(last);
+    labels.len() >= 2
+        && labels.iter().all(label_ok)
         && last.chars().all(|c| c.is_ascii_alphabetic())
-        && (labels.len() >= 3 || ["com", "org", "net", "io", "edu", "gov"].contains(last))
+        && domain
 }
+
+/// Generic top-level domains a host name in a request ends with; with two labels only these
+/// (`example.com`), with three or more a country's two letters too (`bbc.co.uk`).
+const GENERIC_DOMAINS: &[&str] = &[
+    "com", "org", "net", "io", "edu", "gov", "mil", "int", "info", "biz", "dev", "app", "ai", "co", "me",
+    "tech", "cloud", "site", "xyz", "online", "page", "blog", "news", "shop", "store", "wiki", "live", "pro",
+    "tv", "sh", "gg", "ly",
+];
 
 /// What a query's chunks stand for beyond their words: an address asks for a tool that
 /// takes a URL (its parts say nothing about the tool), a file name or a path for one that
@@ -457,6 +468,16 @@ fn chunk_terms(query: &str) -> Chunked {
         {
             kinds.add(Kinds::COMMIT);
         }
+        // A revision in git's notation: `HEAD`, `HEAD~2`, `main^`, `v2.1.0~1`.
+        if bare == "HEAD"
+            || bare.rsplit_once(['~', '^']).is_some_and(|(base, back)| {
+                !base.is_empty()
+                    && base.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+                    && back.chars().all(|c| c.is_ascii_digit())
+            })
+        {
+            kinds.add(Kinds::COMMIT);
+        }
         // Two decimal numbers in a row (`-33.8568, 151.2153`, or without the space) are a
         // place's coordinates.
         let is_decimal =
@@ -479,6 +500,12 @@ fn chunk_terms(query: &str) -> Chunked {
                     && ext.chars().any(|c| c.is_ascii_alphabetic())
             });
         let rooted = ["/", "~/", "./", "../"].iter().any(|start| lower.starts_with(start));
+        // A relative path of three parts or more (`tests/fixtures/images`); `owner/repo` and
+        // `feature/name` have two.
+        let nested = lower.matches('/').count() >= 2
+            && !lower.contains("//")
+            && lower.split('/').filter(|part| !part.is_empty()).count() >= 3
+            && lower.chars().all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'));
         // A dot file (`.env`, `.gitignore`) is a file.
         let dot_file = lower.len() > 2
             && lower.starts_with('.')
@@ -505,7 +532,7 @@ fn chunk_terms(query: &str) -> Chunked {
         let file = !decimal
             && !email
             && !issue
-            && (file_like || rooted || dot_file || (lower.len() > 1 && lower.ends_with('/')));
+            && (file_like || rooted || nested || dot_file || (lower.len() > 1 && lower.ends_with('/')));
         if file {
             meaning.push_str("the file ");
         }
@@ -1015,7 +1042,7 @@ pub type Features = [f64; 10];
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
 const RANKING_WEIGHTS: Features =
-    [3.6613, 5.0383, 3.9481, 0.6995, 1.2464, 3.1447, 1.3952, 1.8004, 1.0895, 0.5950];
+    [3.6034, 5.0667, 3.8615, 0.7213, 1.2510, 3.5009, 1.3898, 1.8636, 1.0608, 0.6266];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
@@ -1513,6 +1540,12 @@ mod tests {
             ("let me hear recordings/intro.mp3", Kinds::FILE | Kinds::MEDIA),
             ("look at screenshots/bug.PNG", Kinds::FILE | Kinds::MEDIA),
             ("open notes/bug.txt", Kinds::FILE),
+            ("I need tests/fixtures/images", Kinds::FILE),
+            ("merge feature/rate-limits", 0),
+            ("contents of HEAD~1", Kinds::COMMIT),
+            ("what changed since HEAD", Kinds::COMMIT),
+            ("explain ingress.spec.rules", 0),
+            ("read bbc.co.uk/news", Kinds::URL),
             ("is PROJ-123 done", Kinds::ISSUE),
             ("the api-7d9f pod", 0),
             ("a Wi-Fi password", 0),
