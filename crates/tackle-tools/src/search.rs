@@ -501,10 +501,11 @@ fn chunk_terms(query: &str) -> Chunked {
             });
         let rooted = ["/", "~/", "./", "../"].iter().any(|start| lower.starts_with(start));
         // A relative path of three parts or more (`tests/fixtures/images`); `owner/repo` and
-        // `feature/name` have two.
+        // `feature/name` have two, and a date (`12/04/2026`) has no letter.
         let nested = lower.matches('/').count() >= 2
             && !lower.contains("//")
             && lower.split('/').filter(|part| !part.is_empty()).count() >= 3
+            && lower.chars().any(char::is_alphabetic)
             && lower.chars().all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'));
         // A dot file (`.env`, `.gitignore`) is a file.
         let dot_file = lower.len() > 2
@@ -1541,6 +1542,7 @@ mod tests {
             ("look at screenshots/bug.PNG", Kinds::FILE | Kinds::MEDIA),
             ("open notes/bug.txt", Kinds::FILE),
             ("I need tests/fixtures/images", Kinds::FILE),
+            ("due 12/04/2026", 0),
             ("merge feature/rate-limits", 0),
             ("contents of HEAD~1", Kinds::COMMIT),
             ("what changed since HEAD", Kinds::COMMIT),
