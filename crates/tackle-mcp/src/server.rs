@@ -29,8 +29,8 @@ pub struct RegistryServer {
     run: RunFactory,
     info: Implementation,
     changed: tokio::sync::broadcast::Sender<()>,
-    /// How many times the offer changed since the server started.
-    changes: Arc<std::sync::atomic::AtomicU64>,
+    /// Whether the offer changed since the server started.
+    ever_changed: Arc<std::sync::atomic::AtomicBool>,
     legacy_peers: Arc<Mutex<Vec<Peer<RoleServer>>>>,
 }
 
@@ -49,7 +49,7 @@ impl RegistryServer {
             run,
             info: Implementation::new("tackle", env!("CARGO_PKG_VERSION")),
             changed: tokio::sync::broadcast::channel(16).0,
-            changes: Arc::default(),
+            ever_changed: Arc::default(),
             legacy_peers: Arc::default(),
         }
     }
@@ -69,7 +69,7 @@ impl RegistryServer {
     /// Tells connected clients that the offer changed (`notifications/tools/list_changed`
     /// to legacy sessions, and to modern clients that subscribed).
     pub async fn tools_changed(&self) {
-        self.changes.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        self.ever_changed.store(true, std::sync::atomic::Ordering::Release);
         let _ = self.changed.send(());
         let peers: Vec<Peer<RoleServer>> = lock(&self.legacy_peers).clone();
         for peer in peers {
@@ -241,7 +241,7 @@ impl ServerHandler for RegistryServer {
         // listed the tools. When the offer ever changed, the subscriber hears once now and
         // lists again (our client counts a new revision only if the listing differs).
         let wants = context.accepted().tools_list_changed == Some(true);
-        if wants && self.changes.load(std::sync::atomic::Ordering::Acquire) > 0 {
+        if wants && self.ever_changed.load(std::sync::atomic::Ordering::Acquire) {
             let _ = context.sink().notify_tool_list_changed().await;
         }
         loop {

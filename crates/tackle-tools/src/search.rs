@@ -365,7 +365,7 @@ fn arxiv_id(lower: &str) -> bool {
 }
 
 /// Whether `lower` names a port on a host (`localhost:8080`, `127.0.0.1:5433`,
-/// `db.internal:5432`) or maps one port to another (`5433:5432`, `3000:80`): a pair of
+/// `db.example.com:5432`) or maps one port to another (`5433:5432`, `3000:80`): a pair of
 /// numbers only when one of them is above the ports anyone writes as a time (1023).
 fn host_and_port(lower: &str) -> bool {
     let Some((host, port)) = lower.rsplit_once(':') else { return false };
@@ -375,11 +375,7 @@ fn host_and_port(lower: &str) -> bool {
     }
     match host.parse::<u16>() {
         Ok(other) => other.max(port) > 1023,
-        Err(_) => {
-            host == "localhost"
-                || host.parse::<std::net::Ipv4Addr>().is_ok()
-                || (host.contains('.') && host_like(host))
-        }
+        Err(_) => host == "localhost" || host.parse::<std::net::Ipv4Addr>().is_ok() || host_like(host),
     }
 }
 
@@ -1536,6 +1532,7 @@ mod tests {
             ("costs rose 2026.1534 percent", 0),
             ("reach the database at 127.0.0.1:5433", Kinds::PORT),
             ("forward localhost:8080", Kinds::PORT),
+            ("connect to db.example.com:5432", Kinds::PORT),
             ("map 5433:5432", Kinds::PORT),
             ("the call is at 16:00", 0),
             ("let me hear recordings/intro.mp3", Kinds::FILE | Kinds::MEDIA),
