@@ -44,6 +44,7 @@ const SETS: &[(&str, &str, Development)] = &[
     ("12", include_str!("../../tackle-tools/data/tool-requests-12.jsonl"), |_| true),
     ("13", include_str!("../../tackle-tools/data/tool-requests-13.jsonl"), |_| true),
     ("14", include_str!("../../tackle-tools/data/tool-requests-14.jsonl"), |_| true),
+    ("15", include_str!("../../tackle-tools/data/tool-requests-15.jsonl"), |_| true),
 ];
 
 /// One request: its candidates' features, which of them serve it, and whether the

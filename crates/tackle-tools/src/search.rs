@@ -57,6 +57,9 @@ const SAME: &[(&str, &str)] = &[
     ("dir", "directory"),
     ("dirs", "directory"),
     ("k8s", "kubernetes"),
+    ("kube", "kubernetes"),
+    ("a11y", "accessibility"),
+    ("aria", "accessibility"),
     ("msg", "message"),
     ("picture", "image"),
     ("photo", "image"),
@@ -84,6 +87,7 @@ const ALSO: &[(&[&str], &[&str])] = &[
         &["create", "add", "write", "memory"],
     ),
     (&["recall", "remembered", "forgot"], &["read", "memory"]),
+    (&["stored", "saved", "know", "knows"], &["memory"]),
     // Looking at something known.
     (
         &[
@@ -150,6 +154,8 @@ const ALSO: &[(&[&str], &[&str])] = &[
         &["code"],
     ),
     (&["biggest", "largest", "smallest", "size", "sizes", "space"], &["size", "sizes"]),
+    // All of something at once.
+    (&["whole", "entire", "full", "unfiltered", "complete", "everything"], &["entire", "all"]),
     (
         &[
             "draw",
@@ -179,7 +185,29 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (&["plus", "sum", "total", "calculate", "compute", "add"], &["sum", "add", "calculate"]),
     (&["compare", "difference", "changed", "changes"], &["diff", "compare"]),
     (&["history"], &["log"]),
-    (&["undo", "revert", "rollback", "unstage"], &["reset", "revert"]),
+    (&["undo", "revert", "rollback", "unstage"], &["reset", "revert", "rollout"]),
+    // Where a tool points.
+    (&["point", "pointed", "pointing", "aim", "aimed"], &["context", "set"]),
+    // How many copies of a service run.
+    (&["replicas", "replica", "copies", "instances"], &["scale"]),
+    // The parts of a document.
+    (
+        &[
+            "paragraph",
+            "paragraphs",
+            "heading",
+            "headings",
+            "bullet",
+            "bullets",
+            "checkbox",
+            "todo",
+            "callout",
+            "divider",
+        ],
+        &["block"],
+    ),
+    // Getting onto another branch.
+    (&["onto", "hop"], &["checkout", "switch"]),
     (&["download", "grab", "pull"], &["fetch", "download", "get"]),
     (&["capture", "snap", "snapshot"], &["screenshot"]),
     // A browser's pop-ups.
@@ -191,7 +219,7 @@ const ALSO: &[(&[&str], &[&str])] = &[
     // Typing into a page.
     (&["enter", "input"], &["type", "fill"]),
     // Showing what something holds.
-    (&["print", "paste", "dump"], &["read", "show", "contents"]),
+    (&["print", "paste", "dump", "export"], &["read", "show", "contents"]),
     (&["evict", "eviction"], &["drain"]),
     // What trackers call an issue.
     (&["ticket", "tickets", "bug", "bugs"], &["issue"]),
@@ -199,6 +227,29 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (&["nearby", "nearest", "closest"], &["near", "local"]),
     // A working tree's state.
     (&["dirty", "uncommitted", "untracked"], &["status", "unstaged"]),
+    // Whether checks pass.
+    (&["passing", "failing", "passes", "fails", "green", "ci", "checks"], &["status"]),
+    // Figures over many things.
+    (
+        &["rate", "rates", "stats", "statistics", "count", "counts", "metrics", "trend", "trends", "volume"],
+        &["count", "statistics"],
+    ),
+    // A tie between two things.
+    (
+        &[
+            "link",
+            "linked",
+            "links",
+            "tie",
+            "ties",
+            "relationship",
+            "relationships",
+            "connection",
+            "connections",
+        ],
+        &["relation"],
+    ),
+    (&["unlink", "detach", "disconnect", "untie"], &["delete", "remove", "relation"]),
 ];
 
 /// Phrases that ask for an operation no single word of theirs does.
@@ -212,6 +263,12 @@ const PHRASES: &[(&str, &[&str])] = &[
     ("walking distance", &["near", "local"]),
     ("logged in as", &["whoami", "self", "current", "user"]),
     ("who am i", &["whoami", "self", "current", "user"]),
+    ("roll back", &["rollout", "undo", "revert"]),
+    ("roll it back", &["rollout", "undo", "revert"]),
+    // Asking for a merge is proposing one.
+    ("propose merging", &["create", "pull request"]),
+    ("request merging", &["create", "pull request"]),
+    ("for merging", &["create", "pull request"]),
 ];
 
 /// Phrases whose words mean something else alone, read whole: what they mean instead.
@@ -234,7 +291,8 @@ struct Chunked {
 /// address, an issue or pull request by number (`#57`, `acme/web#57`) or by a tracker's key
 /// (`BACKEND-4F2`, `PROJ-123`; standards named the same way, `ISO-8601`, read as one too),
 /// an SQL statement, a port on a host (`127.0.0.1:5433`), an arXiv paper (`2401.01234`), a
-/// named image or sound in a file (`logo.png`).
+/// named image or sound in a file (`logo.png`), a pattern of file names (`*.bak`,
+/// `src/**/*.rs`).
 /// A tool that takes what the request names is likelier the one meant, whatever its words
 /// say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -252,6 +310,7 @@ impl Kinds {
     const PORT: u16 = 256;
     const PAPER: u16 = 512;
     const MEDIA: u16 = 1024;
+    const PATTERN: u16 = 2048;
 
     fn add(&mut self, kind: u16) {
         self.0 |= kind;
@@ -298,6 +357,10 @@ impl Kinds {
             if has(&["port", "ports"]) {
                 kinds.add(Kinds::PORT);
             }
+            // What to look for, not what to leave out (`excludePatterns`).
+            if has(&["pattern", "patterns", "glob", "globs"]) && !has(&["exclude", "ignore"]) {
+                kinds.add(Kinds::PATTERN);
+            }
             kinds
         };
         let name_words = tackle_core::name_words(&definition.name);
@@ -338,14 +401,16 @@ impl Kinds {
     }
 }
 
-/// Whether `definition` searches the web at large: its name, or the first sentence of its
-/// description, has the words "web" and "search" (`brave_web_search`; "Search the web and
-/// optionally extract content").
-fn searches_the_web(definition: &ToolDefinition) -> bool {
+/// Whether `definition` searches the world outside the user's own things — the web at
+/// large, or places and businesses: its name, or the first sentence of its description,
+/// has the word "search" and "web", "place" or "business" (`brave_web_search`; "Search the
+/// web and optionally extract content"; "Search for places using Google Places API").
+fn searches_the_world(definition: &ToolDefinition) -> bool {
     let first = definition.description.split(". ").next().unwrap_or_default();
+    let (world, search) = (words("web places business"), words("search"));
     [definition.name.as_str(), first].iter().any(|text| {
         let said = words(text);
-        said.iter().any(|w| w == "web") && said.iter().any(|w| w == "search")
+        said.iter().any(|w| world.contains(w)) && said.iter().any(|w| search.contains(w))
     })
 }
 
@@ -411,6 +476,8 @@ fn chunk_terms(query: &str) -> Chunked {
     let mut meaning = String::with_capacity(query.len() + 16);
     let mut kinds = Kinds::default();
     let mut previous_number = false;
+    // Whether the chunk before was a number (or a sign after one).
+    let mut previous_number_chunk = false;
     // The names of the sites the request's addresses are on, read as words at a lower weight.
     let mut text_host = String::new();
     // An SQL statement: two of its keywords in capitals, or a query starting with `SELECT`
@@ -424,10 +491,10 @@ fn chunk_terms(query: &str) -> Chunked {
         kinds.add(Kinds::SQL);
     }
     for chunk in query.split_whitespace() {
-        // Punctuation around a value is not part of it, nor a colon or a full stop after it
-        // (`TODO.md:`, `config.yaml.`).
+        // Punctuation and code quotes around a value are not part of it, nor a colon or a
+        // full stop after it (`TODO.md:`, `config.yaml.`).
         let bare = chunk
-            .trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '?' | '!'))
+            .trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '`' | '?' | '!'))
             .trim_end_matches([':', '.']);
         let lower = bare.to_ascii_lowercase();
         // A host name with or without a path after it (`docs.github.com/en/rest`).
@@ -544,6 +611,26 @@ fn chunk_terms(query: &str) -> Chunked {
         if host_and_port(&lower) {
             kinds.add(Kinds::PORT);
         }
+        // A pattern of file names: a wildcard among a name's letters (`*.bak`,
+        // `services/*`), not SQL's `count(*)`.
+        let pattern = bare.contains('*')
+            && bare.chars().any(|c| c.is_alphanumeric())
+            && bare.chars().all(|c| {
+                c.is_alphanumeric()
+                    || matches!(c, '*' | '?' | '.' | '/' | '-' | '_' | '[' | ']' | '{' | '}' | ',')
+            });
+        if pattern {
+            meaning.push_str("files matching ");
+            kinds.add(Kinds::PATTERN);
+        }
+        // A sign of arithmetic between numbers is its word (`1234 + 8766`).
+        if bare == "+" && previous_number_chunk {
+            for word in ["plus", "sum", "add"] {
+                extra.push((word.to_owned(), ALSO_WEIGHT));
+            }
+        }
+        previous_number_chunk = !bare.is_empty() && bare.chars().all(|c| c.is_ascii_digit() || c == '.')
+            || (bare == "+" && previous_number_chunk);
         // A format's extension alone names the format (`export it as md`).
         if let Some((_, format)) = FORMATS.iter().find(|(short, _)| *short == lower) {
             extra.push(((*format).to_owned(), 1.0));
@@ -573,6 +660,19 @@ fn chunk_terms(query: &str) -> Chunked {
         extra.push((text_host, HOST_WEIGHT));
     }
     Chunked { text, meaning, extra, kinds }
+}
+
+/// Whether `request` begins by naming what it wants to see, with no verb before it: a part
+/// of something (`contents of /var/log`, `body and labels of acme/web#15`, `sentry: error
+/// rate of project web`) — "of" among its first four words. Read by the ranking as asking
+/// to be shown, where [`tackle_core::asks_to_change`] does not say.
+fn names_a_thing(request: &str) -> bool {
+    request
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .skip(1)
+        .any(|w| w.eq_ignore_ascii_case("of"))
 }
 
 /// The weight of a word of the site an address is on.
@@ -749,7 +849,7 @@ pub(crate) struct Index {
     groups: Vec<String>,
     /// Whether each tool searches the web at large (its name or its description's first
     /// sentence says "web" and "search").
-    searches_web: Vec<bool>,
+    searches_world: Vec<bool>,
     /// Each tool's meaning as a vector, and the embedder that reads queries the same way.
     dense: Option<Dense>,
 }
@@ -778,9 +878,9 @@ impl Index {
     ) -> Index {
         let (mut names, mut docs, mut meanings, mut kinds) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut changes, mut name_terms, mut groups) = (Vec::new(), Vec::new(), Vec::new());
-        let mut searches_web = Vec::new();
+        let mut searches_world = Vec::new();
         for definition in definitions {
-            searches_web.push(searches_the_web(definition));
+            searches_world.push(searches_the_world(definition));
             meanings.push(tackle_core::tool_meaning(definition));
             kinds.push(Kinds::taken_by(definition));
             changes.push(tackle_core::changes_things(definition));
@@ -840,7 +940,16 @@ impl Index {
                 }
             }
         });
-        Index { names, tools: Collection::new(docs), kinds, changes, name_terms, groups, searches_web, dense }
+        Index {
+            names,
+            tools: Collection::new(docs),
+            kinds,
+            changes,
+            name_terms,
+            groups,
+            searches_world,
+            dense,
+        }
     }
 
     /// The query's terms for BM25: each word at weight 1, and the words of the operations
@@ -920,7 +1029,7 @@ impl Index {
         // And every tool that takes a kind of value the request names, whatever its words.
         let takers = (0..self.names.len()).filter(|&i| kinds.share_taken_by(self.kinds[i]) > 0.0);
         // And the tools that search the web, the fallback when nothing else fits.
-        let web = (0..self.names.len()).filter(|&i| self.searches_web[i]);
+        let web = (0..self.names.len()).filter(|&i| self.searches_world[i]);
         for i in best(&words, &self.names, POOL_EACH)
             .into_iter()
             .chain(best(&meaning, &self.names, POOL_EACH))
@@ -954,10 +1063,11 @@ impl Index {
         // the best of them, the less a web search is the tool meant.
         let unmatched = 1.0
             - (0..self.names.len())
-                .filter(|&i| !self.searches_web[i])
+                .filter(|&i| !self.searches_world[i])
                 .map(|i| meaning[i])
                 .fold(0.0, f64::max);
-        let asks_change = tackle_core::asks_to_change(&text);
+        let asks_change =
+            tackle_core::asks_to_change(&text).or_else(|| names_a_thing(&text).then_some(false));
         let weight_of: HashMap<&str, f64> = terms.iter().map(|(t, w)| (t.as_str(), *w)).collect();
         Ok(pool
             .into_iter()
@@ -980,7 +1090,7 @@ impl Index {
                     effect,
                     named,
                     server_share(i),
-                    if self.searches_web[i] { unmatched } else { 0.0 },
+                    if self.searches_world[i] { unmatched } else { 0.0 },
                 ];
                 (i, features)
             })
@@ -1039,7 +1149,7 @@ pub type Features = [f64; 10];
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
 const RANKING_WEIGHTS: Features =
-    [3.6034, 5.0667, 3.8615, 0.7213, 1.2510, 3.5009, 1.3898, 1.8636, 1.0608, 0.6266];
+    [3.6944, 4.9941, 3.6833, 0.6955, 1.2941, 3.5873, 1.3001, 2.1360, 1.1879, 0.8028];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
@@ -1612,14 +1722,17 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_that_searches_the_web_says_so() {
+    fn a_tool_that_searches_the_world_says_so() {
         let says = |name: &str, description: &str| {
-            super::searches_the_web(&tool(name, description, json!({"type": "object", "properties": {}})))
+            super::searches_the_world(&tool(name, description, json!({"type": "object", "properties": {}})))
         };
         assert!(says("brave_web_search", "Performs a search using the Brave API."));
         assert!(says("firecrawl_search", "Search the web and optionally extract content. More text."));
         assert!(!says("firecrawl_search_feedback", "Send feedback on a search. It helps the web."));
         assert!(!says("search_code", "Search for code across GitHub repositories."));
+        assert!(says("maps_search_places", "Search for places using Google Places API"));
+        assert!(says("local_search", "Searches for local businesses and places."));
+        assert!(!says("search_nodes", "Search for nodes in the knowledge graph based on a query"));
     }
 
     #[test]

@@ -44,6 +44,7 @@ async fn the_right_tool_is_among_the_first_five() {
         ("13", include_str!("../data/tool-requests-13.jsonl"), all, 0.0, 0.72),
         ("14", include_str!("../data/tool-requests-14.jsonl"), all, 0.0, 0.74),
         ("15", include_str!("../data/tool-requests-15.jsonl"), all, 0.0, 0.76),
+        ("16", include_str!("../data/tool-requests-16.jsonl"), all, 0.0, 0.0),
     ] {
         let (dev, held_out, misses) = evaluate(&registry, requests, held_out_lines).await;
         if dev.1 > 0 {
