@@ -405,13 +405,30 @@ impl Kinds {
 /// large, or places and businesses: its name, or the first sentence of its description,
 /// has the word "search" and "web", "place" or "business" (`brave_web_search`; "Search the
 /// web and optionally extract content"; "Search for places using Google Places API").
-fn searches_the_world(definition: &ToolDefinition) -> bool {
+fn searches_the_world(definition: &ToolDefinition) -> Option<World> {
     let first = definition.description.split(". ").next().unwrap_or_default();
-    let (world, search) = (words("web places business"), words("search"));
-    [definition.name.as_str(), first].iter().any(|text| {
+    let (web, places, search) = (words("web"), words("places business"), words("search"));
+    [definition.name.as_str(), first].iter().find_map(|text| {
         let said = words(text);
-        said.iter().any(|w| world.contains(w)) && said.iter().any(|w| search.contains(w))
+        if !said.iter().any(|w| search.contains(w)) {
+            None
+        } else if said.iter().any(|w| web.contains(w)) {
+            Some(World::Web)
+        } else if said.iter().any(|w| places.contains(w)) {
+            Some(World::Places)
+        } else {
+            None
+        }
     })
+}
+
+/// What a tool that searches the world searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum World {
+    /// The web at large.
+    Web,
+    /// Places and businesses.
+    Places,
 }
 
 /// Whether `lower` is an arXiv identifier (`2401.01234`, `arxiv:1706.03762v5`): the year's
@@ -849,7 +866,7 @@ pub(crate) struct Index {
     groups: Vec<String>,
     /// Whether each tool searches the web at large (its name or its description's first
     /// sentence says "web" and "search").
-    searches_world: Vec<bool>,
+    searches_world: Vec<Option<World>>,
     /// Each tool's meaning as a vector, and the embedder that reads queries the same way.
     dense: Option<Dense>,
 }
@@ -860,7 +877,31 @@ struct Dense {
     embedder: Arc<dyn Embedder>,
     meanings: Vec<Vec<f32>>,
     names: Vec<Vec<f32>>,
+    /// What people ask of a search of the web, and of a search for places
+    /// ([`WEB_QUESTIONS`], [`PLACE_QUESTIONS`]).
+    world: [Vec<Vec<f32>>; 2],
 }
+
+/// What people ask a search of the web for, beyond what such a tool's own text says (it
+/// says how it searches, not what is found): one question of each common kind. A tool that
+/// searches the web means its own text or the closest of these to the request.
+const WEB_QUESTIONS: &[&str] = &[
+    "who won the match last night",
+    "what happened in the election",
+    "latest news about the company",
+    "how much does the new phone cost",
+    "what are reviews saying about this laptop",
+    "when does the festival start this year",
+    "is the law passed yet",
+];
+
+/// The same for a search of places: what people look for somewhere.
+const PLACE_QUESTIONS: &[&str] = &[
+    "good restaurants near the old town",
+    "a pharmacy open late around the station",
+    "hotels in the city centre",
+    "where can I hire a car in town",
+];
 
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -919,11 +960,18 @@ impl Index {
         let dense = embedder.and_then(|embedder| {
             // Each tool's meaning, then its name alone as words (`github create issue`).
             let phrases: Vec<String> = names.iter().map(|n| tackle_core::name_words(n).join(" ")).collect();
-            let texts: Vec<&str> = meanings.iter().chain(&phrases).map(String::as_str).collect();
+            let texts: Vec<&str> = meanings
+                .iter()
+                .chain(&phrases)
+                .map(String::as_str)
+                .chain(WEB_QUESTIONS.iter().chain(PLACE_QUESTIONS).copied())
+                .collect();
             match embedder.embed(&texts) {
                 Ok(mut vectors) if vectors.len() == texts.len() => {
+                    let places = vectors.split_off(vectors.len() - PLACE_QUESTIONS.len());
+                    let web = vectors.split_off(vectors.len() - WEB_QUESTIONS.len());
                     let names = vectors.split_off(meanings.len());
-                    Some(Dense { embedder, meanings: vectors, names })
+                    Some(Dense { embedder, meanings: vectors, names, world: [web, places] })
                 }
                 Ok(vectors) => {
                     tracing::warn!(
@@ -1019,7 +1067,17 @@ impl Index {
             }
         };
         let cosine = |v: &Vec<f32>| f64::from(tackle_core::similarity(&query_vector, v));
-        let meaning: Vec<f64> = dense.meanings.iter().map(cosine).collect();
+        let world = dense.world.each_ref().map(|questions| questions.iter().map(cosine).fold(0.0, f64::max));
+        let meaning: Vec<f64> = dense
+            .meanings
+            .iter()
+            .zip(&self.searches_world)
+            .map(|(v, searches)| match searches {
+                Some(World::Web) => cosine(v).max(world[0]),
+                Some(World::Places) => cosine(v).max(world[1]),
+                None => cosine(v),
+            })
+            .collect();
         let fused = fuse(&words, &meaning);
         let mut pool = best(&fused, &self.names, POOL_FUSED);
         let mut pooled = vec![false; self.names.len()];
@@ -1029,7 +1087,7 @@ impl Index {
         // And every tool that takes a kind of value the request names, whatever its words.
         let takers = (0..self.names.len()).filter(|&i| kinds.share_taken_by(self.kinds[i]) > 0.0);
         // And the tools that search the web, the fallback when nothing else fits.
-        let web = (0..self.names.len()).filter(|&i| self.searches_world[i]);
+        let web = (0..self.names.len()).filter(|&i| self.searches_world[i].is_some());
         for i in best(&words, &self.names, POOL_EACH)
             .into_iter()
             .chain(best(&meaning, &self.names, POOL_EACH))
@@ -1063,7 +1121,7 @@ impl Index {
         // the best of them, the less a web search is the tool meant.
         let unmatched = 1.0
             - (0..self.names.len())
-                .filter(|&i| !self.searches_world[i])
+                .filter(|&i| self.searches_world[i].is_none())
                 .map(|i| meaning[i])
                 .fold(0.0, f64::max);
         let asks_change =
@@ -1090,7 +1148,7 @@ impl Index {
                     effect,
                     named,
                     server_share(i),
-                    if self.searches_world[i] { unmatched } else { 0.0 },
+                    if self.searches_world[i].is_some() { unmatched } else { 0.0 },
                 ];
                 (i, features)
             })
@@ -1149,7 +1207,7 @@ pub type Features = [f64; 10];
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
 const RANKING_WEIGHTS: Features =
-    [3.6944, 4.9941, 3.6833, 0.6955, 1.2941, 3.5873, 1.3001, 2.1360, 1.1879, 0.8028];
+    [3.5711, 5.4178, 3.5975, 0.7037, 1.3025, 3.5726, 1.3086, 2.2034, 1.2236, -0.4478];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
@@ -1725,6 +1783,7 @@ mod tests {
     fn a_tool_that_searches_the_world_says_so() {
         let says = |name: &str, description: &str| {
             super::searches_the_world(&tool(name, description, json!({"type": "object", "properties": {}})))
+                .is_some()
         };
         assert!(says("brave_web_search", "Performs a search using the Brave API."));
         assert!(says("firecrawl_search", "Search the web and optionally extract content. More text."));
