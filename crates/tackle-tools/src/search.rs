@@ -190,6 +190,11 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (&["point", "pointed", "pointing", "aim", "aimed"], &["context", "set"]),
     // How many copies of a service run.
     (&["replicas", "replica", "copies", "instances"], &["scale"]),
+    // Who is behind something.
+    (&["maintainer", "maintainers", "maintains", "author", "authors", "account", "accounts"], &["user"]),
+    // What is well known among many.
+    (&["stars", "starred", "popular", "libraries", "crates"], &["repository", "search"]),
+    (&["clock", "oclock"], &["time", "current"]),
     // The parts of a document.
     (
         &[
@@ -264,6 +269,9 @@ const PHRASES: &[(&str, &[&str])] = &[
     ("logged in as", &["whoami", "self", "current", "user"]),
     ("who am i", &["whoami", "self", "current", "user"]),
     ("roll back", &["rollout", "undo", "revert"]),
+    // A new name for something.
+    ("should be called", &["rename", "move"]),
+    ("be renamed", &["rename", "move"]),
     ("roll it back", &["rollout", "undo", "revert"]),
     // Asking for a merge is proposing one.
     ("propose merging", &["create", "pull request"]),
@@ -1207,7 +1215,7 @@ pub type Features = [f64; 10];
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
 const RANKING_WEIGHTS: Features =
-    [3.5711, 5.4178, 3.5975, 0.7037, 1.3025, 3.5726, 1.3086, 2.2034, 1.2236, -0.4478];
+    [3.6049, 5.3843, 3.4805, 0.7187, 1.2912, 3.5829, 1.3013, 2.2840, 1.2267, -0.4125];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
