@@ -59,6 +59,7 @@ const SAME: &[(&str, &str)] = &[
     ("k8s", "kubernetes"),
     ("kube", "kubernetes"),
     ("a11y", "accessibility"),
+    ("xhr", "network request"),
     ("aria", "accessibility"),
     ("msg", "message"),
     ("picture", "image"),
@@ -115,7 +116,7 @@ const ALSO: &[(&[&str], &[&str])] = &[
     ),
     // Finding something not known.
     (
-        &["find", "look", "lookup", "locate", "seek", "hunt", "discover", "where"],
+        &["find", "look", "lookup", "locate", "seek", "hunt", "discover", "where", "mentioning", "mentions"],
         &["search", "find", "query"],
     ),
     // Telling someone.
@@ -255,6 +256,17 @@ const ALSO: &[(&[&str], &[&str])] = &[
         &["relation"],
     ),
     (&["unlink", "detach", "disconnect", "untie"], &["delete", "remove", "relation"]),
+    // How people stand to each other.
+    (
+        &["manages", "manager", "managers", "colleague", "colleagues", "boss", "mentor", "spouse", "sibling"],
+        &["relation"],
+    ),
+    // A written document, where it is not documentation.
+    (&["doc", "document", "documents"], &["page"]),
+    // git's index is its staging area.
+    (&["index"], &["staged"]),
+    // How a library is used, as its documentation shows.
+    (&["examples", "official", "framework", "frameworks", "sdk"], &["documentation", "library"]),
 ];
 
 /// Phrases that ask for an operation no single word of theirs does.
@@ -553,6 +565,13 @@ fn chunk_terms(query: &str) -> Chunked {
             && lower.chars().all(|c| c.is_ascii_hexdigit())
             && lower.chars().any(|c| c.is_ascii_digit())
             && lower.chars().any(|c| c.is_ascii_alphabetic())
+        {
+            kinds.add(Kinds::COMMIT);
+        }
+        // A version's tag (`v1.2`, `v3.1.0`) names a revision too.
+        if let Some(version) = lower.strip_prefix('v')
+            && version.contains('.')
+            && version.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
         {
             kinds.add(Kinds::COMMIT);
         }
@@ -1215,7 +1234,7 @@ pub type Features = [f64; 10];
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
 const RANKING_WEIGHTS: Features =
-    [3.6049, 5.3843, 3.4805, 0.7187, 1.2912, 3.5829, 1.3013, 2.2840, 1.2267, -0.4125];
+    [3.5803, 5.3211, 3.4728, 0.7852, 1.3014, 3.5573, 1.3148, 2.3677, 1.3013, -0.3855];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
