@@ -196,6 +196,17 @@ const ALSO: &[(&[&str], &[&str])] = &[
     // What is well known among many.
     (&["stars", "starred", "popular", "libraries", "crates"], &["repository", "search"]),
     (&["clock", "oclock"], &["time", "current"]),
+    // Again and again.
+    (
+        &["whenever", "daily", "hourly", "weekly", "nightly", "recurring", "periodically"],
+        &["recurring", "schedule"],
+    ),
+    // Whether something answers.
+    (&["health", "healthy", "alive", "responsive", "reachable"], &["ping", "alive", "responsive"]),
+    // Saying yes on a page.
+    (&["agree", "agreeing", "consent"], &["click"]),
+    // Several at once.
+    (&["together", "both", "side"], &["multiple"]),
     // The parts of a document.
     (
         &[
@@ -284,6 +295,10 @@ const PHRASES: &[(&str, &[&str])] = &[
     // A new name for something.
     ("should be called", &["rename", "move"]),
     ("be renamed", &["rename", "move"]),
+    // A new place for something.
+    ("belongs under", &["move", "parent"]),
+    ("sit under", &["move", "parent"]),
+    ("child of", &["move", "parent"]),
     ("roll it back", &["rollout", "undo", "revert"]),
     // Asking for a merge is proposing one.
     ("propose merging", &["create", "pull request"]),
@@ -1234,7 +1249,7 @@ pub type Features = [f64; 10];
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
 const RANKING_WEIGHTS: Features =
-    [3.5801, 5.3157, 3.4757, 0.7855, 1.3043, 3.5604, 1.3152, 2.3575, 1.3016, -0.3867];
+    [3.5996, 5.3019, 3.4737, 0.8092, 1.3047, 3.5705, 1.3191, 2.3823, 1.2907, -0.3901];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
