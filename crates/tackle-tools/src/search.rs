@@ -207,6 +207,40 @@ const ALSO: &[(&[&str], &[&str])] = &[
     (&["agree", "agreeing", "consent"], &["click"]),
     // Several at once.
     (&["together", "both", "side"], &["multiple"]),
+    // How things nest.
+    (&["nested", "layout", "hierarchy"], &["tree"]),
+    // Thinking a problem through.
+    (&["reason", "reasoning", "carefully", "think", "thinking"], &["thinking", "sequential"]),
+    // What is known of a person or thing.
+    (&["fact", "facts"], &["observation"]),
+    // Choosing among options.
+    (&["choose", "chosen", "pick", "picked"], &["select", "option"]),
+    // Waiting for something.
+    (&["till", "until", "pause"], &["wait"]),
+    // Going somewhere.
+    (
+        &[
+            "km",
+            "miles",
+            "kilometers",
+            "kilometres",
+            "drive",
+            "driving",
+            "walk",
+            "foot",
+            "bike",
+            "cycling",
+            "route",
+        ],
+        &["directions", "distance"],
+    ),
+    // What a file's metadata says.
+    (
+        &["permissions", "permission", "executable", "modified", "created", "creation", "metadata", "owns"],
+        &["info"],
+    ),
+    (&["tunnel", "tunnels", "expose"], &["forward", "port"]),
+    (&["unschedulable", "schedulable", "cordon", "uncordon"], &["cordon", "node"]),
     // The parts of a document.
     (
         &[
@@ -230,7 +264,7 @@ const ALSO: &[(&[&str], &[&str])] = &[
     // A browser's pop-ups.
     (&["alert", "popup", "modal", "dismiss"], &["dialog"]),
     (&["hit", "tap"], &["press", "click"]),
-    (&["reply", "respond", "answer"], &["comment"]),
+    (&["reply", "respond", "answer", "remark", "remarks"], &["comment"]),
     // Searching the web.
     (&["google", "online", "internet"], &["web", "search"]),
     // Typing into a page.
@@ -299,6 +333,14 @@ const PHRASES: &[(&str, &[&str])] = &[
     ("belongs under", &["move", "parent"]),
     ("sit under", &["move", "parent"]),
     ("child of", &["move", "parent"]),
+    // Somewhere new to keep files.
+    ("place for", &["create", "directory"]),
+    ("place on disk", &["create", "directory"]),
+    ("take out", &["delete", "remove"]),
+    // Opening an issue is filing one.
+    ("open an issue", &["create", "issue"]),
+    ("open a ticket", &["create", "issue"]),
+    ("open a bug", &["create", "issue"]),
     ("roll it back", &["rollout", "undo", "revert"]),
     // Asking for a merge is proposing one.
     ("propose merging", &["create", "pull request"]),
@@ -1249,7 +1291,7 @@ pub type Features = [f64; 10];
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
 const RANKING_WEIGHTS: Features =
-    [3.5996, 5.3019, 3.4737, 0.8092, 1.3047, 3.5705, 1.3191, 2.3823, 1.2907, -0.3901];
+    [3.9236, 5.1790, 3.2454, 0.6821, 1.2500, 3.5962, 1.3451, 2.7989, 1.2332, -0.2225];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
