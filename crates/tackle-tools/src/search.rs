@@ -156,7 +156,10 @@ const ALSO: &[(&[&str], &[&str])] = &[
     ),
     (&["biggest", "largest", "smallest", "size", "sizes", "space"], &["size", "sizes"]),
     // All of something at once.
-    (&["whole", "entire", "full", "unfiltered", "complete", "everything"], &["entire", "all"]),
+    (&["whole", "entire", "full", "unfiltered", "everything"], &["entire", "all"]),
+    // Filling in a form.
+    (&["registration", "signup", "complete"], &["form", "fill"]),
+    (&["viewport"], &["resize", "window"]),
     (
         &[
             "draw",
@@ -369,7 +372,7 @@ struct Chunked {
 /// (`BACKEND-4F2`, `PROJ-123`; standards named the same way, `ISO-8601`, read as one too),
 /// an SQL statement, a port on a host (`127.0.0.1:5433`), an arXiv paper (`2401.01234`), a
 /// named image or sound in a file (`logo.png`), a pattern of file names (`*.bak`,
-/// `src/**/*.rs`).
+/// `src/**/*.rs`), code to run (`() => document.title`, `window.scrollTo(0, 0)`).
 /// A tool that takes what the request names is likelier the one meant, whatever its words
 /// say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -388,6 +391,7 @@ impl Kinds {
     const PAPER: u16 = 512;
     const MEDIA: u16 = 1024;
     const PATTERN: u16 = 2048;
+    const CODE: u16 = 4096;
 
     fn add(&mut self, kind: u16) {
         self.0 |= kind;
@@ -433,6 +437,9 @@ impl Kinds {
             }
             if has(&["port", "ports"]) {
                 kinds.add(Kinds::PORT);
+            }
+            if has(&["function", "script", "code", "expression", "javascript", "js"]) {
+                kinds.add(Kinds::CODE);
             }
             // What to look for, not what to leave out (`excludePatterns`).
             if has(&["pattern", "patterns", "glob", "globs"]) && !has(&["exclude", "ignore"]) {
@@ -711,6 +718,20 @@ fn chunk_terms(query: &str) -> Chunked {
         }
         if host_and_port(&lower) {
             kinds.add(Kinds::PORT);
+        }
+        // Code: an arrow function, or a call of a method by its dotted name
+        // (`window.scrollTo(0,`, `document.querySelector('a')`).
+        let dotted_call = bare.split_once('(').is_some_and(|(callee, _)| {
+            callee.contains('.')
+                && !callee.starts_with('.')
+                && !callee.ends_with('.')
+                && callee.split('.').all(|part| {
+                    part.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                        && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                })
+        });
+        if chunk.contains("=>") || dotted_call {
+            kinds.add(Kinds::CODE);
         }
         // A pattern of file names: a wildcard among a name's letters (`*.bak`,
         // `services/*`), not SQL's `count(*)`.
@@ -1291,7 +1312,7 @@ pub type Features = [f64; 10];
 /// `data/tool-requests*.jsonl`.
 #[allow(clippy::approx_constant, reason = "learnt numbers; one of them happens to begin like π")]
 const RANKING_WEIGHTS: Features =
-    [3.8664, 5.1735, 3.2964, 0.7421, 1.2438, 3.5959, 1.3452, 2.7612, 1.2097, -0.2188];
+    [3.9301, 5.1989, 3.2747, 0.7328, 1.2366, 3.6985, 1.3515, 2.7978, 1.2244, -0.2126];
 
 /// How many tools the fused ranking gives the learnt ranking to order, and how many more
 /// each of words and meaning adds.
@@ -1816,6 +1837,9 @@ mod tests {
             ("validators in pydantic v2", 0),
             ("any file named *.bak lying around?", Kinds::FILE | Kinds::PATTERN),
             ("which of the services/* folders have a Dockerfile", Kinds::PATTERN | Kinds::FILE),
+            ("playwright: run () => document.cookie", Kinds::CODE),
+            ("run window.scrollTo(0, document.body.scrollHeight) on the page", Kinds::CODE),
+            ("fix(parser): handle empty input", 0),
             ("I have GPS 40.6892,-74.0445", Kinds::PLACE),
         ] {
             assert_eq!(chunk_terms(query).kinds, Kinds(kind), "{query}");
@@ -1864,6 +1888,8 @@ mod tests {
         assert_eq!(takes("search_papers", json!({"query": string})), Kinds::default());
         assert_eq!(takes("read_media_file", json!({"path": string})), Kinds(Kinds::FILE | Kinds::MEDIA));
         assert_eq!(takes("emulate_media", json!({"media": string})), Kinds::default());
+        assert_eq!(takes("browser_evaluate", json!({"function": string})), Kinds(Kinds::CODE));
+        assert_eq!(takes("puppeteer_evaluate", json!({"script": string})), Kinds(Kinds::CODE));
         // What a tool looks for, not what it leaves out.
         assert_eq!(
             takes("search_files", json!({"path": string, "pattern": string})),
