@@ -136,26 +136,26 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
     let none: fn(usize) -> bool = |_| false;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the ranking was fixed
-        // (held out: set 1 0.980, set 2 0.938, set 15 0.916; development: sets 3 to 14,
-        // 0.917, 0.892, 0.938, 0.855, 0.879, 0.906, 0.872, 0.874, 0.951, 0.894, 0.879 and
-        // 0.897, on which the ranking's weights were learnt).
+        // (held out: set 1 0.980, set 2 0.958, set 16 0.905; development: sets 3 to 15,
+        // 0.942, 0.986, 0.963, 0.935, 0.934, 0.938, 0.926, 0.910, 0.972, 0.919, 0.918, 0.919
+        // and 0.961, on which the ranking's weights were learnt and its words chosen).
         ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.95),
-        ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.93, 0.9),
-        ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), none, 0.9, 0.0),
-        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), none, 0.85, 0.0),
+        ("2", include_str!("../../../tackle-tools/data/tool-requests-2.jsonl"), every_third, 0.95, 0.93),
+        ("3", include_str!("../../../tackle-tools/data/tool-requests-3.jsonl"), none, 0.92, 0.0),
+        ("4", include_str!("../../../tackle-tools/data/tool-requests-4.jsonl"), none, 0.95, 0.0),
         ("5", include_str!("../../../tackle-tools/data/tool-requests-5.jsonl"), none, 0.93, 0.0),
-        ("6", include_str!("../../../tackle-tools/data/tool-requests-6.jsonl"), none, 0.84, 0.0),
-        ("7", include_str!("../../../tackle-tools/data/tool-requests-7.jsonl"), none, 0.87, 0.0),
-        ("8", include_str!("../../../tackle-tools/data/tool-requests-8.jsonl"), none, 0.87, 0.0),
-        ("9", include_str!("../../../tackle-tools/data/tool-requests-9.jsonl"), none, 0.84, 0.0),
-        ("10", include_str!("../../../tackle-tools/data/tool-requests-10.jsonl"), none, 0.85, 0.0),
-        ("11", include_str!("../../../tackle-tools/data/tool-requests-11.jsonl"), none, 0.93, 0.0),
-        ("12", include_str!("../../../tackle-tools/data/tool-requests-12.jsonl"), none, 0.87, 0.0),
-        ("13", include_str!("../../../tackle-tools/data/tool-requests-13.jsonl"), none, 0.85, 0.0),
-        ("14", include_str!("../../../tackle-tools/data/tool-requests-14.jsonl"), none, 0.86, 0.0),
-        ("15", include_str!("../../../tackle-tools/data/tool-requests-15.jsonl"), none, 0.0, 0.0),
+        ("6", include_str!("../../../tackle-tools/data/tool-requests-6.jsonl"), none, 0.91, 0.0),
+        ("7", include_str!("../../../tackle-tools/data/tool-requests-7.jsonl"), none, 0.91, 0.0),
+        ("8", include_str!("../../../tackle-tools/data/tool-requests-8.jsonl"), none, 0.91, 0.0),
+        ("9", include_str!("../../../tackle-tools/data/tool-requests-9.jsonl"), none, 0.9, 0.0),
+        ("10", include_str!("../../../tackle-tools/data/tool-requests-10.jsonl"), none, 0.89, 0.0),
+        ("11", include_str!("../../../tackle-tools/data/tool-requests-11.jsonl"), none, 0.95, 0.0),
+        ("12", include_str!("../../../tackle-tools/data/tool-requests-12.jsonl"), none, 0.9, 0.0),
+        ("13", include_str!("../../../tackle-tools/data/tool-requests-13.jsonl"), none, 0.9, 0.0),
+        ("14", include_str!("../../../tackle-tools/data/tool-requests-14.jsonl"), none, 0.9, 0.0),
+        ("15", include_str!("../../../tackle-tools/data/tool-requests-15.jsonl"), none, 0.94, 0.0),
         // Written before this round's changes, scored once after them.
-        ("16", include_str!("../../../tackle-tools/data/tool-requests-16.jsonl"), all, 0.0, 0.0),
+        ("16", include_str!("../../../tackle-tools/data/tool-requests-16.jsonl"), all, 0.0, 0.88),
     ] {
         let (dev, held_out, misses) = catalog::evaluate(&registry, requests, held_out_lines).await;
         // The development misses, on request (only development lines are ever listed).
