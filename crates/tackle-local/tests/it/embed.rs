@@ -136,7 +136,7 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
     let none: fn(usize) -> bool = |_| false;
     for (set, requests, held_out_lines, dev_floor, held_out_floor) in [
         // Floors against regressions, below what was measured when the ranking was fixed
-        // (held out: set 1 0.980, set 2 0.958, set 16 0.905; development: sets 3 to 15,
+        // (held out: set 1 0.980, set 2 0.958, set 16 0.905, set 17 0.943; development: sets 3 to 15,
         // 0.942, 0.986, 0.963, 0.935, 0.934, 0.938, 0.926, 0.910, 0.972, 0.919, 0.918, 0.919
         // and 0.961, on which the ranking's weights were learnt and its words chosen).
         ("1", include_str!("../../../tackle-tools/data/tool-requests.jsonl"), every_third, 0.95, 0.95),
@@ -156,6 +156,8 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
         ("15", include_str!("../../../tackle-tools/data/tool-requests-15.jsonl"), none, 0.94, 0.0),
         // Written before this round's changes, scored once after them.
         ("16", include_str!("../../../tackle-tools/data/tool-requests-16.jsonl"), all, 0.0, 0.88),
+        // Written after set 16 was scored, scored once by the same ranking.
+        ("17", include_str!("../../../tackle-tools/data/tool-requests-17.jsonl"), all, 0.0, 0.93),
     ] {
         let (dev, held_out, misses) = catalog::evaluate(&registry, requests, held_out_lines).await;
         // The development misses, on request (only development lines are ever listed).
