@@ -8,7 +8,7 @@
 //! It reports leave-one-set-out figures first (the weights learnt without a set, scored on
 //! that set's requests, top 5), then the committed ranking's on the same requests, then the
 //! weights learnt on all development requests, as a line to paste into `search.rs`.
-//! Held-out lines (every third line of the first two sets) and set 16, written for the round, are never read.
+//! Held-out lines (every third line of the first two sets) and sets 16 and 17, held out, are never read.
 //!
 //! `cargo run --release -p tackle-local --example tool_search_weights -- [MODEL_DIR]
 //! [--without FEATURE]...`, where MODEL_DIR (else `TACKLE_MODEL_DIR`) holds the MiniLM files
