@@ -745,7 +745,7 @@ fn chunk_terms(query: &str) -> Chunked {
             meaning.push_str("files matching ");
             kinds.add(Kinds::PATTERN | Kinds::FILE);
         }
-        // A sign of arithmetic between numbers is its word (`1234 + 8766`).
+        // A plus sign after a number asks for a sum (`1234 + 8766`).
         if bare == "+" && previous_number_chunk {
             for word in ["plus", "sum", "add"] {
                 extra.push((word.to_owned(), ALSO_WEIGHT));
@@ -784,10 +784,10 @@ fn chunk_terms(query: &str) -> Chunked {
     Chunked { text, meaning, extra, kinds }
 }
 
-/// Whether `request` begins by naming what it wants to see, with no verb before it: a part
-/// of something (`contents of /var/log`, `body and labels of acme/web#15`, `sentry: error
-/// rate of project web`) — "of" among its first four words. Read by the ranking as asking
-/// to be shown, where [`tackle_core::asks_to_change`] does not say.
+/// Whether `request` begins by naming a part of something (`contents of /var/log`, `body and
+/// labels of acme/web#15`, `sentry: error rate of project web`): "of" among its second to
+/// fourth words. The ranking reads that as asking to be shown only where
+/// [`tackle_core::asks_to_change`] does not say (the request starts with no verb it knows).
 fn names_a_thing(request: &str) -> bool {
     request
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
