@@ -462,6 +462,10 @@ impl Kinds {
             kinds.add(Kinds::FILE);
         }
         for (name, property) in properties.into_iter().flatten() {
+            // A flag takes no value, whatever its name says (`focusOnUserCode`).
+            if property.get("type").and_then(Value::as_str) == Some("boolean") {
+                continue;
+            }
             kinds.add(of_words(&tackle_core::name_words(name)).0);
             // A parameter that takes SQL says so in its description, whatever its name.
             let description = property.get("description").and_then(Value::as_str).unwrap_or_default();
@@ -1890,6 +1894,11 @@ mod tests {
         assert_eq!(takes("emulate_media", json!({"media": string})), Kinds::default());
         assert_eq!(takes("browser_evaluate", json!({"function": string})), Kinds(Kinds::CODE));
         assert_eq!(takes("puppeteer_evaluate", json!({"script": string})), Kinds(Kinds::CODE));
+        assert_eq!(
+            takes("get_profile_details", json!({"focusOnUserCode": {"type": "boolean"}})),
+            Kinds::default(),
+            "a flag takes no value"
+        );
         // What a tool looks for, not what it leaves out.
         assert_eq!(
             takes("search_files", json!({"path": string, "pattern": string})),
