@@ -345,6 +345,10 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
             }
         }
     }
+    // `data-nosnippet` is how a page tells search engines what not to quote from it: its
+    // author box, share and follow buttons, related stories, cookie notices. (Code is kept
+    // out of snippets too, but a reader came for it.)
+    negative |= doc.attr(id, "data-nosnippet").is_some() && !holds(doc, id, Tag::Pre);
     let signal = if hard || (negative && !positive) {
         -1
     } else if positive {
@@ -353,6 +357,11 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
         0
     };
     (signal, hard)
+}
+
+/// Whether element `id` has a `tag` element inside it.
+fn holds(doc: &Document, id: u32, tag: Tag) -> bool {
+    doc.children(id).any(|c| doc.tag(c).is_some_and(|t| t == tag || holds(doc, c, tag)))
 }
 
 /// Whether `value` (an id) is made of the words of `text`: half or more of its words of
@@ -1238,5 +1247,23 @@ mod tests {
         );
         let text = selected_text(&html);
         assert!(!text.contains("Secret") && !text.contains("Menu") && !text.contains("Hidden"), "{text}");
+    }
+
+    #[test]
+    fn what_a_page_keeps_out_of_search_snippets_is_not_the_story_but_its_code_is() {
+        let html = format!(
+            "<body><article><div class=header data-nosnippet><p>Jane Roe is an experienced \
+             journalist who has covered rivers for ten years, and who loves maps.</p></div>\
+             {}<section data-nosnippet><pre>fn erode(valley: &mut Valley) {{ valley.deepen(); }}</pre></section>\
+             <div data-nosnippet><h2>Related</h2><p>{PROSE}</p></div></article></body>",
+            format!("<p>{PROSE}</p>").repeat(6)
+        );
+        let text = selected_text(&html);
+        assert!(!text.contains("Jane Roe") && !text.contains("Related"), "{text}");
+        assert!(text.contains("valley.deepen()"), "{text}");
+        assert_eq!(text.matches("Rivers carve").count(), 6, "{text}");
+        // Nor does it take away most of the page's prose.
+        let html = format!("<body><div data-nosnippet>{}</div></body>", format!("<p>{PROSE}</p>").repeat(4));
+        assert_eq!(selected_text(&html).matches("Rivers carve").count(), 4);
     }
 }
