@@ -26,10 +26,14 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::FAILURE;
     };
     let page = extract(&String::from_utf8_lossy(&bytes), ContentKind::Html, &url);
-    if text_only {
-        println!("{}", page.text());
-    } else {
-        println!("{}", page.markdown);
+    let out = if text_only { page.text() } else { page.markdown };
+    // A reader that stops early (`| head`) closes the pipe: that is no error, and no panic.
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{out}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("stdout: {e}");
+            std::process::ExitCode::FAILURE
+        }
+        _ => std::process::ExitCode::SUCCESS,
     }
-    std::process::ExitCode::SUCCESS
 }
