@@ -346,8 +346,8 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
         }
     }
     // `data-nosnippet` is how a page tells search engines what not to quote from it: its
-    // author box, share and follow buttons, related stories, cookie notices. (Code is kept
-    // out of snippets too, but a reader came for it.)
+    // author box, share and follow buttons, related stories, cookie notices. (A page may keep
+    // its code out of snippets too, but a reader came for that.)
     negative |= doc.attr(id, "data-nosnippet").is_some() && !holds(doc, id, Tag::Pre);
     let signal = if hard || (negative && !positive) {
         -1
