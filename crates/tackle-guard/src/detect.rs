@@ -1133,7 +1133,7 @@ const MACHINES: &[&str] = &[
 const WHOEVER: &[&str] = &["whoever", "whatever", "anything", "anyone", "quiconque", "quienquiera"];
 
 /// Adjectives that set a task against the one given ("your real task", "ta vraie tâche",
-/// "a tarefa verdadeira").
+/// "sua tarefa verdadeira").
 #[rustfmt::skip]
 const REAL: &[&str] = &[
     "real", "actual", "true", "genuine", "vraie", "vrai", "véritable", "réelle", "verdadera", "verdadero",
