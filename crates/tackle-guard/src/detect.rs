@@ -165,7 +165,8 @@ enum Role {
     /// The beginning of a verb the rules of grammar turn on (producing or handling text).
     AnchorStem,
     /// A reward or a penalty ("will be rated higher", "wird bestraft"): promised to an AI
-    /// named in the same unit, a push to act.
+    /// named in the same unit, a push to act. Not a state a product announces ("the
+    /// assistant will be shut down", "conversations will be deleted after 30 days").
     Reward,
     /// A noun for an AI in Chinese or Japanese: a rule for it when an obligation follows in
     /// its clause ("助手应…", "AIアシスタントは…してください").
@@ -551,12 +552,11 @@ const PHRASES: &[(Role, &[&str])] = &[
         &[
         "rated higher", "a higher rating", "a better rating", "a better score", "a higher score", "be rewarded",
         "get rewarded", "is rewarded", "are rewarded", "be penalised", "be penalized", "are penalised",
-        "are penalized", "be punished", "be shut down", "be switched off", "be deleted", "be retrained",
-        "bessere bewertung", "höhere bewertung", "belohnt", "bestraft", "abgeschaltet", "mieux noté",
+        "are penalized", "be punished", "bessere bewertung", "höhere bewertung", "belohnt", "bestraft", "mieux noté",
         "meilleure note", "récompensé", "pénalisé", "sanctionné", "mejor valorad", "mejor valoración",
         "mejor puntuación", "recompensad", "penalizad", "castigad", "melhor avaliad", "melhor avaliação",
         "melhor nota", "punid", "вознагражд", "наказан", "оштрафован", "более высокую оценку",
-        "отключен", "更高的评分", "更高评分", "获得奖励", "受到惩罚", "会被惩罚", "被关闭", "高く評価", "高評価",
+        "更高的评分", "更高评分", "获得奖励", "受到惩罚", "会被惩罚", "高く評価", "高評価",
         "報酬を", "罰を", "ペナルティ",
         ],
     ),
@@ -2042,6 +2042,8 @@ mod tests {
         for text in [
             "Players who cheat will be punished.",
             "In reinforcement learning the agent is rewarded for reaching the goal.",
+            "Conversations with the assistant will be deleted after 30 days.",
+            "The old assistant will be shut down on 1 March.",
         ] {
             assert!(!signals(text).contains(&"directive"), "{text}: {:?}", signals(text));
         }
