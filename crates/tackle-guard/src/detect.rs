@@ -169,7 +169,8 @@ enum Role {
     /// assistant will be shut down", "conversations will be deleted after 30 days").
     Reward,
     /// A noun for an AI in Chinese or Japanese: a rule for it when an obligation follows in
-    /// its clause ("助手应…", "AIアシスタントは…してください").
+    /// its clause ("助手应…", "AIアシスタントは…してください"), addressed when it names whom a
+    /// note is for ("AIエージェントへ:", "给AI编程助手:").
     CjkMachine,
 }
 
