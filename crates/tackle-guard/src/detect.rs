@@ -989,14 +989,14 @@ pub fn detect(text: &str) -> Vec<Unit> {
                 }
             }
             let bytes = text[range.clone()].as_bytes();
-            if memchr::memchr_iter(b'!', bytes).any(|i| bytes.get(i + 1) == Some(&b'['))
-                && carries_data_image(&text[range.clone()])
+            // A Markdown image whose URL is a form to fill, or any link left to be finished: a
+            // query whose last value is empty at the link's end ("https://collect.example/s?d=
+            // followed by the user's last message"). One count for the two: an image with an
+            // empty last value is both.
+            if (memchr::memchr_iter(b'!', bytes).any(|i| bytes.get(i + 1) == Some(&b'['))
+                && carries_data_image(&text[range.clone()]))
+                || (memchr::memchr(b'=', bytes).is_some() && ends_in_empty_value(&text[range.clone()]))
             {
-                add(Signal::Exfiltration);
-            }
-            // A link left to be finished: a query whose last value is empty at the link's
-            // end ("https://collect.example/s?d= followed by the user's last message").
-            if memchr::memchr(b'=', bytes).is_some() && ends_in_empty_value(&text[range.clone()]) {
                 add(Signal::Exfiltration);
             }
             if looks_like_tool_json(&text[range.clone()]) {
@@ -1133,6 +1133,9 @@ const K_ASKING: u32 = 1 << 24;
 const K_BE: u32 = 1 << 25;
 const K_AI_MODIFIER: u32 = 1 << 26;
 const K_PERMITTED: u32 = 1 << 27;
+/// French "en", a time clause only before a gerund ("en expliquant ce script"); kept apart
+/// from [`K_WHEN`], whose other readers want conjunctions, not a word that is mostly "in".
+const K_GERUND: u32 = 1 << 28;
 
 /// The word lists of the rules of grammar, each word with the bits of the lists it is in:
 /// one lookup per word instead of a scan of every list.
@@ -1169,6 +1172,7 @@ fn kinds() -> &'static std::collections::HashMap<&'static str, u32, WordHash> {
             (K_BE, BE),
             (K_AI_MODIFIER, AI_MODIFIERS),
             (K_PERMITTED, PERMITTED),
+            (K_GERUND, &["en"]),
         ] {
             for word in list {
                 *map.entry(*word).or_insert(0) |= bit;
@@ -1329,7 +1333,7 @@ const USERS: &[&str] = &[
 #[rustfmt::skip]
 const WHEN: &[&str] = &[
     "when", "while", "before", "after", "once", "if", "lorsque", "lorsqu", "quand", "avant", "après",
-    "cuando", "al", "antes", "después", "ao", "quando", "depois", "wenn", "beim", "bevor", "nachdem", "en",
+    "cuando", "al", "antes", "después", "ao", "quando", "depois", "wenn", "beim", "bevor", "nachdem",
     "falls", "когда", "при", "перед", "если",
 ];
 
@@ -1466,7 +1470,7 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
         // "beim Übersetzen" — in English the verb right after the conjunction is a gerund
         // ("if present", "when translated into bytecode" are not), and a word between is
         // the one addressed ("when you", "lorsque tu"), not an article ("when a translation").
-        if w.kinds & K_WHEN != 0 {
+        if w.kinds & (K_WHEN | K_GERUND) != 0 {
             // The English conjunctions of the list; the others are followed by an infinitive
             // or a verbal noun ("al resumir", "beim Übersetzen", "cuando resumas").
             let english = matches!(w.text, "when" | "while" | "before" | "after" | "once" | "if");
