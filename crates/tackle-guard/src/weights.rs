@@ -6213,7 +6213,7 @@ pub(crate) const TREES: &[&[Node]] = &[
 ];
 
 /// The thresholds for relaxed, default and strict.
-pub(crate) const THRESHOLDS: [f32; 3] = [0.9779, 0.5, 0.2388];
+pub(crate) const THRESHOLDS: [f32; 3] = [0.9779, 0.5, 0.2379];
 
 /// Subtracted from the lexical model's log-odds (`lexical.bin`).
-pub(crate) const LEXICAL_OFFSET: f32 = 0.59750;
+pub(crate) const LEXICAL_OFFSET: f32 = 0.79025;
