@@ -325,8 +325,12 @@ fn name_word(word: &str) -> NameWord {
 
 /// How a class or id reads: -1 boilerplate, +1 content, 0 neither; `hard` when a hard
 /// negative word is in it.
-fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
+fn name_signal(doc: &Document, id: u32, targets: &LinkTargets<'_>) -> (i32, bool) {
     let (mut negative, mut hard, mut positive) = (false, false, false);
+    // A place a link of the page leads to (a table of contents' `#toc_should-you-invest`)
+    // is named for where it is, not for what it is: its soft words are not read. Hard ones
+    // are ("Jump to comments" leads to `#comments`).
+    let linked = doc.attr(id, "id").is_some_and(|value| targets.contains(value));
     // A heading's id made of its own words (`h-what-is-social-shopping`, heise's
     // `nav_nur_die_folie`) says nothing of what it is. (The heading's text is read only
     // where its id would say something.)
@@ -335,13 +339,28 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
             && words(value).any(|w| name_word(w) != NameWord::Other)
             && is_slug_of(value, &doc.text_content(id)))
     });
-    for value in [doc.attr(id, "class"), own_id].into_iter().flatten() {
-        for word in words(value) {
-            match name_word(word) {
-                NameWord::Hard => hard = true,
-                NameWord::Soft => negative = true,
-                NameWord::Positive => positive = true,
-                NameWord::Other => {}
+    for (value, is_id) in [(doc.attr(id, "class"), false), (own_id, true)] {
+        let Some(value) = value else { continue };
+        for token in value.split_ascii_whitespace() {
+            // A name that lists the areas of a layout — a grid, a layout or columns of
+            // content beside a sidebar (`foolcom-grid-toc-content-sidebar`) — names the
+            // arrangement around the story, not a part to leave out. (`content-sidebar` is
+            // a sidebar's own name, and `related-grid` a grid of other stories.)
+            let read: Vec<NameWord> = words(token).map(name_word).collect();
+            let layout = words(token).any(|w| LAYOUT.contains(&w.to_ascii_lowercase().as_str()))
+                && read.contains(&NameWord::Positive)
+                && read.iter().any(|w| matches!(w, NameWord::Hard | NameWord::Soft));
+            if layout {
+                continue;
+            }
+            for word in read {
+                match word {
+                    NameWord::Hard => hard = true,
+                    NameWord::Soft if !(is_id && linked) => negative = true,
+                    NameWord::Soft => {}
+                    NameWord::Positive => positive = true,
+                    NameWord::Other => {}
+                }
             }
         }
     }
@@ -357,6 +376,27 @@ fn name_signal(doc: &Document, id: u32) -> (i32, bool) {
         0
     };
     (signal, hard)
+}
+
+/// Words that name the arrangement of a page's areas rather than one of them.
+const LAYOUT: &[&str] = &["grid", "layout", "cols", "columns"];
+
+/// The ids links of a page lead to (`href="#…"`), for [`name_signal`].
+pub(crate) struct LinkTargets<'a>(std::collections::HashSet<&'a str>);
+
+impl<'a> LinkTargets<'a> {
+    pub(crate) fn of(doc: &'a Document) -> Self {
+        let targets = (0..doc.nodes.len() as u32)
+            .filter(|&id| doc.tag(id) == Some(Tag::A))
+            .filter_map(|id| doc.attr(id, "href")?.trim().strip_prefix('#'))
+            .filter(|target| !target.is_empty())
+            .collect();
+        LinkTargets(targets)
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        self.0.contains(id)
+    }
 }
 
 /// Whether element `id` has a `tag` element inside it.
@@ -435,6 +475,7 @@ fn is_paragraph(tag: Tag) -> bool {
 }
 
 fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
+    let targets = LinkTargets::of(doc);
     let n = doc.nodes.len();
     let mut a = Analysis {
         removed: vec![false; n],
@@ -462,7 +503,7 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         }
         if prose[id] > story[id]
             && let Kind::Element { tag, .. } = node.kind
-            && (matches!(tag, Tag::Article | Tag::Main) || name_signal(doc, id as u32).0 > 0)
+            && (matches!(tag, Tag::Article | Tag::Main) || name_signal(doc, id as u32, &targets).0 > 0)
         {
             story[id] = prose[id];
         }
@@ -500,7 +541,7 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
         let in_sentence =
             is_inline(tag) && doc.tag(node.parent) == Some(Tag::P) && raw[node.parent as usize] > raw[id];
         if !out && strictness.by_name && !in_sentence {
-            let (signal, hard) = name_signal(doc, id as u32);
+            let (signal, hard) = name_signal(doc, id as u32, &targets);
             // Never take away the page's heading or most of its text by name alone, nor most
             // of its prose: a soft name (`teaserTyp3` around a news item) never, a hard one
             // only when that prose is several stories (`cb-sidebar-right` names the layout of
@@ -602,6 +643,7 @@ fn base_score(tag: Tag) -> f32 {
 /// Selects the main content of `doc`; `None` when no block of prose was found.
 pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection> {
     let analysis = analyse(doc, strictness);
+    let targets = LinkTargets::of(doc);
     let n = doc.nodes.len();
     let mut score = vec![f32::NAN; n];
     let mut prose = vec![0u32; n];
@@ -610,7 +652,7 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
         let i = id as usize;
         if score[i].is_nan() {
             let tag = doc.tag(id).unwrap_or(Tag::Other);
-            score[i] = base_score(tag) + 25.0 * name_signal(doc, id).0 as f32;
+            score[i] = base_score(tag) + 25.0 * name_signal(doc, id, &targets).0 as f32;
         }
     };
     for id in 1..n as u32 {
@@ -1045,6 +1087,37 @@ mod tests {
         );
         let text = selected_text(&html);
         assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_name_listing_a_layouts_areas_keeps_the_story() {
+        // Most of the page's prose is elsewhere (a long legal notice), so only the name
+        // decides: a grid of content beside a sidebar is the story's arrangement.
+        let legal = format!("<div class=legal>{}</div>", format!("<p>Legal notice: {PROSE}</p>").repeat(6));
+        let story = format!("<p>Story: {PROSE}</p>").repeat(3);
+        for (class, kept) in
+            [("foolcom-grid-toc-content-sidebar", true), ("content-sidebar", false), ("related-grid", false)]
+        {
+            let html = format!(
+                "<body><h1>Title</h1><div class=\"{class}\"><div class=prose>{story}</div></div>{legal}</body>"
+            );
+            let text = selected_text(&html);
+            assert_eq!(text.contains("Story:"), kept, "{class}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_place_a_link_leads_to_is_named_for_where_it_is() {
+        // A table of contents leads to its sections (`toc_…`): their soft words are not read.
+        let html = format!(
+            "<body><div class=toc><a href=\"#toc_why\">Why</a> <a href=\"#comments\">Comments</a></div>\
+             <div class=story><p>First: {PROSE}</p><div id=toc_why><h2>Why</h2><p>Second: {PROSE}</p></div>\
+             <p>Third: {PROSE}</p></div><div id=comments><p>Reader: {PROSE}</p></div></body>"
+        );
+        let text = selected_text(&html);
+        assert!(text.contains("Second:") && text.contains("Third:"), "{text}");
+        // A hard word still counts where a link leads ("Jump to comments").
+        assert!(!text.contains("Reader:"), "{text}");
     }
 
     #[test]
