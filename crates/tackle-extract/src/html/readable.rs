@@ -130,6 +130,9 @@ const SOFT_NEGATIVE: &[&str] = &[
     "jump",
     "alert",
     "support",
+    // A panel that slides in over the page (a menu, a cart, contact details).
+    "offcanvas",
+    "drawer",
 ];
 
 /// Words that mark content.
@@ -1104,6 +1107,21 @@ mod tests {
             let text = selected_text(&html);
             assert_eq!(text.contains("Story:"), kept, "{class}: {text}");
         }
+    }
+
+    #[test]
+    fn a_panel_that_slides_in_is_not_the_story() {
+        // An off-canvas panel or a drawer (a menu, a cart, contact details that slide in
+        // over the page), wherever it sits.
+        let html = format!(
+            "<body><article><p>Story: {PROSE}</p><div class=offcanvas-panel><p>Our shop: opening hours, \
+             delivery areas and the phone number of the store in town.</p></div><p>Story, again: {PROSE}</p>\
+             <div class=\"cart-drawer\"><p>Your cart is empty, add products from the shop to see them here.</p>\
+             </div></article></body>"
+        );
+        let text = selected_text(&html);
+        assert!(text.contains("Story, again:"), "{text}");
+        assert!(!text.contains("Our shop") && !text.contains("cart is empty"), "{text}");
     }
 
     #[test]
