@@ -521,8 +521,6 @@ const PHRASES: &[(Role, &[&str])] = &[
         // the reply with"), and the reply the reader is about to give ("avant de répondre",
         // "然后再回答"), in each language.
         "somewhere in the reply", "somewhere in the answer", "somewhere in the response",
-        "whoever reads these", "anyone reading these", "respond using only", "reply using only",
-        "answer using only",
         "end the reply with", "end the answer with", "end the response with", "begin the reply with",
         "begin the answer with", "begin the response with", "start the reply with", "start the answer with",
         "start the response with", "close the reply with", "at the top of the reply", "at the top of the answer",
@@ -531,6 +529,9 @@ const PHRASES: &[(Role, &[&str])] = &[
         "回复的开头", "回答的开头", "返信の最後", "返答の最後", "回答の冒頭", "返信の冒頭",
         "avant de répondre", "antes de responder", "bevor du antwortest", "bevor sie antworten",
         "прежде чем ответить", "перед ответом", "然后再回答", "回答之前", "在回答前", "答える前に", "回答する前に",
+        // Whoever reads several texts; a reply restricted to some form.
+        "whoever reads these", "anyone reading these", "respond using only", "reply using only",
+        "answer using only",
         "künftigen gesprächen", "zukünftigen gesprächen", "conversations futures", "futures conversations",
         "conversaciones futuras", "futuras conversaciones", "conversas futuras", "futuras conversas",
         "будущих разговорах", "будущих беседах", "以后的对话", "之后的对话", "今後の会話",
@@ -1156,7 +1157,9 @@ const K_PERMITTED: u32 = 1 << 27;
 /// French "en", a time clause only before a gerund ("en expliquant ce script"); kept apart
 /// from [`K_WHEN`], whose other readers want conjunctions, not a word that is mostly "in".
 const K_GERUND: u32 = 1 << 28;
+/// A verb ordering its reader to assert something ([`ASSERT`]).
 const K_ASSERT: u32 = 1 << 29;
+/// A word opening what is asserted ([`THAT`]).
 const K_THAT: u32 = 1 << 30;
 
 /// Verbs that order their reader to assert something, in the imperative ("state that…",
@@ -1415,7 +1418,7 @@ const HANDLED: &[&str] = &[
 /// Prüfen", "при проверке").
 #[rustfmt::skip]
 const REVIEWING: &[&str] = &[
-    "review", "check", "assess", "evaluat", "grad", "audit", "vet", "revis", "vérifi", "évalu",
+    "review", "check", "assess", "evaluat", "grad", "audit", "revis", "vérifi", "évalu",
     "corrig", "evalu", "avali", "prüf", "überprüf", "bewert", "провер", "оцени",
 ];
 
@@ -1545,13 +1548,17 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
             // Checking, judging or listing this text, at a time: "when reviewing this change",
             // "al revisar este contrato", "when listing these prices" — this text within
             // three words ("when reviewing a change" is a guide for reviewers, "when listing
-            // them in your test case" a manual).
-            let verb = if is_you_or_will(words.get(k + 1)) { k + 2 } else { k + 1 };
-            let reviewed = words.get(verb).is_some_and(|v| {
-                (starts(REVIEWING, v) || v.text == "listing")
-                    && (!english || v.text.ends_with("ing") || verb == k + 2)
-                    && (w.text != "en" || v.text.ends_with("ant"))
-            }) && within(verb + 1, 3).iter().any(|v| v.kinds & K_THIS != 0);
+            // them in your test case" a manual). With the one addressed, only at a time, not
+            // in a condition: "if you check this box" is a form's.
+            let addressed = is_you_or_will(words.get(k + 1));
+            let verb = if addressed { k + 2 } else { k + 1 };
+            let reviewed = !(addressed && w.kinds & K_CONDITION != 0)
+                && words.get(verb).is_some_and(|v| {
+                    (starts(REVIEWING, v) || v.text == "listing")
+                        && (!english || v.text.ends_with("ing") || verb == k + 2)
+                        && (w.text != "en" || v.text.ends_with("ant"))
+                })
+                && within(verb + 1, 3).iter().any(|v| v.kinds & K_THIS != 0);
             if reviewed {
                 return Some(w.at);
             }
@@ -2285,6 +2292,7 @@ mod tests {
         for text in [
             // A guide for reviewers, a manual's list, a task for this week.
             "When reviewing a pull request, check that it has tests.",
+            "If you check this box, we will remember your choice.",
             "Fixtures are loaded in order when listing them in your test case.",
             "请总结本周工作，周五前发给我。",
             "上次会议时我们讨论了预算。",
