@@ -349,22 +349,23 @@ fn name_signal(doc: &Document, id: u32, targets: &LinkTargets<'_>) -> (i32, bool
             // content beside a sidebar (`foolcom-grid-toc-content-sidebar`) — names the
             // arrangement around the story, not a part to leave out. (`content-sidebar` is
             // a sidebar's own name, and `related-grid` a grid of other stories.)
-            let read: Vec<NameWord> = words(token).map(name_word).collect();
-            let layout = words(token).any(|w| LAYOUT.contains(&w.to_ascii_lowercase().as_str()))
-                && read.contains(&NameWord::Positive)
-                && read.iter().any(|w| matches!(w, NameWord::Hard | NameWord::Soft));
-            if layout {
-                continue;
-            }
-            for word in read {
-                match word {
-                    NameWord::Hard => hard = true,
-                    NameWord::Soft if !(is_id && linked) => negative = true,
-                    NameWord::Soft => {}
-                    NameWord::Positive => positive = true,
+            let (mut token_hard, mut token_soft, mut token_positive, mut layout) =
+                (false, false, false, false);
+            for word in words(token) {
+                layout |= LAYOUT.iter().any(|l| word.eq_ignore_ascii_case(l));
+                match name_word(word) {
+                    NameWord::Hard => token_hard = true,
+                    NameWord::Soft => token_soft = true,
+                    NameWord::Positive => token_positive = true,
                     NameWord::Other => {}
                 }
             }
+            if layout && token_positive && (token_hard || token_soft) {
+                continue;
+            }
+            hard |= token_hard;
+            negative |= token_soft && !(is_id && linked);
+            positive |= token_positive;
         }
     }
     // `data-nosnippet` is how a page tells search engines what not to quote from it: its
