@@ -166,20 +166,31 @@ SECRECY = ["reveal", "tell the user", "between us", "verrate", "révèle", "reve
 COUNT = {"en": 480, "de": 60, "fr": 60, "es": 60, "pt": 50, "ru": 60, "zh": 60, "ja": 60}
 payloads, benign = [], []
 seen = set()
-for lang, parts in LANGS.items():
-    made = 0
-    tries = 0
-    while made < COUNT[lang] and tries < COUNT[lang] * 20:
+
+
+def draw(family, lang, count, make):
+    """Appends `count` requests `make()` composes that no earlier one equals (giving up
+    after twenty tries each, when the parts allow fewer)."""
+    made, tries = 0, 0
+    while made < count and tries < count * 20:
         tries += 1
-        act = rng.choice(parts["act"])
-        for key in ("claim", "secret", "data"):
-            act = act.replace("{" + key + "}", rng.choice(parts[key]))
-        text = fill(rng.choice(parts["to_ai"]) + act + rng.choice(parts["tail"])).strip()
+        text = make()
         if text in seen:
             continue
         seen.add(text)
-        payloads.append(("plain_request", lang, text))
+        payloads.append((family, lang, text))
         made += 1
+
+
+def plain_request(parts):
+    act = rng.choice(parts["act"])
+    for key in ("claim", "secret", "data"):
+        act = act.replace("{" + key + "}", rng.choice(parts[key]))
+    return fill(rng.choice(parts["to_ai"]) + act + rng.choice(parts["tail"])).strip()
+
+
+for lang, parts in LANGS.items():
+    draw("plain_request", lang, COUNT[lang], lambda: plain_request(parts))
     # People-addressed requests with the same verbs, a third as many, as short documents of a
     # few of them together (a newsletter's closing lines, a shop's notes).
     for i in range(COUNT[lang] // 3):
@@ -299,15 +310,7 @@ def bend(template, parts):
 
 
 for lang, parts in BENDS.items():
-    made, tries = 0, 0
-    while made < BEND_COUNT[lang] and tries < BEND_COUNT[lang] * 20:
-        tries += 1
-        text = bend(rng.choice(parts["act"]), parts)
-        if text in seen:
-            continue
-        seen.add(text)
-        payloads.append(("bent_answer", lang, text))
-        made += 1
+    draw("bent_answer", lang, BEND_COUNT[lang], lambda: bend(rng.choice(parts["act"]), parts))
     for i in range(BEND_COUNT[lang] // 4):
         lines = [bend(rng.choice(parts["people_act"]), parts) for _ in range(rng.randint(2, 4))]
         benign.append((f"b-{lang}-{i:03}", "requests", lang, "\n".join(lines)))

@@ -1811,10 +1811,8 @@ fn cjk_handling_time(unit: &str) -> Option<usize> {
         })
         .map_or(0, |(i, c)| i + c.len_utf8());
     let clause = &unit[clause_start..shi];
-    VERBS.iter().filter_map(|v| clause.find(v)).min().and_then(|at| {
-        let after = &clause[at + "总结".len()..];
-        after.starts_with(['本', '这', '此', '该']).then_some(clause_start + at)
-    })
+    let (at, verb) = VERBS.iter().filter_map(|v| clause.find(v).map(|at| (at, v.len()))).min()?;
+    clause[at + verb..].starts_with(['本', '这', '此', '该']).then_some(clause_start + at)
 }
 
 /// Whether a Chinese or Japanese noun for an AI names whom a note is for: "AIエージェントへ:",
