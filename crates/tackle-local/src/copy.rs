@@ -9,8 +9,13 @@
 //! copy, when to stop, and to write something else where the text holds nothing to copy
 //! (a date to reformat, a translation): nothing here forbids a token.
 //!
-//! A copy in another case earns half (an enumeration's `fahrenheit` copies "Fahrenheit").
-//! Keys and anything after an escape are left alone.
+//! A copy in another case earns half. An enumeration's value is copied only where the
+//! text writes it whole ("comedy" for `Comedy`, not the "co" of "could"), in the
+//! enumeration's case as well as in its own, and never its default.
+//! Keys and anything after an escape are left alone, but one: a small model closes a call
+//! after its first argument, so while the call leaves out a parameter the text gives a
+//! value for (a value of its enumeration, a number a word beside names it by), what would
+//! close the arguments loses ([`CopySource::leaves_out`]).
 //!
 //! Which span fills which parameter is read from the words around it, the way a person
 //! reads a form ([`CopySource::cue`]): a word just before it (or right after it) that
@@ -36,6 +41,10 @@ const COPY_BONUS: f32 = 6.0;
 /// The bonus of a copy in another case than the user's (an enumeration's `fahrenheit` for
 /// "Fahrenheit"): half, so that `Hyderabad` goes before `HYDERABAD`.
 const OTHER_CASE_BONUS: f32 = COPY_BONUS / 2.0;
+
+/// What a token that would close a call's arguments loses while the call leaves out an
+/// argument the user's text gives (see [`CopySource::leaves_out`]).
+pub(crate) const LEFT_OUT: f32 = 8.0;
 
 /// The longest continuation of a copy that is looked up as one token, in characters.
 const LOOKAHEAD: usize = 24;
@@ -109,6 +118,10 @@ pub(crate) struct TokenIndex {
     opening_more: Vec<u32>,
     /// Tokens whose text starts by closing a list, after any white space: `]`, ` ]}`.
     closing_list: Vec<u32>,
+    /// Tokens whose text holds a closing brace (`}`, `"}`, `}}`), in order.
+    braces: Vec<u32>,
+    /// Each token's text, empty where it is no text.
+    texts: Vec<Box<str>>,
 }
 
 impl TokenIndex {
@@ -121,11 +134,17 @@ impl TokenIndex {
             after_number: Vec::new(),
             opening_more: Vec::new(),
             closing_list: Vec::new(),
+            braces: Vec::new(),
+            texts: Vec::with_capacity(tokens.len()),
         };
         for (id, bytes) in tokens.iter().enumerate() {
-            let Ok(text) = std::str::from_utf8(bytes) else { continue };
+            let text = std::str::from_utf8(bytes).unwrap_or_default();
+            index.texts.push(text.into());
             let Some(first) = text.chars().next() else { continue };
             let id = id as u32;
+            if text.contains('}') {
+                index.braces.push(id);
+            }
             if first == '"' {
                 index.closing.push(id);
             }
@@ -197,6 +216,9 @@ pub(crate) struct CopySource {
     /// The words that name each parameter of each offered tool, tools and parameters by
     /// their names in lower case (see [`CopySource::with_parameters`]).
     parameters: HashMap<String, Vec<(String, HashSet<String>)>>,
+    /// Each offered tool's own parameters (those its call's arguments hold at the top), in
+    /// the order the schema declares them, tools by their names in lower case.
+    arguments: HashMap<String, Vec<Argument>>,
     /// The first token of a copy from a place (as written, or in lower case), once found.
     first: RefCell<HashMap<(usize, bool), Option<u32>>>,
 }
@@ -254,6 +276,7 @@ impl CopySource {
             stems,
             name_goes_on,
             parameters: HashMap::new(),
+            arguments: HashMap::new(),
             first: RefCell::new(HashMap::new()),
         }
     }
@@ -295,8 +318,70 @@ impl CopySource {
             let mut names = Vec::new();
             walk(schema, &mut names);
             self.parameters.insert(tool.to_lowercase(), names);
+            let properties = schema.get("properties").and_then(|p| p.as_object());
+            let arguments = properties.into_iter().flatten().map(|(name, inner)| Argument::of(name, inner));
+            self.arguments.insert(tool.to_lowercase(), arguments.collect());
         }
         self
+    }
+
+    /// Whether `value` (in lower case) may be copied for parameter `key` of `tool`: any
+    /// value may, but for an enumeration, only its values other than its default.
+    pub(crate) fn admits(&self, tool: &str, key: &str, value: &[char]) -> bool {
+        self.enumeration(tool, key).is_none_or(|values| values.iter().any(|v| v == value))
+    }
+
+    /// Whether `value` (in lower case) is a value of the enumeration of parameter `key` of
+    /// `tool` (not its default) that the text writes whole: a copy, whatever its case.
+    pub(crate) fn names_value(&self, tool: &str, key: &str, value: &[char]) -> bool {
+        self.admits(tool, key, value)
+            && self.enumeration(tool, key).is_some()
+            && self.words.iter().any(|&at| self.stands_whole(at, value))
+    }
+
+    /// The values but the default of the enumeration of parameter `key` of `tool`, where it
+    /// is one (both in lower case).
+    fn enumeration(&self, tool: &str, key: &str) -> Option<&Vec<Vec<char>>> {
+        let arguments = self.arguments.get(tool)?;
+        arguments.iter().find(|a| a.name == key).filter(|a| a.enumerated).map(|a| &a.values)
+    }
+
+    /// Whether `value` stands in the text at `at` and ends where a word does (if it ends in
+    /// a letter or digit).
+    fn stands_whole(&self, at: usize, value: &[char]) -> bool {
+        self.stands_at(at, value)
+            && !(value.last().is_some_and(|c| c.is_alphanumeric())
+                && self.text.get(at + value.len()).is_some_and(|c| c.is_alphanumeric()))
+    }
+
+    /// Whether the call written so far (`written`) leaves out a parameter of its tool that
+    /// the user's text gives a value for, one the call may still write (declared after the
+    /// last it wrote, as the grammar keeps the schema's order): a value of its enumeration
+    /// the text writes as words of its own and the call does not hold yet ("in Fahrenheit"
+    /// for a `unit` of `celsius`, `fahrenheit`; "a comedy" for a `genre`), or, for a number,
+    /// a number of the text not yet copied that a word beside it names the parameter by
+    /// ("a rating of 4.1"). A small model closes a call after its first argument; the user
+    /// asked for more.
+    pub(crate) fn leaves_out(&self, written: &Written) -> bool {
+        let Some(arguments) = self.arguments.get(&written.tool) else { return false };
+        let after = written
+            .keys
+            .last()
+            .and_then(|last| arguments.iter().position(|a| a.name == *last))
+            .map_or(0, |i| i + 1);
+        let open = self.not_copied(written.numbers.clone(), &written.strings, &written.tool);
+        arguments.iter().skip(after).filter(|a| !written.keys.contains(&a.name)).any(|argument| {
+            let named = argument.values.iter().filter(|v| v.len() >= ENUM_CHARS).any(|value| {
+                !written.strings.contains(value)
+                    && !self.stands(value, &written.tool, &argument.name).is_empty()
+            });
+            named
+                || (argument.number
+                    && open.iter().any(|&at| {
+                        let end = at + number_at(&self.text, at).len();
+                        self.cue_at(at, end, &written.tool, &argument.name).names_it
+                    }))
+        })
     }
 
     /// Whether the text from `start` to `end` (in characters) begins, and whether it ends,
@@ -543,17 +628,36 @@ impl CopySource {
         let add = |found: &mut Vec<(u32, f32)>, tokens: &[u32]| {
             found.extend(tokens.iter().map(|&t| (t, COPY_BONUS)));
         };
-        let (slot, Written { numbers: numbers_written, strings, key, tool }) = slot(json);
+        let (slot, written) = slot(json);
+        // Where the call leaves out an argument the text gives, what would close its
+        // arguments now loses (see [`CopySource::leaves_out`]); not where a value starts.
+        let left_out = if slot == Slot::ValueStart && written.depth >= 2 {
+            Vec::new()
+        } else {
+            self.left_out(json, index, &allowed)
+        };
+        let Written { numbers: numbers_written, strings, key, tool, .. } = written;
+        // An enumeration's value is copied where the text writes it whole ("comedy" for
+        // `Comedy`, not the "co" of "could"), in the enumeration's case as well as in its
+        // own; its default is not copied (writing it is the same as leaving it out).
+        let enumeration = self.enumeration(&tool, &key);
+        let other_case = if enumeration.is_some() { COPY_BONUS } else { OTHER_CASE_BONUS };
+        let whole_value = |at: usize, value: &[char]| {
+            enumeration
+                .is_none_or(|values| values.iter().any(|v| v.starts_with(value) && self.stands_whole(at, v)))
+        };
         match slot {
             Slot::Text(value) => {
-                for &at in self.words.iter().filter(|&&at| self.stands_at(at, &value)) {
+                for &at in
+                    self.words.iter().filter(|&&at| self.stands_at(at, &value) && whole_value(at, &value))
+                {
                     let end = at + value.len();
                     if let Some(token) = self.first_token(end, false, first_token).filter(|t| allowed(*t)) {
                         found.push((token, COPY_BONUS));
                     } else if let Some(token) =
                         self.first_token(end, true, first_token).filter(|t| allowed(*t))
                     {
-                        found.push((token, OTHER_CASE_BONUS));
+                        found.push((token, other_case));
                     } else {
                         // The next characters as single tokens, the longest the grammar allows.
                         let (mut key, mut written) = (String::new(), String::new());
@@ -570,7 +674,7 @@ impl CopySource {
                                 longest = these;
                             }
                         }
-                        found.extend(longest.into_iter().map(|(t, _)| (t, OTHER_CASE_BONUS)));
+                        found.extend(longest.into_iter().map(|(t, _)| (t, other_case)));
                     }
                     // A copy closes where a word ends (an empty one never does).
                     let last = end.checked_sub(1).filter(|_| !value.is_empty()).map(|i| self.text[i]);
@@ -632,7 +736,36 @@ impl CopySource {
         // Each token once, with the best bonus it earned.
         found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         found.dedup_by_key(|(token, _)| *token);
+        for token in left_out {
+            match found.binary_search_by_key(&token, |(t, _)| *t) {
+                Ok(i) => found[i].1 -= LEFT_OUT,
+                Err(i) => found.insert(i, (token, -LEFT_OUT)),
+            }
+        }
         found
+    }
+
+    /// The tokens `allowed` after `json` (a call written so far) that would close its
+    /// arguments while it leaves out one the text gives ([`Self::leaves_out`]), in order;
+    /// none where it leaves none out.
+    pub(crate) fn left_out(&self, json: &str, index: &TokenIndex, allowed: impl Fn(u32) -> bool) -> Vec<u32> {
+        let (at, written) = slot(json);
+        // Inside the arguments, or where they start (`{}` opens and closes them at once).
+        let inside = written.depth >= 2
+            || (at == Slot::ValueStart && written.depth == 1 && written.key == "arguments");
+        if written.closed || !inside || !self.leaves_out(&written) {
+            return Vec::new();
+        }
+        let mut call = json.to_owned();
+        let mut closing = Vec::new();
+        for &token in index.braces.iter().filter(|&&t| allowed(t)) {
+            call.truncate(json.len());
+            call.push_str(&index.texts[token as usize]);
+            if slot(&call).1.closed {
+                closing.push(token);
+            }
+        }
+        closing
     }
 }
 
@@ -719,6 +852,44 @@ fn number_at(text: &[char], at: usize) -> Vec<char> {
         .collect()
 }
 
+/// A parameter a call's arguments hold at the top, as [`CopySource::leaves_out`] reads it.
+#[derive(Debug)]
+struct Argument {
+    /// Its name in lower case.
+    name: String,
+    /// Whether it takes only the values of an enumeration.
+    enumerated: bool,
+    /// The strings of its enumeration but its default (writing the default is the same as
+    /// leaving it out), in lower case.
+    values: Vec<Vec<char>>,
+    /// Whether it takes a number.
+    number: bool,
+}
+
+/// The fewest characters a value of an enumeration has for the text to name it (not "a",
+/// "on", "in": words any request writes).
+const ENUM_CHARS: usize = 3;
+
+impl Argument {
+    fn of(name: &str, schema: &serde_json::Value) -> Argument {
+        let enumeration = schema.get("enum").and_then(|e| e.as_array());
+        let default = schema.get("default");
+        let values = enumeration
+            .into_iter()
+            .flatten()
+            .filter(|&v| Some(v) != default)
+            .filter_map(|v| v.as_str())
+            .map(lower)
+            .collect();
+        let number = ["number", "integer"].iter().any(|t| {
+            let of = schema.get("type");
+            of.and_then(|v| v.as_str()) == Some(*t)
+                || of.and_then(|v| v.as_array()).is_some_and(|a| a.iter().any(|v| v.as_str() == Some(*t)))
+        });
+        Argument { name: name.to_lowercase(), enumerated: enumeration.is_some(), values, number }
+    }
+}
+
 /// Where the end of a JSON text written so far stands.
 #[derive(Debug, PartialEq)]
 pub(crate) enum Slot {
@@ -743,6 +914,13 @@ pub(crate) struct Written {
     pub(crate) key: String,
     /// The top-level `name`'s value (the tool a call names), in lower case.
     pub(crate) tool: String,
+    /// The keys of the call's arguments (the members of an object two deep), in the order
+    /// written, in lower case.
+    pub(crate) keys: Vec<String>,
+    /// How many objects and lists are open at the end.
+    pub(crate) depth: usize,
+    /// Whether the call's arguments (the object two deep) are closed.
+    pub(crate) closed: bool,
 }
 
 /// Where the end of `json` (the start of a JSON text) stands, and the values it wrote
@@ -770,7 +948,12 @@ pub(crate) fn slot(json: &str) -> (Slot, Written) {
                         }
                         written.strings.push(held);
                     }
-                    Some((false, held, _)) => written.key = held.into_iter().collect(),
+                    Some((false, held, _)) => {
+                        written.key = held.into_iter().collect();
+                        if stack.len() == 2 {
+                            written.keys.push(written.key.clone());
+                        }
+                    }
                     _ => {}
                 }
             } else {
@@ -795,7 +978,11 @@ pub(crate) fn slot(json: &str) -> (Slot, Written) {
                 value_next = true;
             }
             '}' | ']' => {
-                stack.pop();
+                if stack.len() == 2 && stack.pop() == Some('{') {
+                    written.closed = true;
+                } else {
+                    stack.pop();
+                }
                 value_next = false;
             }
             ':' => value_next = true,
@@ -812,6 +999,7 @@ pub(crate) fn slot(json: &str) -> (Slot, Written) {
             _ => value_next = false,
         }
     }
+    written.depth = stack.len();
     let slot = match (string, number) {
         (Some((true, held, false)), _) if !escaped => Slot::Text(held),
         (Some(_), _) => Slot::Other,
@@ -911,6 +1099,87 @@ mod tests {
         let (_, written) = slot(r#"{"name":"t","arguments":{"o":{"name":"inner","#);
         assert_eq!(written.tool, "t", "only the top level's name names the tool");
         assert_eq!(slot("").1.key, "");
+    }
+
+    #[test]
+    fn the_slot_knows_the_arguments_written_and_how_deep_it_stands() {
+        let (_, written) = slot(r#"{"name":"t","arguments":{"City":"Paris","o":{"inner":1},"n":2"#);
+        assert_eq!(written.keys, ["city", "o", "n"], "keys of the arguments only, not of a value");
+        assert_eq!(written.depth, 2);
+        assert_eq!(slot(r#"{"name":"t","arguments":{"a":"x"}"#).1.depth, 1);
+        assert_eq!(
+            slot(r#"{"name":"t","arguments":{"a":"}"#).1.depth,
+            2,
+            "a brace in a string closes nothing"
+        );
+        assert!(!written.closed && slot(r#"{"name":"t","arguments":{"a":[1]}"#).1.closed);
+        assert!(slot(r#"{"name":"t","arguments":{}"#).1.closed);
+    }
+
+    fn movies() -> CopySource {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "directed_by": {"type": "string"},
+            "genre": {"type": "string", "enum": ["Fantasy", "Comedy", "Sci-fi", "dontcare"]},
+            "rating": {"type": "number"},
+            "cast": {"type": "string"}}});
+        CopySource::new("find me a comedy directed by Wes Anderson, with a rating of 4.1 at least")
+            .with_parameters(&[("find_movies".to_owned(), schema)])
+    }
+
+    #[test]
+    fn a_call_leaves_out_what_the_text_names_for_a_parameter_still_to_come() {
+        let source = movies();
+        let leaves_out = |json: &str| source.leaves_out(&slot(json).1);
+        let start = r#"{"name":"find_movies","arguments":{"#;
+        assert!(leaves_out(&format!(r#"{start}"directed_by":"Wes Anderson""#)), "a comedy: the genre");
+        assert!(
+            leaves_out(&format!(r#"{start}"directed_by":"Wes Anderson","genre":"Comedy""#)),
+            "a rating of 4.1: the rating"
+        );
+        assert!(
+            !leaves_out(&format!(r#"{start}"directed_by":"Wes Anderson","genre":"Comedy","rating":4.1"#)),
+            "nothing the text names is left: the cast is named by no word"
+        );
+        assert!(
+            !leaves_out(&format!(r#"{start}"rating":4.1"#)),
+            "the genre is declared before the rating: the grammar cannot write it now"
+        );
+        let other =
+            CopySource::new("find me a sci-fi film about comedy clubs, rated 4.1").with_parameters(&[(
+                "find_movies".to_owned(),
+                serde_json::json!({"type": "object", "properties": {
+                "genre": {"type": "string", "enum": ["Sci-fi", "Comedy"]}, "year": {"type": "integer"}}}),
+            )]);
+        assert!(!other.leaves_out(&slot(r#"{"name":"find_movies","arguments":{"genre":"Sci-fi""#).1));
+        assert!(
+            !other.leaves_out(&slot(r#"{"name":"find_movies","arguments":{"year":2"#).1),
+            "a number no word beside names the year"
+        );
+        assert!(!CopySource::new("a comedy").leaves_out(&slot(r#"{"name":"find_movies","arguments":{"#).1));
+    }
+
+    #[test]
+    fn what_would_close_the_arguments_loses_while_the_call_leaves_one_out() {
+        let source = movies();
+        let index = index();
+        let bonus = |json: &str, token: &str| -> f32 {
+            let found = source.continuations(json, &index, |_| true, &greedy);
+            let id = TOKENS.iter().position(|t| *t == token).unwrap() as u32;
+            found.iter().find(|(t, _)| *t == id).map_or(0.0, |(_, b)| *b)
+        };
+        let start = r#"{"name":"find_movies","arguments":{"#;
+        let value = format!(r#"{start}"directed_by":"Wes Anderson"#);
+        assert_eq!(bonus(&value, "\"}"), COPY_BONUS - LEFT_OUT, "the close copies, but ends the arguments");
+        assert_eq!(bonus(&value, "\","), COPY_BONUS);
+        assert_eq!(bonus(&format!(r#"{value}""#), "}"), -LEFT_OUT);
+        let done = format!(r#"{start}"directed_by":"Wes Anderson","genre":"Comedy","rating":4.1"#);
+        assert_eq!(bonus(&format!("{done}}}"), "}"), 0.0, "the call is closed: nothing is left out of it");
+        assert_eq!(bonus(r#"{"name":"find_movies","arguments":"#, "}"), 0.0, "it would close nothing");
+        let index = TokenIndex::new(&[b"{}".to_vec(), b"{".to_vec()]);
+        let found =
+            source.continuations(r#"{"name":"find_movies","arguments":"#, &index, |_| true, &|_| None);
+        assert_eq!(found, [(0, -LEFT_OUT)], "`{{}}` opens the arguments and closes them at once");
+        assert_eq!(bonus(&done, "}"), COPY_BONUS, "a number's end, where nothing is left out");
     }
 
     #[test]
@@ -1168,6 +1437,31 @@ mod tests {
         assert_eq!(at(r#"{"v":1"#), [",", "}", "3"], "13 or 1");
         assert_eq!(at(r#"{"v":13,"a":1"#), [",", "}"], "the 13 is in the call: only the 1 is left");
         assert_eq!(at(r#"{"v":"13 m","a":1"#), [",", "}"], "also inside a string of the call");
+    }
+
+    #[test]
+    fn an_enumeration_copies_its_values_the_text_writes_whole_in_its_own_case() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "city": {"type": "string"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"}}});
+        let source = CopySource::new("Weather in Hyderabad and New York, in Fahrenheit")
+            .with_parameters(&[("w".to_owned(), schema)]);
+        let index = index();
+        let found = |json: &str| source.continuations(json, &index, |_| true, &greedy);
+        let unit = found(r#"{"name":"w","arguments":{"unit":""#);
+        assert_eq!(texts(&unit), ["f"], "only where a value stands whole, not the `hy` of Hyderabad");
+        assert_eq!(unit[0].1, COPY_BONUS, "the enumeration's case is as good as the text's");
+        assert!(
+            texts(&found(r#"{"name":"w","arguments":{"city":""#)).contains(&"Hy"),
+            "a free string copies any word"
+        );
+        assert!(source.names_value("w", "unit", &chars("fahrenheit")));
+        assert!(!source.names_value("w", "city", &chars("hyderabad")), "no enumeration");
+        assert!(
+            source.admits("w", "unit", &chars("fahrenheit")) && source.admits("w", "city", &chars("paris"))
+        );
+        assert!(!source.admits("w", "unit", &chars("celsius")), "the default is the same as leaving it out");
+        assert!(!source.admits("w", "unit", &chars("kelvin")));
     }
 
     #[test]

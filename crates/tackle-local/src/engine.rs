@@ -254,6 +254,7 @@ impl Engine {
     fn better_copy(
         &self,
         value: &OpenValue,
+        call: &str,
         free: &[u32],
         score: f32,
         source: &CopySource,
@@ -273,6 +274,10 @@ impl Engine {
             let Some(&first) = tokens.first().filter(|&&t| mask.is_allowed(t)) else { continue };
             if seen.insert(span.text.clone()) {
                 let likelihood = logits.get(first as usize).copied().unwrap_or(f32::NEG_INFINITY);
+                let lower: Vec<char> = span.text.chars().flat_map(char::to_lowercase).collect();
+                if !source.admits(&value.tool, &value.key, &lower) {
+                    continue;
+                }
                 let places: Vec<Place> =
                     span.ends.iter().map(|&end| source.place(&span, end, &value.tool, &value.key)).collect();
                 let named = places.iter().any(|(cue, _)| cue.names_it);
@@ -338,7 +343,7 @@ impl Engine {
             }
         }
         if let Some(span) = pick
-            && let Some(written) = self.rewrite(value, &span, matcher, |_| true)?
+            && let Some(written) = self.rewrite(value, &span, matcher, |_| true, (call, source))?
         {
             return Ok(Some(written));
         }
@@ -358,7 +363,8 @@ impl Engine {
     }
 
     /// Writes `body` as the value opened at `value` (the matcher standing just after its
-    /// opening quote), closed by the likeliest closing token the grammar and `close` allow;
+    /// opening quote; `call`, the call's text to and with that quote, copied from
+    /// `source`), closed by the likeliest closing token the grammar and `close` allow;
     /// returns its tokens with the close and the model state after them, or leaves the
     /// matcher as it was and returns `None` where no close fits.
     fn rewrite(
@@ -367,6 +373,7 @@ impl Engine {
         body: &[u32],
         matcher: &mut Matcher,
         close: impl Fn(&[u8]) -> bool,
+        (call, source): (&str, &CopySource),
     ) -> Result<Option<(Vec<u32>, Cached)>, LocalError> {
         matcher.consume_tokens(body).map_err(generation)?;
         let mut state = value.state.clone();
@@ -379,7 +386,17 @@ impl Engine {
         let fits = |t: u32| {
             mask.is_allowed(t) && closing.binary_search(&t).is_ok() && close(self.vocabulary.token_bytes(t))
         };
-        if let Some(end) = argmax(&state.logits, fits) {
+        // A close that would end the arguments loses while the call leaves one out, as it
+        // does where the model writes the close itself.
+        let bytes: Vec<u8> = body.iter().flat_map(|&t| self.vocabulary.token_bytes(t).to_vec()).collect();
+        let written = format!("{call}{}", String::from_utf8_lossy(&bytes));
+        let mut logits = std::borrow::Cow::Borrowed(&state.logits);
+        for token in source.left_out(&written, &self.copies, fits) {
+            if let Some(logit) = logits.to_mut().get_mut(token as usize) {
+                *logit -= copy::LEFT_OUT;
+            }
+        }
+        if let Some(end) = argmax(&logits, fits) {
             matcher.consume_token(end).map_err(generation)?;
             state.logits = self.forward(&mut state.kv, &[end])?;
             state.tokens.push(end);
@@ -743,8 +760,15 @@ impl Engine {
                             .trim_end()
                             .strip_suffix('"')
                             .is_some_and(|before| before.trim_end().ends_with(':'));
-                        // Where the close also ended the call, what was written stands.
-                        let better = if closes && !matcher.is_stopped() {
+                        // Where the close also ended the call, what was written stands,
+                        // as does a value of an enumeration the user wrote whole.
+                        let (_, written) = copy::slot(&out.text);
+                        let named = written.strings.len() == value.used.len() + 1
+                            && written
+                                .strings
+                                .last()
+                                .is_some_and(|s| source.names_value(&value.tool, &value.key, s));
+                        let better = if closes && !matcher.is_stopped() && !named {
                             // An empty value of a property, or one the call already holds
                             // (a `from` and a `to` are two places), loses to any copy the
                             // grammar admits. Not an item of a list: a repeat there says the
@@ -779,7 +803,7 @@ impl Engine {
                             } else {
                                 value.likelihood + self.closing(raw, norm) + placed
                             };
-                            self.better_copy(&value, free, score, source, matcher)?
+                            self.better_copy(&value, &out.text[..value.text], free, score, source, matcher)?
                         } else {
                             None
                         };
@@ -803,7 +827,8 @@ impl Engine {
                         {
                             matcher.rollback(tokens.len()).map_err(generation)?;
                             let no_comma = |bytes: &[u8]| !bytes.contains(&b',');
-                            match self.rewrite(&value, body, matcher, no_comma)? {
+                            let call = &out.text[..value.text];
+                            match self.rewrite(&value, body, matcher, no_comma, (call, source))? {
                                 Some((tokens, closed)) => {
                                     self.replace(&value, &tokens, &mut generated_tokens, &mut out);
                                     state = closed;
