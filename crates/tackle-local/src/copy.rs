@@ -753,7 +753,7 @@ impl CopySource {
         // Inside the arguments, or where they start (`{}` opens and closes them at once).
         let inside = written.depth >= 2
             || (at == Slot::ValueStart && written.depth == 1 && written.key == "arguments");
-        if written.closed || !inside || !self.leaves_out(&written) {
+        if written.closed || !inside {
             return Vec::new();
         }
         let mut call = json.to_owned();
@@ -764,6 +764,10 @@ impl CopySource {
             if slot(&call).1.closed {
                 closing.push(token);
             }
+        }
+        // What the text gives is read only where the call could close now.
+        if !closing.is_empty() && !self.leaves_out(&written) {
+            closing.clear();
         }
         closing
     }
@@ -978,10 +982,9 @@ pub(crate) fn slot(json: &str) -> (Slot, Written) {
                 value_next = true;
             }
             '}' | ']' => {
-                if stack.len() == 2 && stack.pop() == Some('{') {
+                let arguments = stack.len() == 2;
+                if stack.pop() == Some('{') && arguments {
                     written.closed = true;
-                } else {
-                    stack.pop();
                 }
                 value_next = false;
             }
@@ -1114,6 +1117,8 @@ mod tests {
         );
         assert!(!written.closed && slot(r#"{"name":"t","arguments":{"a":[1]}"#).1.closed);
         assert!(slot(r#"{"name":"t","arguments":{}"#).1.closed);
+        let (_, listed) = slot(r#"{"name":"t","x":[1],"arguments":{"a":1"#);
+        assert_eq!((listed.depth, listed.closed), (2, false), "a list two deep closes no arguments");
     }
 
     fn movies() -> CopySource {
