@@ -118,10 +118,8 @@ pub(crate) struct TokenIndex {
     opening_more: Vec<u32>,
     /// Tokens whose text starts by closing a list, after any white space: `]`, ` ]}`.
     closing_list: Vec<u32>,
-    /// Tokens whose text holds a closing brace (`}`, `"}`, `}}`), in order.
-    braces: Vec<u32>,
-    /// Each token's text, empty where it is no text.
-    texts: Vec<Box<str>>,
+    /// Tokens whose text holds a closing brace (`}`, `"}`, `}}`), with their text, in order.
+    braces: Vec<(u32, Box<str>)>,
 }
 
 impl TokenIndex {
@@ -135,15 +133,13 @@ impl TokenIndex {
             opening_more: Vec::new(),
             closing_list: Vec::new(),
             braces: Vec::new(),
-            texts: Vec::with_capacity(tokens.len()),
         };
         for (id, bytes) in tokens.iter().enumerate() {
-            let text = std::str::from_utf8(bytes).unwrap_or_default();
-            index.texts.push(text.into());
+            let Ok(text) = std::str::from_utf8(bytes) else { continue };
             let Some(first) = text.chars().next() else { continue };
             let id = id as u32;
             if text.contains('}') {
-                index.braces.push(id);
+                index.braces.push((id, text.into()));
             }
             if first == '"' {
                 index.closing.push(id);
@@ -758,9 +754,10 @@ impl CopySource {
         }
         let mut call = json.to_owned();
         let mut closing = Vec::new();
-        for &token in index.braces.iter().filter(|&&t| allowed(t)) {
+        for (token, text) in index.braces.iter().filter(|(t, _)| allowed(*t)) {
+            let token = *token;
             call.truncate(json.len());
-            call.push_str(&index.texts[token as usize]);
+            call.push_str(text);
             if slot(&call).1.closed {
                 closing.push(token);
             }
