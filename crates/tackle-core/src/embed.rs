@@ -226,16 +226,24 @@ pub fn asks_to_change(request: &str) -> Option<bool> {
         .filter(|w| !w.is_empty())
         .skip_while(|w| POLITE.contains(&w.as_str()));
     let first = words.next()?;
+    let second = words.next();
     // A verb with a particle may mean either ("check out" a branch, or a page).
-    if ["out", "up", "off", "over"].contains(&words.next().unwrap_or_default().as_str())
+    if ["out", "up", "off", "over"].contains(&second.as_deref().unwrap_or_default())
         && !["look", "pull", "show"].contains(&first.as_str())
     {
         return None;
     }
-    if request.trim_end().ends_with('?') || ASKS.contains(&first.as_str()) {
-        Some(false)
-    } else if CHANGES.contains(&first.as_str()) {
+    // "Tell" asks to be told ("tell me", "tell us") or orders a message sent to someone
+    // else ("tell the team the deploy is done").
+    if first == "tell" {
+        return Some(!matches!(second.as_deref(), None | Some("me" | "us")));
+    }
+    // A verb of change that opens the request orders the change, however it ends ("Delete
+    // the items that are out of stock?"); a question mark decides only after another word.
+    if CHANGES.contains(&first.as_str()) {
         Some(true)
+    } else if request.trim_end().ends_with('?') || ASKS.contains(&first.as_str()) {
+        Some(false)
     } else {
         None
     }
@@ -282,6 +290,9 @@ mod tests {
             "is PR 140 green",
             "could you show me /etc/hosts",
             "the rollout, did it finish?",
+            "tell me what changed in v2",
+            "can you tell us the opening hours?",
+            "tell",
         ] {
             assert_eq!(asks_to_change(query), Some(false), "{query}");
         }
@@ -290,6 +301,8 @@ mod tests {
             "rename old.docx",
             "jot this down",
             "please swap print for log",
+            "tell the team in #ops that the deploy is done",
+            "Delete clothing items that are in stock and under $50?",
         ] {
             assert_eq!(asks_to_change(query), Some(true), "{query}");
         }
