@@ -5,7 +5,7 @@ by a weighted sum of what the model's likelihoods, the meaning of the tools and 
 itself say. This script learns those weights as a conditional logit (a softmax over each
 request's options) from the development part of the decision sets, as dumped by
 
-    tackle-bench local MODEL.gguf --decisions SETS --explain > options.jsonl
+    tackle-bench local MODEL.gguf --decisions SETS --explain --part dev > options.jsonl
 
 and prints them as Rust, twice: with meaning (an embedder is loaded) and without. It also
 reports two estimates on the development part: five-fold cross-validation (requests like
