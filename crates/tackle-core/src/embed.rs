@@ -141,9 +141,10 @@ pub fn changes_things(definition: &crate::ToolDefinition) -> Option<bool> {
 }
 
 /// Whether a request asks to change something (`Some(true)`) or only to be told or shown
-/// (`Some(false)`), as a question or its first word after the politeness says; `None` when
-/// it does not say (`add` may ask for a sum, a sentence may start with its object). English
-/// only: another language says nothing.
+/// (`Some(false)`), as its first word after the politeness says (a verb of change, even
+/// before a question mark; "tell" with "me" or "us" after it asks) or else a question mark;
+/// `None` when it does not say (`add` may ask for a sum, a sentence may start with its
+/// object). English only: another language says nothing.
 pub fn asks_to_change(request: &str) -> Option<bool> {
     const POLITE: &[&str] = &[
         "hey", "hi", "please", "pls", "can", "could", "would", "you", "i", "we", "need", "want", "to", "ok",
