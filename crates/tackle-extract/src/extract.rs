@@ -119,7 +119,7 @@ pub fn extract_until(text: &str, kind: ContentKind, url: &Url, stop: &StopFlag) 
     page.author = meta.author.and_then(some);
     page.published = meta.published;
     page.site_name = meta.site_name.and_then(some);
-    page.markdown = tidy(&extracted.markdown);
+    page.markdown = tidy(&once(&extracted.markdown));
     page.headline_added = extracted.headline_added;
     page.hidden = extracted.hidden;
     Some(page)
@@ -256,6 +256,55 @@ fn drop_emphasis(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     chars.iter().zip(drop).filter(|(_, d)| !d).map(|(c, _)| c).collect::<String>().into()
+}
+
+/// The shortest line (in bytes) that counts as a copy when the same line came before it.
+const SAME_LINE: usize = 80;
+
+/// A story is copied when the copies hold at least one part in this many of its long lines.
+const COPIED_SHARE: usize = 4;
+
+/// `markdown` with a copied run of long lines said once: a page that renders its story
+/// twice (for another screen size, in a print copy, in a carousel's clones) shows a reader
+/// one copy. A long line is a copy when it came before and its neighbour among the long
+/// lines (the one before or after it) is the neighbour it had there, a different line: a
+/// passage repeated whole. A paragraph repeated on its own (a refrain, a filler) stays.
+/// Lines inside code fences are kept as they are.
+fn once(markdown: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = markdown.split_inclusive('\n').collect();
+    // The long lines outside fences, by their index among all lines.
+    let mut fenced = false;
+    let mut long: Vec<usize> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let bare = line.trim();
+        if bare.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && bare.len() >= SAME_LINE {
+            long.push(i);
+        }
+    }
+    let text = |k: usize| lines[long[k]].trim();
+    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut copy = vec![false; lines.len()];
+    for k in 0..long.len() {
+        let Some(&j) = first.get(text(k)) else {
+            first.insert(text(k), k);
+            continue;
+        };
+        let same_before = k > 0 && j > 0 && text(j - 1) != text(j) && text(k - 1) == text(j - 1);
+        let same_after =
+            k + 1 < long.len() && j + 1 < k && text(j + 1) != text(j) && text(k + 1) == text(j + 1);
+        copy[long[k]] = same_before || same_after;
+    }
+    // Passages repeated here and there (a parameter described under two calls, a post
+    // quoted in its reply) are the page's own; a copy of the page's story is a large share
+    // of it.
+    let copied: usize = copy.iter().zip(&lines).filter(|(c, _)| **c).map(|(_, l)| l.len()).sum();
+    let all: usize = long.iter().map(|&i| lines[i].len()).sum();
+    if copied == 0 || copied * COPIED_SHARE < all {
+        return markdown.into();
+    }
+    lines.iter().zip(copy).filter(|(_, c)| !c).map(|(l, _)| *l).collect::<String>().into()
 }
 
 /// Trims lines and folds runs of blank lines into one.
@@ -402,6 +451,30 @@ mod tests {
         let page = extract("line one\r\nline two\r\n", ContentKind::Text, &url);
         assert_eq!(page.markdown, "line one\nline two");
         assert_eq!(page.title, None);
+    }
+
+    #[test]
+    fn a_story_rendered_twice_is_read_once() {
+        let para = |n: usize| {
+            format!(
+                "Paragraph {n} of the story, long enough to be a line that a page would not repeat by chance."
+            )
+        };
+        let story: Vec<String> = (1..=4).map(para).collect();
+        // The whole story twice (a layout for small screens beside one for large): one copy.
+        let twice = format!("{}\n\n{}", story.join("\n\n"), story.join("\n\n"));
+        assert_eq!(tidy(&once(&twice)), story.join("\n\n"));
+        // A refrain repeated on its own, and a short line, stay.
+        let refrain = format!("{}\n\n{}\n\n{}\n\nShare\n\nShare", para(1), para(1), para(1));
+        assert_eq!(once(&refrain), refrain);
+        // Two paragraphs repeated in a long page (a passage quoted again) are the page's own.
+        let mut long: Vec<String> = (1..=12).map(para).collect();
+        long.extend([para(3), para(4)]);
+        let long = long.join("\n\n");
+        assert_eq!(once(&long), long);
+        // Code is never touched.
+        let code = format!("```\n{}\n{}\n```\n\n```\n{}\n{}\n```", para(1), para(2), para(1), para(2));
+        assert_eq!(once(&code), code);
     }
 
     #[test]
