@@ -261,31 +261,40 @@ fn drop_emphasis(text: &str) -> std::borrow::Cow<'_, str> {
 /// The shortest line (in bytes) that counts as a copy when the same line came before it.
 const SAME_LINE: usize = 80;
 
+/// A line said this many times in a row or more is said once.
+const ECHOED: usize = 3;
+
 /// A story is copied when the copies hold at least one part in this many of its long lines.
 const COPIED_SHARE: usize = 4;
 
-/// `markdown` with a copied run of long lines said once: a page that renders its story
-/// twice (for another screen size, in a print copy, in a carousel's clones) shows a reader
-/// one copy. A long line is a copy when it came before and its neighbour among the long
-/// lines (the one before or after it) is the neighbour it had there, a different line: a
-/// passage repeated whole. A paragraph repeated on its own (a refrain, a filler) stays.
-/// Lines inside code fences are kept as they are.
+/// `markdown` with what a reader reads once said once. A page that renders its story twice
+/// (for another screen size, in a print copy, in a carousel's clones): a long line is a
+/// copy when it came before and its neighbour among the long lines (the one before or after
+/// it) is the neighbour it had there, a different line, and the copies hold a large share of
+/// the long lines. A short line said three times or more in a row (a gallery's title on
+/// every slide). A paragraph repeated on its own (a refrain, a filler) stays, and lines
+/// inside code fences are kept as they are.
 fn once(markdown: &str) -> std::borrow::Cow<'_, str> {
     let lines: Vec<&str> = markdown.split_inclusive('\n').collect();
     // The long lines outside fences, by their index among all lines.
     let mut fenced = false;
     let mut long: Vec<usize> = Vec::new();
+    // The lines outside fences that are not blank, by their index among all lines.
+    let mut said: Vec<usize> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let bare = line.trim();
         if bare.starts_with("```") {
             fenced = !fenced;
-        } else if !fenced && bare.len() >= SAME_LINE {
-            long.push(i);
+        } else if !fenced && !bare.is_empty() {
+            said.push(i);
+            if bare.len() >= SAME_LINE {
+                long.push(i);
+            }
         }
     }
+    let mut drop = vec![false; lines.len()];
     let text = |k: usize| lines[long[k]].trim();
     let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut copy = vec![false; lines.len()];
     for k in 0..long.len() {
         let Some(&j) = first.get(text(k)) else {
             first.insert(text(k), k);
@@ -294,17 +303,34 @@ fn once(markdown: &str) -> std::borrow::Cow<'_, str> {
         let same_before = k > 0 && j > 0 && text(j - 1) != text(j) && text(k - 1) == text(j - 1);
         let same_after =
             k + 1 < long.len() && j + 1 < k && text(j + 1) != text(j) && text(k + 1) == text(j + 1);
-        copy[long[k]] = same_before || same_after;
+        drop[long[k]] = same_before || same_after;
     }
     // Passages repeated here and there (a parameter described under two calls, a post
     // quoted in its reply) are the page's own; a copy of the page's story is a large share
     // of it.
-    let copied: usize = copy.iter().zip(&lines).filter(|(c, _)| **c).map(|(_, l)| l.len()).sum();
+    let copied: usize = drop.iter().zip(&lines).filter(|(d, _)| **d).map(|(_, l)| l.len()).sum();
     let all: usize = long.iter().map(|&i| lines[i].len()).sum();
-    if copied == 0 || copied * COPIED_SHARE < all {
+    if copied * COPIED_SHARE < all {
+        drop.fill(false);
+    }
+    // The same short line three times or more in a row (a gallery's title on every slide,
+    // a label under every picture) is read once; a paragraph said again is left to the
+    // rule above.
+    let mut start = 0;
+    while start < said.len() {
+        let line = lines[said[start]].trim();
+        let end = (start..said.len()).find(|&k| lines[said[k]].trim() != line).unwrap_or(said.len());
+        if end - start >= ECHOED && line.len() < SAME_LINE {
+            for &i in &said[start + 1..end] {
+                drop[i] = true;
+            }
+        }
+        start = end;
+    }
+    if !drop.contains(&true) {
         return markdown.into();
     }
-    lines.iter().zip(copy).filter(|(_, c)| !c).map(|(l, _)| *l).collect::<String>().into()
+    lines.iter().zip(drop).filter(|(_, d)| !d).map(|(l, _)| *l).collect::<String>().into()
 }
 
 /// Trims lines and folds runs of blank lines into one.
@@ -464,7 +490,7 @@ mod tests {
         // The whole story twice (a layout for small screens beside one for large): one copy.
         let twice = format!("{}\n\n{}", story.join("\n\n"), story.join("\n\n"));
         assert_eq!(tidy(&once(&twice)), story.join("\n\n"));
-        // A refrain repeated on its own, and a short line, stay.
+        // A paragraph repeated on its own (a refrain), and a short line twice, stay.
         let refrain = format!("{}\n\n{}\n\n{}\n\nShare\n\nShare", para(1), para(1), para(1));
         assert_eq!(once(&refrain), refrain);
         // Two paragraphs repeated in a long page (a passage quoted again) are the page's own.
@@ -472,6 +498,9 @@ mod tests {
         long.extend([para(3), para(4)]);
         let long = long.join("\n\n");
         assert_eq!(once(&long), long);
+        // A short line three times or more in a row (a gallery's title on every slide) once.
+        let gallery = "Weather threatens holiday plans\n\n".repeat(4) + "1\n\n2";
+        assert_eq!(tidy(&once(&gallery)), "Weather threatens holiday plans\n\n1\n\n2");
         // Code is never touched.
         let code = format!("```\n{}\n{}\n```\n\n```\n{}\n{}\n```", para(1), para(2), para(1), para(2));
         assert_eq!(once(&code), code);
