@@ -972,8 +972,8 @@ fn own_commas(doc: &Document, id: u32) -> u32 {
         .sum()
 }
 
-/// Whether a block inside the selected content is left out when rendered: mostly links,
-/// or nothing but chrome.
+/// Whether a block inside the selected content is left out when rendered: mostly links
+/// (unless a list of them [`names_things`]), or nothing but chrome.
 pub(crate) fn drop_inside(doc: &Document, analysis: &Analysis, id: u32, tag: Tag) -> bool {
     use Tag::*;
     let i = id as usize;
@@ -1007,7 +1007,7 @@ pub(crate) fn drop_inside(doc: &Document, analysis: &Analysis, id: u32, tag: Tag
         return false;
     }
     if density > 0.5 {
-        return true;
+        return !(matches!(tag, Ul | Ol) && names_things(doc, analysis, id));
     }
     let list = matches!(tag, Ul | Ol | Dl);
     !list
@@ -1016,6 +1016,46 @@ pub(crate) fn drop_inside(doc: &Document, analysis: &Analysis, id: u32, tag: Tag
         && analysis.paragraphs[i] == 0
         && analysis.commas[i] < 3
         && text < 200
+}
+
+/// The shortest link text, on average over a list's items, of a list whose links name
+/// things in sentences (bugs fixed, works listed) rather than places to go.
+const NAMING_ITEM: u32 = 40;
+
+/// The longest label ("Read also:", "Más información:") that introduces a list of pointers.
+const LABEL: usize = 40;
+
+/// Whether a list of links inside the story names things: its items' links read as
+/// titles or sentences, as long as [`NAMING_ITEM`] on average (a menu's are a word or two),
+/// and no short label ending in a colon introduces it ("More information:" before other
+/// stories' titles).
+fn names_things(doc: &Document, analysis: &Analysis, id: u32) -> bool {
+    let items = doc.children(id).filter(|&c| doc.tag(c) == Some(Tag::Li)).count() as u32;
+    if items < 2 || analysis.link_len[id as usize] < NAMING_ITEM * items {
+        return false;
+    }
+    // What comes right before the list, text or element with text.
+    let mut before = None;
+    for c in doc.children(doc.node(id).parent) {
+        if c == id {
+            break;
+        }
+        let said = match doc.tag(c) {
+            Some(_) => analysis.text_len[c as usize] > 0,
+            None => !doc.text_of(c).trim().is_empty(),
+        };
+        if said {
+            before = Some(c);
+        }
+    }
+    let Some(before) =
+        before.filter(|&c| analysis.text_len[c as usize] as usize <= LABEL || doc.tag(c).is_none())
+    else {
+        return true;
+    };
+    let label = doc.text_content(before);
+    let label = label.trim();
+    !(label.ends_with(':') && label.len() <= LABEL)
 }
 
 fn has_described_image(doc: &Document, id: u32) -> bool {
@@ -1038,6 +1078,30 @@ mod tests {
     }
 
     const PROSE: &str = "Rivers carve valleys through a slow process of erosion, and the work takes millions of years, which is why the landscapes we see today look finished.";
+
+    #[test]
+    fn a_list_of_links_that_names_things_is_part_of_the_story() {
+        let item = |n: usize| {
+            format!(
+                "<li><a href=/bug/{n}>Bug {n} – the password manager forgets a login on a second visit</a></li>"
+            )
+        };
+        let bugs: String = (1..=3).map(item).collect();
+        let html = format!(
+            "<body><article><p>{PROSE}</p><h4>Fixed this week</h4><ul>{bugs}</ul><p>{PROSE}</p>\
+             <p><b>More information:</b></p><ul>{}</ul>\
+             <ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li><li><a href=/c>Sport</a></li></ul>{}</article></body>",
+            (4..=6).map(item).collect::<String>(),
+            format!("<p>{PROSE}</p>").repeat(6)
+        );
+        let text = selected_text(&html);
+        for kept in ["Bug 1 ", "Bug 3 "] {
+            assert!(text.contains(kept), "{kept} not in {text}");
+        }
+        for gone in ["Bug 4 ", "Bug 6 ", "Home", "Sport"] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+    }
 
     #[test]
     fn captions_pointers_and_lists_of_other_stories_are_not_the_story() {
