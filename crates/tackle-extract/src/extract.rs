@@ -276,15 +276,17 @@ const COPIED_SHARE: usize = 4;
 /// inside code fences are kept as they are.
 fn once(markdown: &str) -> std::borrow::Cow<'_, str> {
     let lines: Vec<&str> = markdown.split_inclusive('\n').collect();
-    // The long lines outside fences, by their index among all lines.
     let mut fenced = false;
+    // By their index among all lines: the long lines outside fences, and the lines that are
+    // not blank outside fences together with the fences themselves (a code block between
+    // two lines means they are not in a row).
     let mut long: Vec<usize> = Vec::new();
-    // The lines outside fences that are not blank, by their index among all lines.
     let mut said: Vec<usize> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let bare = line.trim();
         if bare.starts_with("```") {
             fenced = !fenced;
+            said.push(i);
         } else if !fenced && !bare.is_empty() {
             said.push(i);
             if bare.len() >= SAME_LINE {
@@ -320,7 +322,7 @@ fn once(markdown: &str) -> std::borrow::Cow<'_, str> {
     while start < said.len() {
         let line = lines[said[start]].trim();
         let end = (start..said.len()).find(|&k| lines[said[k]].trim() != line).unwrap_or(said.len());
-        if end - start >= ECHOED && line.len() < SAME_LINE {
+        if end - start >= ECHOED && line.len() < SAME_LINE && !line.starts_with("```") {
             for &i in &said[start + 1..end] {
                 drop[i] = true;
             }
@@ -501,6 +503,9 @@ mod tests {
         // A short line three times or more in a row (a gallery's title on every slide) once.
         let gallery = "Weather threatens holiday plans\n\n".repeat(4) + "1\n\n2";
         assert_eq!(tidy(&once(&gallery)), "Weather threatens holiday plans\n\n1\n\n2");
+        // Lines a code block stands between are not in a row.
+        let apart = "Label\n```\nx\n```\nLabel\n```\ny\n```\nLabel";
+        assert_eq!(once(apart), apart);
         // Code is never touched.
         let code = format!("```\n{}\n{}\n```\n\n```\n{}\n{}\n```", para(1), para(2), para(1), para(2));
         assert_eq!(once(&code), code);
