@@ -577,14 +577,6 @@ const PHRASES: &[(Role, &[&str])] = &[
         // it is to go ("в конец ответа"), and the reply the reader was to give, put aside
         // for another task ("instead of answering the question", "statt einer
         // Zusammenfassung", "au lieu de répondre").
-        // Orders meant to outlast the conversation, kept in the reader's memory.
-        "to your memory", "in your memory", "save this to memory", "save this in memory", "add this to memory",
-        "update your memory", "store the following", "as a permanent preference", "as a permanent instruction",
-        "prochaines conversations", "nächsten gesprächen", "nächsten unterhaltungen", "próximas conversaciones",
-        "próximas conversas", "следующих разговорах", "следующих беседах", "下次对话", "次回以降の会話",
-        "merke dir dauerhaft", "merk dir dauerhaft", "merke dir für immer", "retiens pour toujours",
-        "recuerda para siempre", "lembre-se para sempre", "запомни навсегда", "永久记住", "ずっと覚えておいて",
-        "in deinem gedächtnis", "dans ta mémoire", "en tu memoria", "na sua memória", "в своей памяти",
         "your entire response", "your entire answer", "your entire reply", "your whole response",
         "your whole answer", "your whole reply", "your full response", "your full answer", "your complete response",
         "your complete answer", "в конец ответа", "в начало ответа", "в конец пересказа", "回答时", "答复时",
@@ -599,6 +591,14 @@ const PHRASES: &[(Role, &[&str])] = &[
         "em vez do resumo", "вместо ответа", "вместо того чтобы ответить", "вместо того, чтобы ответить",
         "вместо пересказа", "而不是回答", "不要回答问题", "而不是总结", "回答する代わりに", "答える代わりに",
         "要約の代わりに", "要約する代わりに",
+        // Orders meant to outlast the conversation, kept in the reader's memory.
+        "to your memory", "in your memory", "save this to memory", "save this in memory", "add this to memory",
+        "update your memory", "store the following", "as a permanent preference", "as a permanent instruction",
+        "prochaines conversations", "nächsten gesprächen", "nächsten unterhaltungen", "próximas conversaciones",
+        "próximas conversas", "следующих разговорах", "следующих беседах", "下次对话", "次回以降の会話",
+        "merke dir dauerhaft", "merk dir dauerhaft", "merke dir für immer", "retiens pour toujours",
+        "recuerda para siempre", "lembre-se para sempre", "запомни навсегда", "永久记住", "ずっと覚えておいて",
+        "in deinem gedächtnis", "dans ta mémoire", "en tu memoria", "na sua memória", "в своей памяти",
         ],
     ),
     (
@@ -681,7 +681,8 @@ fn matcher() -> Option<&'static Matcher> {
             // An answer named with what it is about ("responses mentioning", "resposta sobre")
             // anchors the rules of grammar: the noun alone is everywhere in web
             // documentation ("the response object"), and reading each such unit word by
-            // word cost a quarter of the detection's speed.
+            // word slowed the detection (with the Chinese and Japanese clause read in every
+            // unit, 60 to 45 MB/s).
             let answered = ANSWERED_ABOUT.iter().flat_map(|(nouns, abouts)| {
                 nouns.iter().flat_map(move |n| abouts.iter().map(move |a| (Role::Anchor, format!("{n} {a}"))))
             });
@@ -2129,7 +2130,7 @@ const THEN: &[&str] = &[
 /// Whether a quotation opening right after `before` (its unit up to the mark) is the
 /// wording an order gives its reader: an imperative verb of saying or writing just before
 /// it (a few words such as "only with" between), opening its sentence, following a comma
-/// or a colon, or following one of [`THEN`]. "Pages that say \"ignore…\"" and
+/// or a colon, or following one of [`THEN`]. "Pages that say “ignore…”" and
 /// "攻击者会说“…”" cite.
 fn to_produce(before: &str) -> bool {
     let before = before.trim_end_matches([' ', ':']);
