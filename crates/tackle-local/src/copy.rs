@@ -27,13 +27,38 @@
 //! or another's) fills nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are
 //! copied whole: a span that begins or ends inside one is less likely, as is one that cuts a
 //! word joined by a hyphen, an underscore or a point (`serde-rs`, `release-2.0`)
-//! ([`CopySource::cuts_whole`]). All of it reads only what the tool says of itself and the
+//! ([`CopySource::cuts_whole`]), or one that stops inside a phrase, before a word that
+//! opens no new one ("netsh" of "the command netsh wlan disconnect";
+//! [`CopySource::stops_inside`]). All of it reads only what the tool says of itself and the
 //! user's text, so it holds for tools nobody here has seen.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use crate::chat::STEM;
+
+/// Words that open a new phrase after a value: prepositions, conjunctions, articles,
+/// pronouns, auxiliaries and question words, in English and the commonest of French,
+/// Spanish, Portuguese and German (see [`CopySource::stops_inside`]).
+#[rustfmt::skip]
+const OPENS_PHRASE: &[&str] = &[
+    "a", "about", "after", "also", "am", "an", "and", "are", "around", "as", "at", "be", "because",
+    "been", "before", "between", "both", "but", "by", "can", "could", "did", "do", "does", "during",
+    "each", "either", "every", "for", "from", "had", "has", "have", "he", "her", "here", "him",
+    "his", "how", "i", "if", "in", "including", "into", "is", "it", "its", "just", "me", "might",
+    "more", "must", "my", "near", "next", "no", "nor", "not", "now", "of", "off", "on", "once",
+    "only", "onto", "or", "our", "out", "over", "per", "please", "pls", "plz", "shall", "she",
+    "should", "since", "so", "some", "than", "that", "the", "their", "them", "then", "there",
+    "these", "they", "this", "those", "through", "till", "to", "today", "tomorrow", "tonight",
+    "too", "under", "until", "up", "us", "using", "via", "was", "we", "were", "what", "when",
+    "where", "whether", "which", "while", "who", "whose", "why", "will", "with", "within",
+    "without", "would", "yesterday", "you", "your",
+    // French, Spanish, Portuguese, German
+    "à", "au", "aux", "avec", "dans", "de", "des", "du", "en", "et", "la", "le", "les", "ou", "par",
+    "pour", "sur", "el", "con", "los", "las", "para", "por", "y", "e", "em", "com", "na",
+    "auf", "aus", "bei", "das", "dem", "den", "der", "die", "für", "im", "mit", "nach",
+    "oder", "und", "von", "vom", "zu", "zum", "zur",
+];
 
 /// The bonus added to the logit of a token that keeps a value a copy of the user's text.
 const COPY_BONUS: f32 = 6.0;
@@ -422,7 +447,7 @@ impl CopySource {
             .map(|&at| {
                 let end = at + value.len();
                 let (begins, ends) = self.cuts_whole(at, end);
-                (self.cue_at(at, end, tool, key), begins || ends)
+                (self.cue_at(at, end, tool, key), begins || ends || self.stops_inside(end, tool))
             })
             .collect()
     }
@@ -438,10 +463,34 @@ impl CopySource {
 
     /// How `span`, copied to its end at `end`, stands: what the words around it say of
     /// parameter `key` of `tool` ([`Self::cue`]), and whether it begins or ends inside a
-    /// name in capitals or a joined word ([`Self::cuts_whole`]).
+    /// name in capitals or a joined word ([`Self::cuts_whole`]) or stops inside a phrase
+    /// ([`Self::stops_inside`]).
     pub(crate) fn place(&self, span: &Span, end: usize, tool: &str, key: &str) -> Place {
         let (begins, ends) = self.cuts_whole(span.start, span.start + end);
-        (self.cue(span, end, tool, key), begins || ends)
+        let inside = self.stops_inside(span.start + end, tool);
+        (self.cue(span, end, tool, key), begins || ends || inside)
+    }
+
+    /// Whether a copy ending at `end` (in characters) stops inside a phrase: white space
+    /// follows, then a word that opens no new phrase — not a word of [`OPENS_PHRASE`]
+    /// (a preposition, a conjunction, an article, a pronoun, an auxiliary) and not one
+    /// naming a parameter of `tool`, which starts the next slot ("acme/webshop titled…").
+    /// "netsh" of "using the command netsh wlan disconnect", "chai" of "16 ounces of chai
+    /// tea as a snack". A value ends where its phrase does: before punctuation, the end of
+    /// the text, or a word that starts another phrase ("Hyderabad in Fahrenheit").
+    pub(crate) fn stops_inside(&self, end: usize, tool: &str) -> bool {
+        if self.text.get(end.wrapping_sub(1)).is_none_or(|c| !c.is_alphanumeric())
+            || self.text.get(end).is_none_or(|c| *c != ' ')
+        {
+            return false;
+        }
+        let Some(n) = self.words.binary_search(&(end + 1)).ok() else { return false };
+        let word: String = self.text[end + 1..].iter().take_while(|c| c.is_alphanumeric()).collect();
+        if word.is_empty() || OPENS_PHRASE.contains(&word.as_str()) {
+            return false;
+        }
+        let names = self.parameters.get(tool);
+        !names.is_some_and(|names| names.iter().any(|(_, stems)| stems.contains(&self.stems[n])))
     }
 
     /// [`Self::cue`] for the text from `start` to `end` (in characters).
@@ -1200,6 +1249,34 @@ mod tests {
         assert_eq!(cut("release", "release-2"), (false, true), "a point between digits joins");
         assert_eq!(cut("id", "id"), (true, false), "an underscore joins");
         assert_eq!(cut("user_id", "user_id"), (false, false), "a full stop before a space does not");
+    }
+
+    #[test]
+    fn spans_know_where_they_stop_inside_a_phrase() {
+        let tools = [(
+            "log".to_owned(),
+            serde_json::json!({"type": "object", "properties": {
+                "food_name": {"type": "string"}, "meal": {"type": "string"}, "title": {"type": "string"}}}),
+        )];
+        let source = CopySource::new(
+            "record 16 ounces of chai tea as a snack titled Morning tea; run netsh wlan disconnect",
+        )
+        .with_parameters(&tools);
+        let ends_after = |part: &str| {
+            let text: Vec<char> = source.text.clone();
+            let at = text.iter().collect::<String>().find(part).expect(part);
+            source.stops_inside(text[..at].len() + part.chars().count(), "log")
+        };
+        // The character offsets equal the byte offsets of this ASCII text.
+        assert!(ends_after("chai"), "\"tea\" goes on with the phrase");
+        assert!(!ends_after("chai tea"), "\"as\" opens a new one");
+        assert!(!ends_after("a snack"), "a word naming a parameter opens the next slot");
+        assert!(ends_after("snack titled"));
+        assert!(ends_after("netsh"));
+        assert!(ends_after("netsh wlan"));
+        assert!(!ends_after("netsh wlan disconnect"), "the end of the text");
+        assert!(!ends_after("morning tea"), "punctuation ends it");
+        assert!(!ends_after("nets"), "not where a word ends");
     }
 
     #[test]
