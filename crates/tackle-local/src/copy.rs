@@ -1591,6 +1591,17 @@ mod tests {
                 let found = source.continuations(&json, &index(), |_| true, &greedy);
                 proptest::prop_assert!(found.iter().all(|(id, bonus)| (*id as usize) < TOKENS.len() && *bonus > 0.0));
             }
+            // Where every span stands, at each of its ends and past the text's end.
+            let tools = [("t".to_owned(), serde_json::json!({"properties": {"a": {"type": "string"}}}))];
+            let source = CopySource::new(&text).with_parameters(&tools);
+            for span in source.spans() {
+                for &end in &span.ends {
+                    let _ = source.place(&span, end, "t", "a");
+                }
+            }
+            for end in 0..text.chars().count() + 3 {
+                let _ = source.stops_inside(end, "t");
+            }
         }
     }
 }
