@@ -471,13 +471,14 @@ impl CopySource {
         (self.cue(span, end, tool, key), begins || ends || inside)
     }
 
-    /// Whether a copy ending at `end` (in characters) stops inside a phrase: white space
-    /// follows, then a word that opens no new phrase — not a word of [`OPENS_PHRASE`]
-    /// (a preposition, a conjunction, an article, a pronoun, an auxiliary) and not one
-    /// naming a parameter of `tool`, which starts the next slot ("acme/webshop titled…").
-    /// "netsh" of "using the command netsh wlan disconnect", "chai" of "16 ounces of chai
-    /// tea as a snack". A value ends where its phrase does: before punctuation, the end of
-    /// the text, or a word that starts another phrase ("Hyderabad in Fahrenheit").
+    /// Whether a copy ending at `end` (in characters) stops inside a phrase: one space
+    /// follows, then a word that opens no new phrase — not a word of [`OPENS_PHRASE`] (a
+    /// preposition, a conjunction, an article, a pronoun, an auxiliary) and not one naming
+    /// a parameter of `tool`, which starts the next slot ("acme/webshop titled…"). "netsh"
+    /// of "using the command netsh wlan disconnect", "chai" of "16 ounces of chai tea as a
+    /// snack". A value ends where its phrase does: before punctuation, a line break, a
+    /// wider gap, the end of the text, or a word that starts another phrase ("Hyderabad in
+    /// Fahrenheit").
     pub(crate) fn stops_inside(&self, end: usize, tool: &str) -> bool {
         if self.text.get(end.wrapping_sub(1)).is_none_or(|c| !c.is_alphanumeric())
             || self.text.get(end).is_none_or(|c| *c != ' ')
