@@ -324,11 +324,18 @@ fn ngrams_by_kind_reference(text: &str, each: impl FnMut(usize, bool)) {
 /// Whether a whitespace-delimited chunk is a URL, an e-mail address or a domain name.
 fn is_address(chunk: &str) -> bool {
     let core = chunk.trim_matches(|c: char| !crate::normalize::is_alphanumeric(c) && c != '/');
-    if core.contains("://") || core.starts_with("www.") {
+    // Each kind below needs a dot, an `@` or a slash inside what is left (a sentence's last
+    // word, "end.", has its dot trimmed away).
+    if memchr::memchr3(b'.', b'@', b'/', core.as_bytes()).is_none() {
+        return false;
+    }
+    let bytes = core.as_bytes();
+    if memchr::memchr_iter(b':', bytes).any(|i| bytes[i + 1..].starts_with(b"//")) || core.starts_with("www.")
+    {
         return true;
     }
-    if let Some((user, host)) = core.split_once('@') {
-        return !user.is_empty() && host.contains('.');
+    if let Some(at) = memchr::memchr(b'@', bytes) {
+        return at > 0 && memchr::memchr(b'.', &bytes[at + 1..]).is_some();
     }
     // A domain: labels of letters, digits and hyphens with dots between them, the last one
     // letters only, and the first holding a letter (version numbers and sentences are not
