@@ -139,7 +139,8 @@ pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|html| {
             let mut page = tackle_extract::extract(html, tackle_extract::ContentKind::Html, &url);
-            page.markdown = tackle_extract::truncate(&page.markdown, tackle_web::limits::READ_DEFAULT_CHARS).0;
+            page.markdown =
+                tackle_extract::truncate(&page.markdown, tackle_web::limits::READ_DEFAULT_CHARS).0;
             page
         })
         .collect();

@@ -1368,7 +1368,36 @@ const GERMAN_ARTICLES: &[&str] = &["die", "den", "alle", "jede"];
 /// "ki-assistent"), at most the first 64.
 fn words_of(unit: &str) -> Vec<Word<'_>> {
     let kinds = kinds();
-    let mut words = Vec::new();
+    let mut words = Vec::with_capacity(64);
+    if unit.is_ascii() {
+        // Most units: bytes are characters, and every letter or digit is a word's.
+        let bytes = unit.as_bytes();
+        let mut at = 0;
+        while words.len() < 64 {
+            let Some(start) = bytes[at..].iter().position(u8::is_ascii_alphanumeric).map(|p| at + p) else {
+                break;
+            };
+            let end = bytes[start..]
+                .iter()
+                .position(|b| !b.is_ascii_alphanumeric())
+                .map_or(bytes.len(), |p| start + p);
+            let text = &unit[start..end];
+            words.push(Word {
+                at: start,
+                text,
+                next: bytes[end..].iter().find(|b| **b != b' ').map(|b| char::from(*b)),
+                kinds: kinds.get(text).copied().unwrap_or(0),
+            });
+            at = end;
+        }
+        return words;
+    }
+    words_of_any(unit, words)
+}
+
+/// [`words_of`] for any text, a character at a time, adding to `words`.
+fn words_of_any<'a>(unit: &'a str, mut words: Vec<Word<'a>>) -> Vec<Word<'a>> {
+    let kinds = kinds();
     let mut start = None;
     for (i, c) in unit.char_indices().chain(std::iter::once((unit.len(), ' '))) {
         if is_alphanumeric(c) && !is_cjk(c) {
@@ -2175,24 +2204,27 @@ fn to_produce(before: &str) -> bool {
             })
         });
     }
-    // Words with where they start, nearest the mark first.
-    let mut words: Vec<(usize, &str)> = Vec::new();
+    // Words with where they start, nearest the mark first (six at most, held in place).
+    let (mut held, mut n) = ([(0usize, ""); 6], 0);
     let mut end = before.len();
     for (i, c) in before.char_indices().rev() {
         if !is_alphanumeric(c) {
             let start = i + c.len_utf8();
             if start < end {
-                words.push((start, &before[start..end]));
-                if words.len() == 6 {
+                held[n] = (start, &before[start..end]);
+                n += 1;
+                if n == 6 {
                     break;
                 }
             }
             end = i;
         }
     }
-    if words.len() < 6 && end > 0 {
-        words.push((0, &before[..end]));
+    if n < 6 && end > 0 {
+        held[n] = (0, &before[..end]);
+        n += 1;
     }
+    let words = &held[..n];
     let Some(verb) = words.iter().position(|(_, w)| !CARRY.contains(w)) else { return false };
     let (at, word) = words[verb];
     if !PRODUCE.contains(&word) {
@@ -2892,6 +2924,14 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn words_of_ascii_reads_as_a_character_at_a_time(unit in "[a-zA-Z0-9 ,.:'_-]{0,300}") {
+            let key = |w: &Word<'_>| (w.at, w.text.to_owned(), w.next, w.kinds);
+            let fast: Vec<_> = words_of(&unit).iter().map(key).collect();
+            let slow: Vec<_> = words_of_any(&unit, Vec::new()).iter().map(key).collect();
+            prop_assert_eq!(fast, slow);
+        }
+
         /// Any text: units lie within it, on character boundaries, in order.
         #[test]
         fn any_text(text in "\\PC{0,200}") {
