@@ -2,8 +2,9 @@
 # Writes static word vectors for the guard's trainer (`--word-vectors`): every whole word of
 # all-MiniLM-L6-v2's vocabulary, and every lower-case ASCII word that occurs three times or
 # more in the training data (this directory's documents and payloads — never the sets in
-# FRESH of examples/train.rs —, the real text of `real-text.sh` and the requests of
-# `real-requests.sh`), each embedded alone by MiniLM (tackle-local's `word_vectors` example).
+# FRESH of examples/train.rs nor any written after them —, the real text of `real-text.sh`
+# and the requests of `real-requests.sh`), each embedded alone by MiniLM (tackle-local's
+# `word_vectors` example).
 #
 #   data/word-vectors.sh REAL_TEXT_DIR REQUESTS_FILE [OUT]
 #
@@ -25,8 +26,17 @@ count = collections.Counter()
 word = re.compile(r"[a-z]{2,20}")
 def read(text):
     count.update(w for w in word.findall(text.lower()) if w.isascii())
+# The sets in FRESH and any written after them (a set waits unscored for the round after
+# the one that wrote it) are still unseen: none of their words is read.
+def number(name):
+    found = re.fullmatch(r"fresh(\d*)", name)
+    return None if found is None else int(found.group(1) or 1)
+oldest = min((n for n in map(number, fresh) if n is not None), default=None)
+def unseen(name):
+    n = number(name.split("_")[0])
+    return n is not None and oldest is not None and n >= oldest
 for name in sorted(os.listdir(data)):
-    if name.endswith(".jsonl") and not any(name.startswith(f + "_") for f in fresh):
+    if name.endswith(".jsonl") and not unseen(name):
         for line in open(os.path.join(data, name), encoding="utf-8"):
             read(json.loads(line)["text"])
 for line in open(requests, encoding="utf-8"):
