@@ -110,8 +110,9 @@ pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
 
 /// The filter's time beside extraction's, per page of `dir/*.html`: each page extracted
 /// as `read_web_page` does, then its fields (content cut to the tool's default length,
-/// title, description, author, site name, hidden text) checked in one batch. Medians of 5 passes after 2 warm-ups; the overhead is the
-/// filter's total time over extraction's, and the median of the per-page ratios.
+/// title, description, author, site name, hidden text) checked in one batch. Medians of 5
+/// passes after 2 warm-ups; the overhead is the filter's total time over extraction's, and
+/// the median of the per-page ratios.
 pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
     let mut pages = Vec::new();
     let mut paths: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).map(|e| e.path()).collect();
