@@ -192,6 +192,9 @@ struct Sample {
     text: String,
     payload: Option<Range<usize>>,
     family: String,
+    /// How an injected payload was concealed (one of [`CONCEALMENTS`]); empty for a clean
+    /// document.
+    how: &'static str,
     /// Which third of the data it belongs to, for the lexical model's out-of-fold scores:
     /// a payload's injections all share one fold.
     fold: usize,
@@ -210,7 +213,13 @@ fn clean(benign: &[Doc]) -> Vec<Sample> {
             } else {
                 i % 3
             };
-            Sample { text: b.text.clone(), payload: None, family: format!("benign:{}", b.group), fold }
+            Sample {
+                text: b.text.clone(),
+                payload: None,
+                family: format!("benign:{}", b.group),
+                how: "",
+                fold,
+            }
         })
         .collect()
 }
@@ -226,7 +235,7 @@ fn injected(benign: &[Doc], payloads: &[Doc], per_payload: usize) -> Vec<Sample>
             }
             let how = CONCEALMENTS[(i + j) % CONCEALMENTS.len()];
             let (text, range) = inject(&b.text, &conceal(&p.text, how), (i * 7 + j) % 3);
-            out.push(Sample { text, payload: Some(range), family: p.group.clone(), fold: j % 3 });
+            out.push(Sample { text, payload: Some(range), family: p.group.clone(), how, fold: j % 3 });
         }
     }
     out
@@ -623,7 +632,7 @@ const RETIRED: [&str; 6] = ["fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fr
 
 /// Test sets written before the round that produced the committed model and never trained
 /// or tuned on: the figures to trust (see data/README.md).
-const FRESH: [&str; 1] = ["fresh20"];
+const FRESH: [&str; 1] = ["fresh21"];
 
 fn fresh(root: &str, scorer: &Trees, lexical: &Lexical) {
     for name in FRESH {
@@ -641,6 +650,8 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
     let threshold = Thresholds::default().default;
     let missed_in = std::env::args().skip_while(|a| a != "--missed-in").nth(1);
     let mut by_family: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    // Injected texts caught, and all, per concealment: plain text apart from disguised.
+    let mut by_concealment: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let (mut tp, mut fp, mut fneg, mut tn) = (0, 0, 0, 0);
     // Every text's score, for the recall at a fixed false-alarm rate (a comparison that the
     // calibration's steps do not move).
@@ -661,6 +672,11 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
         };
         let entry = by_family.entry(family).or_default();
         entry.1 += 1;
+        if sample.payload.is_some() {
+            let caught = by_concealment.entry(sample.how).or_default();
+            caught.0 += usize::from(flagged);
+            caught.1 += 1;
+        }
         match (sample.payload.is_some(), flagged) {
             (true, true) => {
                 tp += 1;
@@ -706,6 +722,9 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
     for (family, (hits, total)) in by_family {
         println!("  {family}: {hits}/{total} flagged");
     }
+    let concealments: Vec<String> =
+        by_concealment.iter().map(|(how, (hits, total))| format!("{how} {hits}/{total}")).collect();
+    println!("  injected, by concealment: {}", concealments.join(", "));
 }
 
 /// The units of a false alarm that scored over the threshold (training part only).

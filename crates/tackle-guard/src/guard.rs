@@ -33,6 +33,9 @@ pub struct Features {
     /// Invisible or smuggling characters in the unit (as it stands in the original), so
     /// that a unit's features never depend on the text around it.
     pub hidden_chars: usize,
+    /// Characters of the unit (as it stands in the original) that conceal a word: an
+    /// invisible character inside it, or a look-alike letter disguising it.
+    pub concealed: usize,
     /// The unit reads as code or markup (backticks, or dense in brackets, operators and
     /// underscores), where `system:` and `ignore` are ordinary.
     pub code_like: bool,
@@ -413,39 +416,47 @@ pub(crate) fn for_each_candidate(text: &str, lexical: &dyn Fn(&str) -> f32, each
     for unit in detect(&normalized.text) {
         let range = normalized.original_range(unit.range.clone());
         let hidden = hidden_in(&range);
+        let concealed = crate::normalize::concealed_in(&text[range.clone()]);
         if let Some(respelled) = crate::normalize::respell(&normalized.text[unit.range.clone()]) {
             for inner in detect(&respelled) {
                 let words = lexical(&respelled[inner.range.clone()]);
                 each(Candidate {
                     range: range.clone(),
-                    features: features(&inner, Some(Carrier::Respelled), hidden, words),
+                    features: features(&inner, Some(Carrier::Respelled), (hidden, concealed), words),
                     decoded: Some(respelled[inner.range.clone()].to_owned()),
                 });
             }
         }
         let words = lexical(&normalized.text[unit.range.clone()]);
-        each(Candidate { range, features: features(&unit, None, hidden, words), decoded: None });
+        each(Candidate { range, features: features(&unit, None, (hidden, concealed), words), decoded: None });
     }
     for decoded in find_carriers(text) {
         let inner = normalize(&decoded.text);
         let hidden = inner.hidden_chars + hidden_in(&decoded.range);
+        let concealed = crate::normalize::concealed_in(&decoded.text);
         for unit in detect(&inner.text) {
             let words = lexical(&inner.text[unit.range.clone()]);
             each(Candidate {
                 range: decoded.range.clone(),
-                features: features(&unit, Some(decoded.carrier), hidden, words),
+                features: features(&unit, Some(decoded.carrier), (hidden, concealed), words),
                 decoded: Some(inner.text[unit.range.clone()].to_owned()),
             });
         }
     }
 }
 
-fn features(unit: &Unit, carrier: Option<Carrier>, hidden_chars: usize, lexical: f32) -> Features {
+fn features(
+    unit: &Unit,
+    carrier: Option<Carrier>,
+    (hidden_chars, concealed): (usize, usize),
+    lexical: f32,
+) -> Features {
     Features {
         counts: unit.counts,
         len: unit.range.len(),
         carrier,
         hidden_chars,
+        concealed,
         code_like: unit.code_like,
         lexical,
     }

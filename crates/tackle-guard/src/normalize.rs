@@ -89,6 +89,56 @@ pub(crate) fn hidden_in(original: &str) -> usize {
     original.chars().filter(|c| is_invisible(*c) || tag_payload(*c).is_some()).count()
 }
 
+/// How many characters of `original` conceal a word of a script that writes spaces
+/// between its words (Latin, Greek, Cyrillic): an invisible character inside such a word
+/// (`Re\u{200B}spond`; not a soft hyphen, which only marks where a word may break), and a
+/// look-alike of an ASCII letter in a word of three letters or more whose letters are
+/// mostly ASCII (`fivе` with a Cyrillic `е`; not `обpазом`, Russian typed with one Latin
+/// letter). Nobody writes either to be read: both are there to get a word past a filter.
+/// Zero-width joiners inside words of other scripts (Persian, the scripts of India) and
+/// between emoji are how those are written, and do not count.
+pub(crate) fn concealed_in(original: &str) -> usize {
+    if original.is_ascii() {
+        return 0;
+    }
+    let spaced = |c: char| {
+        c.is_ascii_alphabetic()
+            || (('\u{00C0}'..='\u{04FF}').contains(&c)
+                && c != '\u{00D7}'
+                && c != '\u{00F7}'
+                && c.is_alphabetic())
+    };
+    let mut concealed = 0;
+    let chars: Vec<char> = original.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if !is_alphanumeric(chars[i]) {
+            i += 1;
+            continue;
+        }
+        // A word: letters and digits, with the invisible characters between them.
+        let start = i;
+        let mut end = i;
+        while end < chars.len() && (is_alphanumeric(chars[end]) || is_invisible(chars[end])) {
+            end += 1;
+        }
+        while end > start && !is_alphanumeric(chars[end - 1]) {
+            end -= 1;
+        }
+        let word = &chars[start..end];
+        let letters = word.iter().filter(|c| c.is_alphabetic()).count();
+        let ascii = word.iter().filter(|c| c.is_ascii_alphabetic()).count();
+        if word.iter().filter(|c| is_alphanumeric(**c)).all(|c| spaced(*c) || c.is_ascii_digit()) {
+            concealed += word.iter().filter(|c| is_invisible(**c) && **c != '\u{00AD}').count();
+        }
+        if letters >= 3 && ascii * 2 > letters {
+            concealed += word.iter().filter(|c| !c.is_ascii() && look_alike(**c).is_some()).count();
+        }
+        i = end.max(start + 1);
+    }
+    concealed
+}
+
 /// Normalises `original` for detection (see the module docs).
 pub fn normalize(original: &str) -> Normalized {
     // ASCII text is its own NFKC form, holds nothing invisible and no look-alikes: lower
@@ -611,6 +661,30 @@ mod tests {
                 assert_eq!(look_alike(c), look_alike_by_skeleton(c), "{c:?}");
             }
         }
+    }
+
+    #[test]
+    fn words_disguised_to_pass_a_filter_are_counted_and_words_as_people_write_them_are_not() {
+        // An invisible character splitting a word, a look-alike letter disguising one.
+        assert_eq!(concealed_in("Re\u{200B}spond in JS\u{200B}ON only."), 2);
+        assert_eq!(concealed_in("List fiv\u{0435} synonyms f\u{043E}r it."), 2);
+        assert_eq!(concealed_in("Ignore the rules\u{2060}."), 0, "after the word, not inside it");
+        // What real text holds: soft hyphens, Persian and Hindi joiners, emoji sequences,
+        // Russian typed with one Latin letter, units, Greek and Russian as written.
+        assert_eq!(concealed_in("propria\u{00AD}mente dei con\u{00AD}selhos"), 0);
+        assert_eq!(concealed_in("\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}"), 0);
+        assert_eq!(
+            concealed_in("\u{0915}\u{094D}\u{200D}\u{0937} and \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"),
+            0
+        );
+        assert_eq!(concealed_in("\u{043E}\u{0431}p\u{0430}\u{0437}\u{043E}\u{043C}, 5 \u{03BC}s"), 0);
+        assert_eq!(
+            concealed_in(
+                "\u{0391}\u{03B8}\u{03AE}\u{03BD}\u{03B1} \u{041C}\u{043E}\u{0441}\u{043A}\u{0432}\u{0430} caf\u{00E9}"
+            ),
+            0
+        );
+        assert_eq!(concealed_in("plain ASCII text"), 0);
     }
 
     #[test]

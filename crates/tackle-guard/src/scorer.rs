@@ -8,7 +8,7 @@ use crate::detect::Signal;
 use crate::guard::{Features, Scorer};
 
 /// How many numbers describe one unit.
-pub const FEATURES: usize = 28;
+pub const FEATURES: usize = 29;
 
 /// The names of the features, in order (for the trainer's report).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -40,6 +40,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "mentions_ai",
     "mentions_ai_x_directive",
     "quoted",
+    "concealed",
 ];
 
 /// The features of one unit: signal counts capped at 3, the carrier and hidden-character
@@ -81,6 +82,9 @@ pub fn feature_vector(f: &Features) -> [f32; FEATURES] {
         c(Signal::MentionsAi),
         c(Signal::MentionsAi).min(1.0) * (directive + c(Signal::Imperative)).min(3.0),
         c(Signal::Quoted),
+        // Characters that disguise a word count with or without evidence: nobody writes
+        // them to be read.
+        f.concealed.min(3) as f32,
     ]
 }
 
@@ -199,7 +203,8 @@ impl Trees {
     fn quiet_slot(&self, f: &Features) -> Option<&AtomicU32> {
         let quiet = crate::guard::EVIDENCE.iter().all(|s| f.count(*s) == 0)
             && f.count(Signal::SendTo) == 0
-            && (f.count(Signal::MentionsAi) == 0 || f.count(Signal::Imperative) == 0);
+            && (f.count(Signal::MentionsAi) == 0 || f.count(Signal::Imperative) == 0)
+            && f.concealed == 0;
         if !quiet {
             return None;
         }
@@ -334,6 +339,7 @@ mod tests {
                 len,
                 carrier: carrier.then_some(crate::Carrier::Base64),
                 hidden_chars: hidden,
+                concealed: 0,
                 code_like,
                 lexical: 0.0,
             };
