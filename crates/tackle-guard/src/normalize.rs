@@ -98,7 +98,10 @@ pub(crate) fn hidden_in(original: &str) -> usize {
 /// Zero-width joiners inside words of other scripts (Persian, the scripts of India) and
 /// between emoji are how those are written, and do not count.
 pub(crate) fn concealed_in(original: &str) -> usize {
-    if original.is_ascii() {
+    // Most units outside ASCII hold only typography (curly quotes, dashes) or words of one
+    // script: only where an invisible character or a look-alike stands are words read.
+    let Some(first) = original.bytes().position(|b| !b.is_ascii()) else { return 0 };
+    if !original[first..].chars().any(|c| is_invisible(c) || (!c.is_ascii() && look_alike(c).is_some())) {
         return 0;
     }
     let spaced = |c: char| {
