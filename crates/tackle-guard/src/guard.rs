@@ -413,10 +413,24 @@ pub(crate) fn for_each_candidate(text: &str, lexical: &dyn Fn(&str) -> f32, each
     let hidden_in = |range: &Range<usize>| {
         if normalized.hidden_chars == 0 { 0 } else { crate::normalize::hidden_in(&text[range.clone()]) }
     };
+    // Where characters that disguise a word stand, read once for the whole text and only
+    // where normalisation dropped or folded any; a unit counts those in its range.
+    let concealing = |normalized: &crate::normalize::Normalized, original: &str| {
+        if normalized.hidden_chars == 0 && normalized.folded == 0 {
+            Vec::new()
+        } else {
+            crate::normalize::concealing_at(original)
+        }
+    };
+    let concealing_here = concealing(&normalized, text);
+    let concealed_in = |range: &Range<usize>| {
+        concealing_here.partition_point(|&at| at < range.end)
+            - concealing_here.partition_point(|&at| at < range.start)
+    };
     for unit in detect(&normalized.text) {
         let range = normalized.original_range(unit.range.clone());
         let hidden = hidden_in(&range);
-        let concealed = crate::normalize::concealed_in(&text[range.clone()]);
+        let concealed = concealed_in(&range);
         if let Some(respelled) = crate::normalize::respell(&normalized.text[unit.range.clone()]) {
             for inner in detect(&respelled) {
                 let words = lexical(&respelled[inner.range.clone()]);
@@ -433,7 +447,7 @@ pub(crate) fn for_each_candidate(text: &str, lexical: &dyn Fn(&str) -> f32, each
     for decoded in find_carriers(text) {
         let inner = normalize(&decoded.text);
         let hidden = inner.hidden_chars + hidden_in(&decoded.range);
-        let concealed = crate::normalize::concealed_in(&decoded.text);
+        let concealed = concealing(&inner, &decoded.text).len();
         for unit in detect(&inner.text) {
             let words = lexical(&inner.text[unit.range.clone()]);
             each(Candidate {
@@ -689,6 +703,32 @@ mod tests {
     }
 
     proptest! {
+        /// The characters that disguise a word, read once per text, count for each unit
+        /// as reading the unit alone counts them; and where normalisation dropped and
+        /// folded nothing, there are none to read.
+        #[test]
+        fn disguised_words_count_per_unit_as_each_unit_alone(
+            pieces in prop::collection::vec(
+                prop::sample::select(vec![
+                    "Re", "spond", "fiv", "\u{0435}", "\u{043E}r", "\u{200B}", "\u{00AD}", "\u{200D}",
+                    " ", ". ", "\n", ": ", "\u{2019}", "\u{201C}", "ab", "\u{043E}\u{0431}", "p", "\u{03BC}",
+                    "\u{0915}\u{094D}", "ignore", "AI", "\u{FE0F}", "\u{1F468}", "7",
+                ]),
+                0..40,
+            )
+        ) {
+            let text: String = pieces.concat();
+            let normalized = normalize(&text);
+            let everywhere = crate::normalize::concealing_at(&text);
+            if normalized.hidden_chars == 0 && normalized.folded == 0 {
+                prop_assert!(everywhere.is_empty());
+            }
+            for candidate in candidates(&text).iter().filter(|c| c.features.carrier.is_none()) {
+                let alone = crate::normalize::concealing_at(&text[candidate.range.clone()]).len();
+                prop_assert_eq!(candidate.features.concealed, alone, "{:?}", &text[candidate.range.clone()]);
+            }
+        }
+
         /// With the trained scorer too, results do not depend on how a text is cut into
         /// lines of a batch, whatever the lines hold (attacks, invisible characters, quotes).
         #[test]

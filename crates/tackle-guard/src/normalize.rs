@@ -27,6 +27,8 @@ pub struct Normalized {
     origins: Option<Vec<Range<u32>>>,
     /// Characters of the original that were dropped or decoded as hidden carriers.
     pub hidden_chars: usize,
+    /// Look-alike letters folded to ASCII in words that mix them with ASCII letters.
+    pub folded: usize,
 }
 
 impl Normalized {
@@ -89,21 +91,18 @@ pub(crate) fn hidden_in(original: &str) -> usize {
     original.chars().filter(|c| is_invisible(*c) || tag_payload(*c).is_some()).count()
 }
 
-/// How many characters of `original` conceal a word of a script that writes spaces
-/// between its words (Latin, Greek, Cyrillic): an invisible character inside such a word
-/// (`Re\u{200B}spond`; not a soft hyphen, which only marks where a word may break), and a
-/// look-alike of an ASCII letter in a word of three letters or more whose letters are
-/// mostly ASCII (`fivе` with a Cyrillic `е`; not `обpазом`, Russian typed with one Latin
-/// letter). Nobody writes either to be read: both are there to get a word past a filter.
-/// Zero-width joiners inside words of other scripts (Persian, the scripts of India) and
-/// between emoji are how those are written, and do not count.
-pub(crate) fn concealed_in(original: &str) -> usize {
-    // Most units outside ASCII hold only typography (curly quotes, dashes) or words of one
-    // script: only where an invisible character or a look-alike stands are words read.
-    let Some(first) = original.bytes().position(|b| !b.is_ascii()) else { return 0 };
-    if !original[first..].chars().any(|c| is_invisible(c) || (!c.is_ascii() && look_alike(c).is_some())) {
-        return 0;
-    }
+/// Where (byte offsets, in order) the characters of `original` stand that conceal a word
+/// of a script that writes spaces between its words (Latin, Greek, Cyrillic): an invisible
+/// character inside such a word (`Re\u{200B}spond`; not a soft hyphen, which only marks
+/// where a word may break), and a look-alike of an ASCII letter in a word of three letters
+/// or more whose letters are mostly ASCII (`fivе` with a Cyrillic `е`; not `обpазом`,
+/// Russian typed with one Latin letter). Nobody writes either to be read: both are there to
+/// get a word past a filter. Zero-width joiners inside words of other scripts (Persian, the
+/// scripts of India) and between emoji are how those are written, and do not count.
+///
+/// Only worth reading where [`normalize`] dropped an invisible character or folded a
+/// look-alike (`hidden_chars`, `folded`): any character counted here is one of those.
+pub(crate) fn concealing_at(original: &str) -> Vec<usize> {
     let spaced = |c: char| {
         c.is_ascii_alphabetic()
             || (('\u{00C0}'..='\u{04FF}').contains(&c)
@@ -111,35 +110,43 @@ pub(crate) fn concealed_in(original: &str) -> usize {
                 && c != '\u{00F7}'
                 && c.is_alphabetic())
     };
-    let mut concealed = 0;
-    let chars: Vec<char> = original.chars().collect();
+    let mut at = Vec::new();
+    let chars: Vec<(usize, char)> = original.char_indices().collect();
     let mut i = 0;
     while i < chars.len() {
-        if !is_alphanumeric(chars[i]) {
+        if !is_alphanumeric(chars[i].1) {
             i += 1;
             continue;
         }
         // A word: letters and digits, with the invisible characters between them.
         let start = i;
         let mut end = i;
-        while end < chars.len() && (is_alphanumeric(chars[end]) || is_invisible(chars[end])) {
+        while end < chars.len() && (is_alphanumeric(chars[end].1) || is_invisible(chars[end].1)) {
             end += 1;
         }
-        while end > start && !is_alphanumeric(chars[end - 1]) {
+        while end > start && !is_alphanumeric(chars[end - 1].1) {
             end -= 1;
         }
         let word = &chars[start..end];
-        let letters = word.iter().filter(|c| c.is_alphabetic()).count();
-        let ascii = word.iter().filter(|c| c.is_ascii_alphabetic()).count();
-        if word.iter().filter(|c| is_alphanumeric(**c)).all(|c| spaced(*c) || c.is_ascii_digit()) {
-            concealed += word.iter().filter(|c| is_invisible(**c) && **c != '\u{00AD}').count();
-        }
-        if letters >= 3 && ascii * 2 > letters {
-            concealed += word.iter().filter(|c| !c.is_ascii() && look_alike(**c).is_some()).count();
-        }
+        let letters = word.iter().filter(|(_, c)| c.is_alphabetic()).count();
+        let ascii = word.iter().filter(|(_, c)| c.is_ascii_alphabetic()).count();
+        let in_spaced_script =
+            word.iter().filter(|(_, c)| is_alphanumeric(*c)).all(|(_, c)| spaced(*c) || c.is_ascii_digit());
+        let disguised = letters >= 3 && ascii * 2 > letters;
+        at.extend(word.iter().filter_map(|&(i, c)| {
+            let hidden = in_spaced_script && is_invisible(c) && c != '\u{00AD}';
+            let look_alike = disguised && !c.is_ascii() && look_alike(c).is_some();
+            (hidden || look_alike).then_some(i)
+        }));
         i = end.max(start + 1);
     }
-    concealed
+    at
+}
+
+/// How many characters of `original` conceal a word (see [`concealing_at`]).
+#[cfg(test)]
+fn concealed_in(original: &str) -> usize {
+    concealing_at(original).len()
 }
 
 /// Normalises `original` for detection (see the module docs).
@@ -147,7 +154,7 @@ pub fn normalize(original: &str) -> Normalized {
     // ASCII text is its own NFKC form, holds nothing invisible and no look-alikes: lower
     // case is all there is to do, and every byte maps to itself.
     if original.is_ascii() {
-        return Normalized { text: original.to_ascii_lowercase(), origins: None, hidden_chars: 0 };
+        return Normalized { text: original.to_ascii_lowercase(), origins: None, hidden_chars: 0, folded: 0 };
     }
     // Pass 1: each character in its plain, lower-case form, with where it came from. ASCII
     // goes straight through; other characters are remembered as written, for pass 2.
@@ -233,7 +240,8 @@ pub fn normalize(original: &str) -> Normalized {
         text = folded;
         origins = folded_origins;
     }
-    Normalized { text, origins: Some(origins), hidden_chars }
+    let folded = folds.len();
+    Normalized { text, origins: Some(origins), hidden_chars, folded }
 }
 
 /// [`char::is_alphanumeric`], read for the Basic Multilingual Plane from a bit set built
