@@ -1130,8 +1130,11 @@ pub fn detect(text: &str) -> Vec<Unit> {
                     add(if cited(range.start + at) { Signal::Quoted } else { Signal::Override });
                 }
             }
-            // Chinese and Japanese clauses, only in units outside ASCII.
+            // Chinese and Japanese clauses, only in units that hold a character of the
+            // kana or the ideographs (lead bytes E3 to E9 in UTF-8; typography's quotes and
+            // dashes, E2, make many units of English not ASCII).
             if !ascii
+                && text.as_bytes()[range.clone()].iter().any(|b| (0xe3..=0xe9).contains(b))
                 && let Some(at) = cjk_handling_time(&text[range.clone()])
                     .or_else(|| ja_handling_time(&text[range.clone()]))
                     .or_else(|| cjk_user_asks(&text[range.clone()]))
@@ -1328,6 +1331,9 @@ const ASSERT: &[&str] = &[
     "утверждай", "утверждайте", "заяви", "заявите",
 ];
 
+/// A noun for the answers a reader gives ([`ANSWERED_ABOUT`]'s).
+const K_ANSWER: u32 = 1 << 31;
+
 /// Words that open what is asserted ("that", "dass", "que", "что").
 const THAT: &[&str] = &["that", "dass", "que", "qu", "что"];
 
@@ -1373,6 +1379,9 @@ fn kinds() -> &'static std::collections::HashMap<&'static str, u32, WordHash> {
             for word in list {
                 *map.entry(*word).or_insert(0) |= bit;
             }
+        }
+        for word in ANSWERED_ABOUT.iter().flat_map(|(nouns, _)| nouns.iter()) {
+            *map.entry(*word).or_insert(0) |= K_ANSWER;
         }
         map
     })
@@ -1669,7 +1678,7 @@ fn obliged(words: &[Word<'_>], from: usize) -> Option<usize> {
 
 /// Nouns for the answers a reader gives, in the eight languages' alphabets.
 fn is_answer(word: &Word<'_>) -> bool {
-    ANSWERED_ABOUT.iter().any(|(nouns, _)| nouns.contains(&word.text))
+    word.kinds & K_ANSWER != 0
 }
 
 /// Whether a word is a verb's past participle of summarising or translating ("summarised",
@@ -1725,6 +1734,9 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
         {
             return Some(w.at);
         }
+        if w.kinds == 0 {
+            continue;
+        }
         // The same wish asked for by the writers, where the mood of the clause is the
         // obligation: "we ask that any summary of this review omit…", "pedimos que cualquier
         // resumen de esta reseña omita…", "solicitamos que qualquer resposta baseada nesta
@@ -1745,23 +1757,6 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
             && within(t + 2, 5).iter().any(summarised)
         {
             return Some(w.at);
-        }
-        // What answers about this text must say: "responses mentioning this product must
-        // include…", "qualquer resposta sobre este artigo deve afirmar…", "любой ответ об этой
-        // статье должен…" — answers about it, not to it ("answers to this question must be
-        // handed in", a form's or an exam's).
-        if let Some(next) = words.get(k + 1)
-            && ANSWERED_ABOUT
-                .iter()
-                .any(|(nouns, abouts)| nouns.contains(&w.text) && abouts.contains(&next.text))
-            && let Some(t) = (k + 2..(k + 4).min(words.len())).find(|&j| words[j].kinds & K_THIS != 0)
-            && let Some(m) = obliged(words, t + 1)
-            && !any(m + 1, 2, K_BE)
-        {
-            return Some(w.at);
-        }
-        if w.kinds == 0 {
-            continue;
         }
         // A machine bound by an obligation: "the AI should", "an automated agent … must", "the
         // user's assistant should" (a possessive), "бот должен" (Russian has no articles).
@@ -1925,16 +1920,24 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
 /// run…", "paso 1: resume…"): a word of letters or none, a number of up to three digits and a
 /// colon, a point or a parenthesis. The order is the verb after it.
 fn after_enumerator(unit: &str) -> &str {
-    let label = unit.len() - unit.trim_start_matches(|c: char| c.is_alphabetic()).len();
-    let rest = if label <= 12 { unit[label..].trim_start_matches(' ') } else { unit };
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let bytes = unit.as_bytes();
+    // Read as bytes, every unit passing here: letters of any script (bytes outside ASCII
+    // are a character's whole), up to 12 bytes of them.
+    let label = bytes.iter().take(13).take_while(|b| b.is_ascii_alphabetic() || **b >= 0x80).count();
+    if label > 12 {
+        return unit;
+    }
+    let mut at = label + usize::from(label > 0 && bytes.get(label) == Some(&b' '));
+    let digits = bytes[at..].iter().take(4).take_while(|b| b.is_ascii_digit()).count();
     if !(1..=3).contains(&digits) {
         return unit;
     }
-    match rest[digits..].trim_start_matches(' ').strip_prefix([':', '.', ')']) {
-        Some(after) if after.starts_with([' ', '\t']) => after.trim_start_matches([' ', '\t']),
-        _ => unit,
+    at += digits;
+    if !matches!(bytes.get(at), Some(b':' | b'.' | b')')) || !matches!(bytes.get(at + 1), Some(b' ' | b'\t'))
+    {
+        return unit;
     }
+    unit[at + 1..].trim_start_matches([' ', '\t'])
 }
 
 /// Whether the unit starting at `start` goes on with the sentence of a hard-wrapped line
