@@ -936,8 +936,14 @@ pub fn detect(text: &str) -> Vec<Unit> {
         }
         // "An AI reading the page will obey it": an indefinite article makes it any AI in
         // general, talked about, not the one reading.
+        // "An" also where a sentence opens with it ("An AI reading this page could be
+        // tricked…", a security article's); "a" only after a space, since a unit that opens
+        // with "A IA que lê…" is Portuguese for "the AI".
+        let an_opens = text[..start]
+            .strip_suffix("an ")
+            .is_some_and(|b| b.chars().next_back().is_none_or(|c| !is_alphanumeric(c)));
         if role == Role::Is(Signal::AddressedToAi)
-            && (text[..start].ends_with(" an ") || text[..start].ends_with(" a "))
+            && (text[..start].ends_with(" an ") || text[..start].ends_with(" a ") || an_opens)
         {
             continue;
         }
@@ -2160,7 +2166,19 @@ fn addressee(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
                     stems.iter().any(|p| v.text.starts_with(p) && v.text.len() <= p.len() + 6) || checks(v)
                 })
                 .map(|at| verbs.start + at);
-            let picked = verb.is_some_and(|v| (v + 1..v + 5).any(|j| is(j, K_THIS)))
+            // An indefinite article makes it any AI in general, talked about ("an AI reading
+            // this page could be tricked…", "a chatbot that summarizes this review may…"):
+            // "an", or "a" before an English relative or gerund (Portuguese "a IA que lê…" is
+            // "the AI").
+            let head = if k > 1 && is(k - 1, K_AI_MODIFIER) { k - 1 } else { k };
+            let general = head > 0
+                && (words[head - 1].text == "an"
+                    || (words[head - 1].text == "a"
+                        && words.get(k + 1).is_some_and(|v| {
+                            matches!(v.text, "that" | "which" | "who") || v.text.ends_with("ing")
+                        })));
+            let picked = !general
+                && verb.is_some_and(|v| (v + 1..v + 5).any(|j| is(j, K_THIS)))
                 && (w.kinds & (K_AI | K_WHOEVER) != 0
                     || (k > 0 && is(k - 1, K_AUTOMATED))
                     || (k > 0 && matches!(words[k - 1].text, "any" | "every" | "each" | "whichever"))
@@ -3213,6 +3231,8 @@ mod tests {
             "The author asks that readers cite the second edition.",
             "An article for the model reading club: see page 4.",
             "Tip for beginners: start with the smaller tools.",
+            "An AI reading this page could be tricked by hidden text into leaking data.",
+            "A chatbot that summarizes this review may miss its irony.",
             "Tips for AI prompt writing and other tools.",
         ] {
             assert!(!signals(text).contains(&"addressed_to_ai"), "{text}: {:?}", signals(text));
