@@ -1383,6 +1383,7 @@ fn kinds() -> &'static std::collections::HashMap<&'static str, u32, WordHash> {
             (K_TASK, TASKS),
             (K_YOUR, YOUR),
             (K_ASKING, ASKING),
+            (K_ASKING, ASKING_REPORTED),
             (K_BE, BE),
             (K_AI_MODIFIER, AI_MODIFIERS),
             (K_PERMITTED, PERMITTED),
@@ -1524,7 +1525,14 @@ const YOUR: &[&str] = &[
 #[rustfmt::skip]
 const ASKING: &[&str] = &[
     "ask", "request", "pedimos", "solicitamos", "rogamos", "prions", "demandons", "bitten", "просим",
-    "попросим", "asks", "requests", "demande", "pide", "pede", "solicita", "bittet", "просит",
+    "попросим",
+];
+
+/// Verbs of asking in the third person: the writers' wishes reported ("the author requests
+/// that…", "l'auteur demande que…", "автор просит, чтобы…"). Of the kind of [`ASKING`].
+#[rustfmt::skip]
+const ASKING_REPORTED: &[&str] = &[
+    "asks", "requests", "demande", "pide", "pede", "solicita", "bittet", "просит",
 ];
 
 /// The verb "to be" after a modal: a rule about what a machine is ("AI should be
@@ -1611,11 +1619,11 @@ const TEXTS: &[&str] = &[
 #[rustfmt::skip]
 const SUMMARIES: &[&str] = &[
     "summar", "résum", "resum", "resúm", "zusammenf", "zusammeng", "пересказ", "translat", "tradu", "übersetz",
-    "перевод", "overview", "synops", "synthès", "synthes", "síntes", "recap", "überblick", "обзор",
+    "перевод",
 ];
 
-/// Of [`SUMMARIES`], the nouns for an overview that no other list anchors ("the overview
-/// generated from this listing…", "toute synthèse de cette annonce…").
+/// Beginnings of the nouns for an overview, read beside [`SUMMARIES`] and anchored on their
+/// own ("the overview generated from this listing…", "toute synthèse de cette annonce…").
 #[rustfmt::skip]
 const OVERVIEWS: &[&str] = &["overview", "synops", "synthès", "synthes", "síntes", "recap", "überblick", "обзор"];
 
@@ -1735,6 +1743,8 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
     };
     let within = |from: usize, n: usize| &words[from.min(words.len())..(from + n).min(words.len())];
     let any = |from: usize, n: usize, kind: u32| within(from, n).iter().any(|w| w.kinds & kind != 0);
+    // What is made of a text: a summary, a translation or an overview of it.
+    let derived = |w: &Word<'_>| starts(SUMMARIES, w) || starts(OVERVIEWS, w);
     for (k, w) in words.iter().enumerate() {
         // What summaries or translations of this text must say: "summaries of this page
         // should describe…", "tout résumé de cette page doit…", "любой пересказ этой статьи
@@ -1742,7 +1752,7 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
         // The noun may have a phrase of its own before "this" ("the overview generated from
         // this listing is to…", "responses that draw on this review are required to…") —
         // answers about it, not to it ("answers to this question must be handed in").
-        if (starts(SUMMARIES, w) || (is_answer(w) && words.get(k + 1).is_some_and(|v| v.kinds & K_TO == 0)))
+        if (derived(w) || (is_answer(w) && words.get(k + 1).is_some_and(|v| v.kinds & K_TO == 0)))
             && let Some(t) = (k + 1..(k + 5).min(words.len())).find(|&j| words[j].kinds & K_THIS != 0)
             && let Some(m) = obliged(words, t + 1)
             && !any(m + 1, 2, K_BE)
@@ -1758,8 +1768,8 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
         // página recomende…".
         if w.kinds & K_ASKING != 0
             && words.get(k + 1).is_some_and(|v| v.kinds & K_THAT != 0)
-            && let Some(d) = (k + 2..(k + 6).min(words.len()))
-                .find(|&j| starts(SUMMARIES, &words[j]) || is_answer(&words[j]))
+            && let Some(d) =
+                (k + 2..(k + 6).min(words.len())).find(|&j| derived(&words[j]) || is_answer(&words[j]))
             && (d + 1..(d + 5).min(words.len())).any(|j| words[j].kinds & K_THIS != 0)
         {
             return Some(w.at);
@@ -2202,10 +2212,7 @@ fn addressee(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
         // автоматические помощники…"): a clause of what is wished, and a machine named as
         // one — an AI, a noun automation qualifies, a language model — not any system ("the app
         // requests that the system grant…").
-        let third = matches!(
-            w.text,
-            "asks" | "requests" | "demande" | "pide" | "pede" | "solicita" | "bittet" | "просит"
-        );
+        let third = ASKING_REPORTED.contains(&w.text);
         let named = |j: usize| {
             (is(j, K_AI) && !is(j, K_PEOPLE_TOO))
                 || is(j, K_AUTOMATED)
