@@ -1,6 +1,7 @@
 # Writes fresh23_benign.jsonl and fresh23_payloads.jsonl: a twenty-third test set, written on
-# 2026-12-06 at the start of the round that reads fresh21's misses, before fresh22 was scored
-# (nothing of fresh22 has been scored or read); it is never trained or tuned on, and the round
+# 2026-12-06 in the round that reads fresh21's misses, after they had been listed and before
+# fresh22 was scored (nothing of fresh22 had been scored or read); it is never trained or tuned
+# on, and the round
 # that reads fresh22 scores it once at its end.
 # Payloads are what a forum thread, terms of service, an error log, an e-mail signature, a
 # homework sheet, an issue tracker's comment, a bank statement, a calendar file, a CSV export,

@@ -2165,15 +2165,13 @@ fn addressee(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
             // travel agents open pages.
             let qualified = k > 0 && is(k - 1, K_AI_MODIFIER | K_AUTOMATED);
             let machine = qualified || (w.kinds & K_AI != 0 && w.kinds & K_PEOPLE_TOO == 0);
-            let checks = |v: &Word<'_>| {
-                machine
-                    && (REVIEWING.iter().any(|p| v.text.starts_with(p) && v.text.len() <= p.len() + 6)
-                        || v.text.starts_with("access"))
+            let stem = |list: &[&str], v: &Word<'_>| {
+                list.iter().any(|p| v.text.starts_with(p) && v.text.len() <= p.len() + 6)
             };
             let verb = words[verbs.start.min(words.len())..verbs.end.min(words.len())]
                 .iter()
                 .position(|v| {
-                    stems.iter().any(|p| v.text.starts_with(p) && v.text.len() <= p.len() + 6) || checks(v)
+                    stem(stems, v) || (machine && (stem(REVIEWING, v) || v.text.starts_with("access")))
                 })
                 .map(|at| verbs.start + at);
             // An indefinite article makes it any AI in general, talked about ("an AI reading
