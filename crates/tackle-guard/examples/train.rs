@@ -727,6 +727,36 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
     println!("  injected, by concealment: {}", concealments.join(", "));
 }
 
+/// Writes one JSON line per unit of each part's plain samples (disguised ones read the same
+/// once normalised and decoded): the part, the sample's index in it, its family, whether the
+/// unit overlaps the payload, the committed model's score and the unit as the guard hands it
+/// to a classifier.
+fn dump_units(path: &str, parts: &[(String, Vec<Sample>)]) {
+    use std::io::Write as _;
+    let (scorer, lexical) = (Trees::trained(), Lexical::trained());
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect(path));
+    for (part, set) in parts {
+        for (doc, sample) in set.iter().enumerate() {
+            if !sample.how.is_empty() && sample.how != "plain" {
+                continue;
+            }
+            for c in candidates_with(&sample.text, &|words| lexical.logit(words)) {
+                let positive =
+                    sample.payload.as_ref().is_some_and(|p| c.range.start < p.end && p.start < c.range.end);
+                let text = c
+                    .decoded
+                    .clone()
+                    .unwrap_or_else(|| tackle_guard::normalize(&sample.text[c.range.clone()]).text);
+                let line = serde_json::json!({
+                    "part": part, "doc": doc, "family": sample.family, "injected": sample.payload.is_some(),
+                    "label": positive, "score": scorer.score(&c.features), "text": text,
+                });
+                writeln!(out, "{line}").unwrap();
+            }
+        }
+    }
+}
+
 /// The units of a false alarm that scored over the threshold (training part only).
 fn show(scorer: &Trees, lexical: &Lexical, sample: &Sample) {
     for candidate in candidates_with(&sample.text, &|words| lexical.logit(words)) {
@@ -814,6 +844,28 @@ fn main() {
         (None, family) if family.starts_with("benign:real:") => 1,
         (None, _) => HARD_NEGATIVE,
     };
+    if let Some(path) = args.iter().position(|a| a == "--dump-units").and_then(|i| args.get(i + 1)) {
+        // Every unit of the training part, the held-out part and the sets named by
+        // `--dump-sets A,B`, with the committed model's score: what a classifier of
+        // borderline units learns from and is measured on (`tackle-local`'s `guard_head`).
+        let named: Vec<String> = args
+            .iter()
+            .position(|a| a == "--dump-sets")
+            .and_then(|i| args.get(i + 1))
+            .map(|list| list.split(',').map(str::to_owned).collect())
+            .unwrap_or_default();
+        let mut parts: Vec<(String, Vec<Sample>)> =
+            vec![("train".to_owned(), word_samples.clone()), ("held_out".to_owned(), held_samples.clone())];
+        for name in named {
+            let set = samples(
+                &load(&format!("{root}/{name}_benign.jsonl"), "genre"),
+                &load(&format!("{root}/{name}_payloads.jsonl"), "family"),
+            );
+            parts.push((name, set));
+        }
+        dump_units(path, &parts);
+        return;
+    }
     if args.iter().any(|a| a == "--committed") {
         // The model in the crate as it is, on the same held-out part and fresh sets.
         let (scorer, lexical) = (Trees::trained(), Lexical::trained().clone());
