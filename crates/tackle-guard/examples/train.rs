@@ -8,7 +8,9 @@
 //! misses; `--dev-fold K` sets a third of the training part aside as a development set (its
 //! figures instead of the held-out part's; `--missed-in dev` lists its misses); `--show`
 //! prints the false alarms of the training part (and of the development set, with
-//! `--dev-fold`), `--missed` and `--feature NAME` what the training part teaches).
+//! `--dev-fold`), `--missed` and `--feature NAME` what the training part teaches;
+//! `--dump-units FILE` writes every unit of the training part, the held-out part and the sets
+//! of `--dump-sets A,B` with its label and the committed model's score, and trains nothing).
 //!
 //! Data: `data/benign.jsonl` (documents the way tools return them, trigger words included)
 //! and `data/payloads.jsonl` (injected text in families). Every third document of each genre
