@@ -283,6 +283,9 @@ pub(crate) struct Document {
     pub(crate) title: Option<String>,
     /// The text of comments (at most `hidden::MAX_PIECES`), hidden from readers.
     pub(crate) comments: Vec<String>,
+    /// Where React's streaming puts what it streamed in: (the id of the place, the id of
+    /// the hidden part that goes there), read from the page's scripts ([`streamed_moves`]).
+    streamed: Vec<(String, String)>,
 }
 
 impl Document {
@@ -301,7 +304,120 @@ impl Document {
         tokenize(html, &mut builder, stop)?;
         // A formula left open at the end still says what it says.
         builder.end_formula();
-        Some(builder.doc)
+        let mut doc = builder.doc;
+        doc.place_streamed();
+        Some(doc)
+    }
+
+    /// Puts each part React streamed in where the page's script puts it: a server-rendered
+    /// React page (Next.js and its kin) sends what was not ready at first later, as
+    /// `<div hidden id="S:1">` at the end of the body, with a script that moves it into
+    /// the place left for it (`<template id="B:0">` before a fallback, or an element
+    /// `id="P:1"`). A browser runs that script at once, so a reader sees the parts in
+    /// place; read where they arrive, the story would be hidden text after the footer. The
+    /// nodes are laid out again in their new order (the document order the rest relies on);
+    /// a part whose place is not in the document stays where it is.
+    fn place_streamed(&mut self) {
+        let mut by_id: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+        for id in 0..self.nodes.len() as u32 {
+            if let Some(value) = self.attr(id, "id").filter(|v| streamed_id(v)) {
+                by_id.entry(value).or_insert(id);
+            }
+        }
+        if by_id.is_empty() {
+            return;
+        }
+        // Where the scripts are not in the page (a saved copy), React's own numbering: a
+        // part `S:x` fills the boundary `B:x` or the placeholder `P:x`.
+        // The scripts' moves come first.
+        let mut numbered: Vec<(u32, u32, String, String)> = Vec::new();
+        for (id, &at) in &by_id {
+            let Some(number) = id.strip_prefix("S:") else { continue };
+            for place in [format!("B:{number}"), format!("P:{number}")] {
+                if let Some(&place_at) = by_id.get(place.as_str()) {
+                    numbered.push((at, place_at, place, (*id).to_owned()));
+                }
+            }
+        }
+        numbered.sort_unstable();
+        let mut moves = self.streamed.clone();
+        moves.extend(numbered.into_iter().map(|(_, _, place, part)| (place, part)));
+        // Place -> part, each part moved once, never into itself.
+        let mut into: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        let mut moved: std::collections::HashSet<u32> = std::collections::HashSet::new();
+        for (place, part) in &moves {
+            let (Some(&place), Some(&part)) = (by_id.get(place.as_str()), by_id.get(part.as_str())) else {
+                continue;
+            };
+            if place != part
+                && self.tag(part) == Some(Tag::Div)
+                && !moved.contains(&part)
+                && !into.contains_key(&place)
+            {
+                into.insert(place, part);
+                moved.insert(part);
+            }
+        }
+        if into.is_empty() {
+            return;
+        }
+        let old = std::mem::take(&mut self.nodes);
+        let mut nodes: Vec<Node> = Vec::with_capacity(old.len());
+        nodes.push(Node { kind: Kind::Document, parent: 0, first_child: NONE, last_child: NONE, next: NONE });
+        let append = |nodes: &mut Vec<Node>, kind: Kind, parent: u32| {
+            let id = nodes.len() as u32;
+            nodes.push(Node { kind, parent, first_child: NONE, last_child: NONE, next: NONE });
+            let last = nodes[parent as usize].last_child;
+            nodes[parent as usize].last_child = id;
+            if last == NONE {
+                nodes[parent as usize].first_child = id;
+            } else {
+                nodes[last as usize].next = id;
+            }
+            id
+        };
+        // (the next old node to copy, its new parent); a part's children are copied where
+        // its place stood, and the part itself where it arrived is left out.
+        let mut stack: Vec<(u32, u32)> = vec![(old[0].first_child, 0)];
+        let mut body = NONE;
+        while let Some(top) = stack.last_mut() {
+            let (at, parent) = *top;
+            if at == NONE {
+                stack.pop();
+                continue;
+            }
+            top.0 = old[at as usize].next;
+            if moved.contains(&at) {
+                continue;
+            }
+            if let Some(part) = into.remove(&at) {
+                stack.push((old[part as usize].first_child, parent));
+                continue;
+            }
+            let copy = append(&mut nodes, old[at as usize].kind.clone(), parent);
+            if body == NONE && matches!(old[at as usize].kind, Kind::Element { tag: Tag::Body, .. }) {
+                body = copy;
+            }
+            stack.push((old[at as usize].first_child, copy));
+        }
+        // Parts whose place was never reached (it stood inside what was left out) keep
+        // their text, at the end of the body.
+        let mut left: Vec<u32> = into.into_values().collect();
+        left.sort_unstable();
+        for part in left {
+            let mut stack: Vec<(u32, u32)> = vec![(part, if body == NONE { 0 } else { body })];
+            while let Some(top) = stack.last_mut() {
+                let (at, parent) = *top;
+                if at == NONE {
+                    stack.pop();
+                    continue;
+                }
+                top.0 = if at == part { NONE } else { old[at as usize].next };
+                let copy = append(&mut nodes, old[at as usize].kind.clone(), parent);
+                stack.push((old[at as usize].first_child, copy));
+            }
+        }
+        self.nodes = nodes;
     }
 
     fn slice(&self, range: &Range<u32>) -> &str {
@@ -371,6 +487,40 @@ impl Document {
 }
 
 /// Runs of whitespace as one space, trimmed.
+/// Whether `id` is one React's streaming gives a boundary (`B:0`), a placeholder (`P:1`) or
+/// a part (`S:1a`): the letter, a colon and a short hexadecimal number.
+fn streamed_id(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    bytes.len() > 2
+        && bytes.len() <= 10
+        && matches!(bytes[0], b'B' | b'P' | b'S')
+        && bytes[1] == b':'
+        && bytes[2..].iter().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+}
+
+/// At most this many moves of streamed parts are read from a page's scripts.
+const MAX_STREAMED: usize = 4096;
+
+/// Reads the moves React's streaming scripts make (`$RC("B:0","S:0")` and `$RR(…)` fill a
+/// boundary with a part, `$RS("S:1","P:1")` a placeholder) into `out` as (place, part).
+fn streamed_moves(script: &str, out: &mut Vec<(String, String)>) {
+    for (call, part_first) in [("$RC(\"", false), ("$RR(\"", false), ("$RS(\"", true)] {
+        let mut rest = script;
+        while let Some(at) = rest.find(call) {
+            rest = &rest[at + call.len()..];
+            let Some((first, after)) = rest.split_once('"') else { break };
+            let Some(after) = after.strip_prefix(",\"") else { continue };
+            let Some((second, _)) = after.split_once('"') else { break };
+            let short = |id: &str| id.len() <= 16 && id.len() > 2;
+            if out.len() >= MAX_STREAMED || !short(first) || !short(second) {
+                continue;
+            }
+            let (place, part) = if part_first { (second, first) } else { (first, second) };
+            out.push((place.to_owned(), part.to_owned()));
+        }
+    }
+}
+
 pub(crate) fn fold_whitespace(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
@@ -694,6 +844,18 @@ impl Builder {
             }
             _ => {}
         }
+        if tag == Tag::Template
+            && self.attr_since(mark, "id").is_some_and(|id| streamed_id(id) && !id.starts_with("S:"))
+        {
+            // The place React's streaming fills (`Document::place_streamed`): kept as an
+            // empty element, what it holds dropped.
+            let attrs = mark.0 as u32..self.doc.attrs.len() as u32;
+            self.append(Kind::Element { tag, attrs });
+            if !self_closing {
+                self.dropped.push(tag);
+            }
+            return;
+        }
         if tag.is_dropped() {
             if tag == Tag::Math && !self_closing {
                 let mut formula = Formula {
@@ -865,6 +1027,7 @@ fn tokenize(html: &str, builder: &mut Builder, stop: &crate::extract::StopFlag) 
                     if keep {
                         match tag {
                             Tag::Script if json_ld => builder.doc.json_ld.push(content.to_owned()),
+                            Tag::Script => streamed_moves(content, &mut builder.doc.streamed),
                             Tag::Title if builder.doc.title.is_none() && builder.dropped.is_empty() => {
                                 let mut title = String::new();
                                 decode_entities_into(content, &mut title);
@@ -1141,6 +1304,40 @@ mod tests {
         let mut out = String::new();
         outline(&doc, Document::ROOT, &mut out);
         out
+    }
+
+    #[test]
+    fn parts_react_streams_in_are_read_where_its_script_puts_them() {
+        // Next.js: the story arrives hidden after the footer, a piece of it in a placeholder
+        // of its own; the page's scripts move both into place.
+        let html = "<body><main><h1>Title</h1><template id=\"B:0\"></template><p>Loading…</p></main>\
+                    <footer>Footer</footer>\
+                    <div hidden id=\"S:0\"><article><p>First part.</p><span id=\"P:1\"></span></article></div>\
+                    <script>$RC(\"B:0\",\"S:0\")</script>\
+                    <div hidden id=\"S:1\"><p>Second part.</p></div><script>$RS(\"S:1\",\"P:1\")</script>\
+                    <div hidden id=\"S:2\"><p>Nowhere to go.</p></div></body>";
+        let doc = Document::parse(html);
+        let text = doc.text_content(Document::ROOT);
+        // (React then removes the fallback; it is short, and stays.)
+        assert_eq!(text, "TitleFirst part.Second part.Loading…FooterNowhere to go.");
+        // The parts moved are no longer hidden; the one with no place stays hidden.
+        let hidden: Vec<String> = super::super::hidden::collect(&doc).into_iter().map(|h| h.text).collect();
+        assert_eq!(hidden, ["Nowhere to go."]);
+        // Every node is its parent's child, in document order (a parent before its children).
+        for (i, node) in doc.nodes.iter().enumerate().skip(1) {
+            assert!((node.parent as usize) < i);
+            assert!(doc.children(node.parent).any(|c| c as usize == i));
+        }
+        // A saved copy without the scripts: React's numbering says where each part goes
+        // (`S:1` into the boundary `B:1`, `S:2` into the placeholder `P:2`, a template too).
+        let saved = "<body><main><template id=\"B:1\"></template><p>Loading</p></main><p>Footer</p>\
+                     <div hidden id=\"S:1\"><p>One.</p><template id=\"P:2\"></template></div>\
+                     <div hidden id=\"S:2\"><p>Two.</p></div></body>";
+        assert_eq!(Document::parse(saved).text_content(Document::ROOT), "One.Two.LoadingFooter");
+        // A script naming parts that are not there, or a part for itself, moves nothing.
+        let odd = "<body><p>A</p><div hidden id=\"S:0\"><p>B</p></div><p id=\"S:1\">C</p>\
+                   <script>$RC(\"B:9\",\"S:0\");$RC(\"S:0\",\"S:0\");$RS(\"S:0\"</script></body>";
+        assert_eq!(Document::parse(odd).text_content(Document::ROOT), "ABC");
     }
 
     #[test]

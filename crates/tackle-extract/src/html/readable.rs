@@ -348,19 +348,30 @@ fn name_signal(doc: &Document, id: u32, targets: &LinkTargets<'_>) -> (i32, bool
             // A name that lists the areas of a layout — a grid, a layout or columns of
             // content beside a sidebar (`foolcom-grid-toc-content-sidebar`) — names the
             // arrangement around the story, not a part to leave out. (`content-sidebar` is
-            // a sidebar's own name, and `related-grid` a grid of other stories.)
+            // a sidebar's own name, and `related-grid` a grid of other stories.) So does a
+            // name that joins a boilerplate word on to something else (`inline-and-sidebar-
+            // container`, `content-with-sidebar`, `has-sidebar`): the element holds a sidebar
+            // beside other parts. A name that starts with the boilerplate word is still its
+            // own (`sidebar-with-ads`, `share-and-follow`).
             let (mut token_hard, mut token_soft, mut token_positive, mut layout) =
                 (false, false, false, false);
+            let (mut joined, mut negative_first) = (false, false);
             for word in words(token) {
                 layout |= LAYOUT.iter().any(|l| word.eq_ignore_ascii_case(l));
+                if JOINS.iter().any(|j| word.eq_ignore_ascii_case(j)) {
+                    joined = true;
+                    continue;
+                }
                 match name_word(word) {
                     NameWord::Hard => token_hard = true,
                     NameWord::Soft => token_soft = true,
                     NameWord::Positive => token_positive = true,
                     NameWord::Other => {}
                 }
+                negative_first |= !joined && (token_hard || token_soft);
             }
-            if layout && token_positive && (token_hard || token_soft) {
+            let arrangement = (layout && token_positive) || (joined && !negative_first);
+            if arrangement && (token_hard || token_soft) {
                 continue;
             }
             hard |= token_hard;
@@ -384,6 +395,9 @@ fn name_signal(doc: &Document, id: u32, targets: &LinkTargets<'_>) -> (i32, bool
 
 /// Words that name the arrangement of a page's areas rather than one of them.
 const LAYOUT: &[&str] = &["grid", "layout", "cols", "columns"];
+
+/// Words that join one area of a name on to another (`inline-and-sidebar`, `has-sidebar`).
+const JOINS: &[&str] = &["and", "with", "has"];
 
 /// The ids links of a page lead to (`href="#…"`), for [`name_signal`].
 pub(crate) struct LinkTargets<'a>(std::collections::HashSet<&'a str>);
@@ -1163,9 +1177,16 @@ mod tests {
         // decides: a grid of content beside a sidebar is the story's arrangement.
         let legal = format!("<div class=legal>{}</div>", format!("<p>Legal notice: {PROSE}</p>").repeat(6));
         let story = format!("<p>Story: {PROSE}</p>").repeat(3);
-        for (class, kept) in
-            [("foolcom-grid-toc-content-sidebar", true), ("content-sidebar", false), ("related-grid", false)]
-        {
+        for (class, kept) in [
+            ("foolcom-grid-toc-content-sidebar", true),
+            ("content-sidebar", false),
+            ("related-grid", false),
+            ("inline-and-sidebar-container", true),
+            ("contentWithSidebar", true),
+            ("has-sidebar", true),
+            ("sidebar-with-ads", false),
+            ("share-and-follow", false),
+        ] {
             let html = format!(
                 "<body><h1>Title</h1><div class=\"{class}\"><div class=prose>{story}</div></div>{legal}</body>"
             );
