@@ -352,12 +352,16 @@ fn name_signal(doc: &Document, id: u32, targets: &LinkTargets<'_>) -> (i32, bool
             // name that joins a boilerplate word on to something else (`inline-and-sidebar-
             // container`, `content-with-sidebar`, `has-sidebar`): the element holds a sidebar
             // beside other parts. A name that starts with the boilerplate word is still its
-            // own (`sidebar-with-ads`, `share-and-follow`).
+            // own (`sidebar-with-ads`, `share-and-follow`). And a layout named as one
+            // (`c-layout-sidebar-left`) is the arrangement whatever it is arranged around;
+            // a grid or columns need a content word for that (`related-grid` is a grid of
+            // other stories).
             let (mut token_hard, mut token_soft, mut token_positive, mut layout) =
                 (false, false, false, false);
-            let (mut joined, mut negative_first) = (false, false);
+            let (mut joined, mut negative_first, mut named_layout) = (false, false, false);
             for word in words(token) {
                 layout |= LAYOUT.iter().any(|l| word.eq_ignore_ascii_case(l));
+                named_layout |= word.eq_ignore_ascii_case("layout");
                 if JOINS.iter().any(|j| word.eq_ignore_ascii_case(j)) {
                     joined = true;
                     continue;
@@ -370,7 +374,7 @@ fn name_signal(doc: &Document, id: u32, targets: &LinkTargets<'_>) -> (i32, bool
                 }
                 negative_first |= !joined && (token_hard || token_soft);
             }
-            let arrangement = (layout && token_positive) || (joined && !negative_first);
+            let arrangement = (layout && token_positive) || named_layout || (joined && !negative_first);
             if arrangement && (token_hard || token_soft) {
                 continue;
             }
@@ -658,6 +662,10 @@ fn base_score(tag: Tag) -> f32 {
     }
 }
 
+/// The most text (bytes, whitespace not counted) a link's face holds for the blocks inside
+/// it to be read as a teaser of another page rather than prose of this one.
+const CARD_FACE: u32 = 1000;
+
 /// Selects the main content of `doc`; `None` when no block of prose was found.
 pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection> {
     let analysis = analyse(doc, strictness);
@@ -673,10 +681,21 @@ pub(crate) fn select(doc: &Document, strictness: Strictness) -> Option<Selection
             score[i] = base_score(tag) + 25.0 * name_signal(doc, id, &targets).0 as f32;
         }
     };
+    // Inside a link: a card whose whole face links to another page (`<a><div><h3>…</h3>
+    // <div>teaser</div></div></a>`) holds that page's teaser, however it reads. A card's
+    // face is short: an `<a>` holding more (one left open in broken markup, which then
+    // holds the rest of the page) says nothing of its text. (Parents come before their
+    // children.)
+    let mut in_link = vec![false; n];
+    for id in 1..n as u32 {
+        let parent = doc.node(id).parent;
+        in_link[id as usize] = in_link[parent as usize]
+            || (doc.tag(parent) == Some(Tag::A) && analysis.text_len[parent as usize] <= CARD_FACE);
+    }
     for id in 1..n as u32 {
         let i = id as usize;
         let Some(tag) = doc.tag(id) else { continue };
-        if analysis.removed[i] || is_inline(tag) {
+        if analysis.removed[i] || is_inline(tag) || in_link[i] {
             continue;
         }
         // A paragraph-like element scores with all its text, unless it holds blocks of its
@@ -1163,6 +1182,23 @@ mod tests {
     }
 
     #[test]
+    fn teasers_on_the_faces_of_linked_cards_are_not_the_story() {
+        // A short page beside a card of another story whose whole face is one link, its
+        // teaser longer than the page's one paragraph (a government guide's front page, cut
+        // down to what decides it).
+        let html = r#"<body><main class="relative"> <div><div id="block-ennerdale-mainpagecontent"><div><div class="c-container pb-fl-xl bg-surface-primary-background text-surface-primary-foreground"><div class="c-layout-sidebar-left"><div class="c-layout-main" data-js-back-to-top-offset-el><div class="flex flex-col gap-fl-lg"><div><div class="grid grid-cols-12 lg:gap-x-fl-sm-lg"><div class="col-span-full"><div class="border border-l-4 border-surface-primary-keyline border-l-snippet-accent mb-fl-md mt-fl-md"><div class="px-fl-sm py-fl-md"><div class="c-wysiwyg"><p>Small organisations will find this guidance useful, but should refer to </p></div></div></div></div></div></div><div> <nav aria-label="Previous and next pages in this collection" class="flex items-center gap-fl-sm justify-between items-center border-y border-muted-light py-fl-sm"> <a href="/collection/small-business-guide/backing-your-data" class="ml-auto flex items-center justify-end gap-fl-xs text-right w-full max-w-1/2"> <span>Next page:<span class="font-semibold">Step 1 - Backing up your data</span></span></a></nav></div> </div></div></div> </div></div></div></div><div><div class="bg-surface-secondary-background md:px-fl-2xl group-[.pdf]:hidden"><div class="py-fl-lg c-container lg:max-w-2xl"><div><div class="js-view-dom-id-1743d59bc01cd0198346ff18c119e86340a0c47d8f2ffd0cc0c727e353dd6861"><div class="flex flex-col gap-fl-md"><div class="relative"> <a class="relative z-10 min-h-48 group flex bg-white text-surface-primary-foreground no-underline border border-surface-primary-keyline hover:no-underline hover:shadow-glow md:h-48" href="/news/black-friday-bargain-hunters-warned-of-enhanced-online-scams-after-millions-lost-last-year"><div class="w-full p-fl-sm"><div class="text-fl-sm line-clamp-2 c-wysiwyg"> Latest Cyber Aware campaign aims to help shoppers protect themselves online in the run up to the festive period.</div></div> </a></div></div></div></div></div></div></div> </main></body>"#;
+        let text = selected_text(html);
+        assert!(text.contains("Small organisations"), "{text}");
+        assert!(!text.contains("Cyber Aware"), "{text}");
+        // A link left open in broken markup holds the rest of the page: its text is the
+        // page's own.
+        let more = format!("<p>More: {PROSE}</p>").repeat(8);
+        let broken = format!("<body><a href=/home>Home<div><p>Story: {PROSE}</p>{more}</div></body>");
+        let text = selected_text(&broken);
+        assert!(text.contains("Story:") && text.contains("More:"), "{text}");
+    }
+
+    #[test]
     fn a_wrapper_named_like_boilerplate_keeps_the_page() {
         let html = format!(
             "<body><div class=\"layout has-sidebar\"><h1>Title</h1><p>{PROSE}</p><p>{PROSE}</p></div></body>"
@@ -1186,6 +1222,8 @@ mod tests {
             ("has-sidebar", true),
             ("sidebar-with-ads", false),
             ("share-and-follow", false),
+            ("c-layout-sidebar-left", true),
+            ("sidebar-cols", false),
         ] {
             let html = format!(
                 "<body><h1>Title</h1><div class=\"{class}\"><div class=prose>{story}</div></div>{legal}</body>"
