@@ -286,6 +286,8 @@ pub(crate) struct Document {
     /// Where React's streaming puts what it streamed in: (the id of the place, the id of
     /// the hidden part that goes there), read from the page's scripts ([`streamed_moves`]).
     streamed: Vec<(String, String)>,
+    /// Whether the page keeps a place for a streamed part (`<template id="B:0">`).
+    streamed_places: bool,
 }
 
 impl Document {
@@ -318,6 +320,10 @@ impl Document {
     /// nodes are laid out again in their new order (the document order the rest relies on);
     /// a part whose place is not in the document stays where it is.
     fn place_streamed(&mut self) {
+        // Most pages stream nothing: they are not read again.
+        if self.streamed.is_empty() && !self.streamed_places {
+            return;
+        }
         let mut by_id: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
         for id in 0..self.nodes.len() as u32 {
             if let Some(value) = self.attr(id, "id").filter(|v| streamed_id(v)) {
@@ -327,9 +333,8 @@ impl Document {
         if by_id.is_empty() {
             return;
         }
-        // Where the scripts are not in the page (a saved copy), React's own numbering: a
-        // part `S:x` fills the boundary `B:x` or the placeholder `P:x`.
-        // The scripts' moves come first.
+        // The scripts' moves first; then, for a saved copy without its scripts, React's own
+        // numbering: a part `S:x` fills the boundary `B:x` or the placeholder `P:x`.
         let mut numbered: Vec<(u32, u32, String, String)> = Vec::new();
         for (id, &at) in &by_id {
             let Some(number) = id.strip_prefix("S:") else { continue };
@@ -486,7 +491,6 @@ impl Document {
     }
 }
 
-/// Runs of whitespace as one space, trimmed.
 /// Whether `id` is one React's streaming gives a boundary (`B:0`), a placeholder (`P:1`) or
 /// a part (`S:1a`): the letter, a colon and a short hexadecimal number.
 fn streamed_id(id: &str) -> bool {
@@ -521,6 +525,7 @@ fn streamed_moves(script: &str, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// Runs of whitespace as one space, trimmed.
 pub(crate) fn fold_whitespace(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
@@ -851,6 +856,7 @@ impl Builder {
             // empty element, what it holds dropped.
             let attrs = mark.0 as u32..self.doc.attrs.len() as u32;
             self.append(Kind::Element { tag, attrs });
+            self.doc.streamed_places = true;
             if !self_closing {
                 self.dropped.push(tag);
             }
