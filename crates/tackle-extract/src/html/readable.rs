@@ -345,17 +345,15 @@ fn name_signal(doc: &Document, id: u32, targets: &LinkTargets<'_>) -> (i32, bool
     for (value, is_id) in [(doc.attr(id, "class"), false), (own_id, true)] {
         let Some(value) = value else { continue };
         for token in value.split_ascii_whitespace() {
-            // A name that lists the areas of a layout — a grid, a layout or columns of
-            // content beside a sidebar (`foolcom-grid-toc-content-sidebar`) — names the
-            // arrangement around the story, not a part to leave out. (`content-sidebar` is
-            // a sidebar's own name, and `related-grid` a grid of other stories.) So does a
-            // name that joins a boilerplate word on to something else (`inline-and-sidebar-
-            // container`, `content-with-sidebar`, `has-sidebar`): the element holds a sidebar
-            // beside other parts. A name that starts with the boilerplate word is still its
-            // own (`sidebar-with-ads`, `share-and-follow`). And a layout named as one
-            // (`c-layout-sidebar-left`) is the arrangement whatever it is arranged around;
-            // a grid or columns need a content word for that (`related-grid` is a grid of
-            // other stories).
+            // A name that lists the areas of a layout names the arrangement around the
+            // story, not a part to leave out:
+            // - a layout named as one (`c-layout-sidebar-left`), whatever it arranges;
+            // - a grid or columns of content beside a sidebar
+            //   (`foolcom-grid-toc-content-sidebar`); without the content word it is not
+            //   (`related-grid` is a grid of other stories, `content-sidebar` a sidebar);
+            // - a boilerplate word joined on to something else (`inline-and-sidebar-container`,
+            //   `content-with-sidebar`, `has-sidebar`); one that starts with the boilerplate
+            //   word is still its own (`sidebar-with-ads`, `share-and-follow`).
             let (mut token_hard, mut token_soft, mut token_positive, mut layout) =
                 (false, false, false, false);
             let (mut joined, mut negative_first, mut named_layout) = (false, false, false);
