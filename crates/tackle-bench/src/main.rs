@@ -55,9 +55,11 @@
 //! evaluation (its repository's `tests/`: passages that must and must not be in the main
 //! text of 990 pages); `dev` is every third page in URL order (`TACKLE_SHOW=1` lists its
 //! misses), `held-out` the other two thirds, never looked at page by page.
-//! `tackle-bench extract --modern DIR [--part dev|held-out|all]` scores the modern-web
-//! benchmark of 2026 (about a thousand pages of many kinds with their main text; see
-//! `modern.rs`) as the article-extraction benchmark scores: shingle precision, recall, F1.
+//! `tackle-bench extract --modern DIR [--part dev|held-out|test|all]` scores the modern-web
+//! benchmark of 2026 (its first release, about a thousand pages of many kinds with their
+//! main text, or WCXB v1.0 with its own `dev` and held-out `test` splits; see `modern.rs`)
+//! as the article-extraction benchmark scores, shingle precision, recall and F1, and by
+//! WCXB's word F1.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
