@@ -730,9 +730,9 @@ fn evaluate(name: &str, scorer: &Trees, lexical: &Lexical, samples: &[Sample]) {
 }
 
 /// Writes one JSON line per unit of each part's plain samples (disguised ones read the same
-/// once normalised and decoded): the part, the sample's index in it, its family, whether the
-/// unit overlaps the payload, the committed model's score and the unit as the guard hands it
-/// to a classifier.
+/// once normalised and decoded): the part, the sample's index in it, whether the sample is
+/// injected and the unit overlaps the payload, the committed model's score and the unit as
+/// the guard hands it to a classifier.
 fn dump_units(path: &str, parts: &[(String, Vec<Sample>)]) {
     use std::io::Write as _;
     let (scorer, lexical) = (Trees::trained(), Lexical::trained());
@@ -750,7 +750,7 @@ fn dump_units(path: &str, parts: &[(String, Vec<Sample>)]) {
                     .clone()
                     .unwrap_or_else(|| tackle_guard::normalize(&sample.text[c.range.clone()]).text);
                 let line = serde_json::json!({
-                    "part": part, "doc": doc, "family": sample.family, "injected": sample.payload.is_some(),
+                    "part": part, "doc": doc, "injected": sample.payload.is_some(),
                     "label": positive, "score": scorer.score(&c.features), "text": text,
                 });
                 writeln!(out, "{line}").unwrap();
@@ -856,8 +856,10 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .map(|list| list.split(',').map(str::to_owned).collect())
             .unwrap_or_default();
-        let mut parts: Vec<(String, Vec<Sample>)> =
-            vec![("train".to_owned(), word_samples.clone()), ("held_out".to_owned(), held_samples.clone())];
+        let mut parts: Vec<(String, Vec<Sample>)> = vec![
+            ("train".to_owned(), std::mem::take(&mut word_samples)),
+            ("held_out".to_owned(), std::mem::take(&mut held_samples)),
+        ];
         for name in named {
             let set = samples(
                 &load(&format!("{root}/{name}_benign.jsonl"), "genre"),

@@ -12,15 +12,15 @@
 //! text: a text's score is its highest unit score, the head's where the scorer's lies in
 //! the band and the embedder can read the unit, the scorer's elsewhere. `--shifts` moves
 //! the head's bias (fewer false alarms for less recall); `--cache FILE` keeps the
-//! embeddings between runs; `--dump-scores FILE` writes the head's score of every unit it is
+//! embeddings between runs (`CachedEmbedder`'s file); `--dump-scores FILE` writes the head's score of every unit it is
 //! asked about outside the training part.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read as _, Write as _};
 use std::ops::Range;
-use tackle_core::Embedder as _;
-use tackle_local::MiniLm;
+use tackle_core::Embedder;
+use tackle_local::{CachedEmbedder, MiniLm};
 
 /// The width of the embedding.
 const DIMENSIONS: usize = 384;
@@ -78,38 +78,6 @@ struct Row {
     text: String,
 }
 
-fn load_cache(path: &str) -> HashMap<String, Vec<f32>> {
-    let mut cache = HashMap::new();
-    let Ok(bytes) = std::fs::read(path) else { return cache };
-    let mut at = 0;
-    while at + 4 <= bytes.len() {
-        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-        at += 4;
-        let text = String::from_utf8(bytes[at..at + len].to_vec()).unwrap();
-        at += len;
-        let vector: Vec<f32> = bytes[at..at + 4 * DIMENSIONS]
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-            .collect();
-        at += 4 * DIMENSIONS;
-        cache.insert(text, vector);
-    }
-    cache
-}
-
-fn append_cache(path: &str, new: &[(String, Vec<f32>)]) {
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
-    let mut buffer = Vec::new();
-    for (text, vector) in new {
-        buffer.extend_from_slice(&u32::try_from(text.len()).unwrap().to_le_bytes());
-        buffer.extend_from_slice(text.as_bytes());
-        for v in vector {
-            buffer.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    file.write_all(&buffer).unwrap();
-}
-
 fn asked(row: &Row) -> bool {
     BAND.contains(&row.score) && readable(&row.text)
 }
@@ -165,32 +133,28 @@ fn main() {
     wanted.extend(rows.iter().filter(|r| r.part != "train" && asked(r)).map(|r| r.text.clone()));
     wanted.sort_unstable();
     wanted.dedup();
-    let mut cache = cache_path.as_deref().map(load_cache).unwrap_or_default();
-    let missing: Vec<String> = wanted.iter().filter(|t| !cache.contains_key(*t)).cloned().collect();
-    eprintln!("{} examples, {} texts to embed, {} not cached", examples.len(), wanted.len(), missing.len());
-    if !missing.is_empty() {
-        let model = MiniLm::load(std::path::Path::new(dir)).expect("MiniLM in MODEL_DIR");
-        let started = std::time::Instant::now();
-        for (n, chunk) in missing.chunks(256).enumerate() {
-            let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
-            let vectors = model.embed(&refs).unwrap();
-            let new: Vec<(String, Vec<f32>)> = chunk.iter().cloned().zip(vectors).collect();
-            if let Some(path) = &cache_path {
-                append_cache(path, &new);
-            }
-            cache.extend(new);
-            if n % 10 == 0 {
-                eprintln!("  {} of {} in {:.0?}", (n + 1) * 256, missing.len(), started.elapsed());
-            }
+    // The embedder, remembering what it embedded in `--cache FILE` (tackle-local's own cache).
+    let model = MiniLm::load(std::path::Path::new(dir)).expect("MiniLM in MODEL_DIR");
+    let embedder: Box<dyn Embedder> = match cache_path {
+        Some(path) => Box::new(CachedEmbedder::new(model, path)),
+        None => Box::new(model),
+    };
+    eprintln!("{} examples, {} texts to embed", examples.len(), wanted.len());
+    let started = std::time::Instant::now();
+    let mut cache: HashMap<&str, Vec<f32>> = HashMap::new();
+    for (n, chunk) in wanted.chunks(256).enumerate() {
+        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        cache.extend(refs.iter().copied().zip(embedder.embed(&refs).unwrap()));
+        if n % 10 == 0 {
+            eprintln!("  {} of {} in {:.0?}", (n + 1) * 256, wanted.len(), started.elapsed());
         }
     }
     // The head: logistic regression, classes weighed to balance, L2.
     let data: Vec<(&[f32], f32, bool)> =
-        examples.iter().map(|((t, label), score)| (cache[t].as_slice(), *score, *label)).collect();
+        examples.iter().map(|((t, label), score)| (cache[t.as_str()].as_slice(), *score, *label)).collect();
     let head = train(&data);
     println!("{{\"examples\": {}, \"positives\": {}}}", data.len(), data.iter().filter(|d| d.2).count());
     let mut parts: Vec<&str> = rows.iter().map(|r| r.part.as_str()).collect();
-    parts.dedup();
     parts.sort_unstable();
     parts.dedup();
     let shifts: Vec<f32> = args
@@ -202,7 +166,7 @@ fn main() {
     if let Some(path) = args.iter().position(|a| a == "--dump-scores").and_then(|i| args.get(i + 1)) {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
         for row in rows.iter().filter(|r| r.part != "train" && asked(r)) {
-            let p = head.probability(&cache[&row.text], row.score);
+            let p = head.probability(&cache[row.text.as_str()], row.score);
             let line = serde_json::json!({"part": row.part, "doc": row.doc, "label": row.label, "score": row.score, "head": p, "text": row.text});
             writeln!(out, "{line}").unwrap();
         }
@@ -212,7 +176,7 @@ fn main() {
         println!("shift {shift}");
         for part in &parts {
             report(part, &rows, &|row| {
-                if asked(row) { shifted.probability(&cache[&row.text], row.score) } else { row.score }
+                if asked(row) { shifted.probability(&cache[row.text.as_str()], row.score) } else { row.score }
             });
         }
     }
