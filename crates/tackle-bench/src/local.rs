@@ -304,7 +304,8 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
 /// right decisions; per part the time to the first token after that (median and slowest),
 /// the slowest static prompt, and the process's peak memory so far; of the right calls with labelled
 /// arguments, those whose arguments are right; and the same of the calls whose labelled
-/// values all stand verbatim in the request (what a small model should copy exactly).
+/// values all stand verbatim in the request (what a small model should copy exactly); and
+/// right decisions per catalog and kind (`per_kind`: `cli/web_search`, `bfcl-none/none`).
 /// Every third request of each catalog and expected tool (for requests with their own
 /// catalogs: of each catalog's calls and no-calls) is held out: its figures are printed as
 /// totals only (`TACKLE_SHOW=1` lists the development part's mistakes and its requests whose
@@ -373,6 +374,8 @@ pub(crate) fn decisions(
         // arguments, of which with the right arguments, right calls whose labelled values
         // all stand in the request, of which with the right arguments)
         let mut table: std::collections::BTreeMap<(&str, String), [usize; 6]> = Default::default();
+        // (part, catalog/kind) -> (requests, right decisions): what kind of decision is missed.
+        let mut kinds: std::collections::BTreeMap<(&str, String), [usize; 2]> = Default::default();
         let mut seen: std::collections::HashMap<String, usize> = Default::default();
         // Per part: the time to the first token of each request (routing, then the prompt).
         let mut first_tokens: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
@@ -394,7 +397,8 @@ pub(crate) fn decisions(
                 (true, Some(_)) => "call",
                 (false, Some(tool)) => tool,
             };
-            let nth = seen.entry(format!("{catalog}/{kind}")).or_default();
+            let catalog_kind = format!("{catalog}/{kind}");
+            let nth = seen.entry(catalog_kind.clone()).or_default();
             let part = if *nth % 3 == 2 { "held_out" } else { "dev" };
             *nth += 1;
             if only.is_some_and(|only| only != part) {
@@ -420,7 +424,7 @@ pub(crate) fn decisions(
                         json!({"tool": o.tool, "description": tool.map(|t| &t.description),
                                "parameters": tool.map(|t| t.parameters.to_value()), "likelihood": o.likelihood, "closeness": o.closeness,
                                "fills": o.fills, "lacks_path": o.lacks_path, "shared_words": o.shared_words, "wrong_effect": o.wrong_effect,
-                               "current": o.current, "score": o.score})
+                               "current": o.current, "situated": o.situated, "timely": o.timely, "score": o.score})
                     })
                     .collect();
                 println!(
@@ -471,6 +475,9 @@ pub(crate) fn decisions(
             row[3] += usize::from(arguments_right);
             row[4] += usize::from(verbatim);
             row[5] += usize::from(verbatim && arguments_right);
+            let kind_row = kinds.entry((part, catalog_kind)).or_default();
+            kind_row[0] += 1;
+            kind_row[1] += usize::from(right);
             if show && part == "dev" && (!right || (labelled && !arguments_right)) {
                 let got = calls.first().map(|c| format!("{} {}", c.name, c.arguments.raw_text()));
                 eprintln!("{request:?}: expected {expected:?}, got {got:?}");
@@ -486,6 +493,11 @@ pub(crate) fn decisions(
                     (catalog.clone(), json!({"requests": r[0], "right": ratio(r[1], r[0]), "labelled_calls": r[2], "arguments_right": ratio(r[3], r[2]), "verbatim_calls": r[4], "verbatim_arguments_right": ratio(r[5], r[4])}))
                 })
                 .collect();
+            let per_kind: serde_json::Map<String, Value> = kinds
+                .iter()
+                .filter(|((p, _), _)| *p == part)
+                .map(|((_, kind), r)| (kind.clone(), json!(format!("{}/{}", r[1], r[0]))))
+                .collect();
             let mut times = first_tokens.remove(part).unwrap_or_default();
             times.sort_by(f64::total_cmp);
             let median = times.get(times.len() / 2).copied().map(round);
@@ -498,7 +510,8 @@ pub(crate) fn decisions(
                        "peak_rss_mb": peak_rss_mb().map(round),
                        "requests": sum(0), "right": ratio(sum(1), sum(0)),
                        "arguments_right": ratio(sum(3), sum(2)),
-                       "verbatim_arguments_right": ratio(sum(5), sum(4)), "per_catalog": per_catalog})
+                       "verbatim_arguments_right": ratio(sum(5), sum(4)), "per_catalog": per_catalog,
+                       "per_kind": per_kind})
             );
         }
         Ok::<_, Box<dyn std::error::Error>>(())

@@ -21,14 +21,15 @@ small L2 penalty.
 
 import json
 import math
+import os
 import random
 import sys
 
 # Each option's features: (name, function of the option and the request's context).
-TOOL_FEATURES = ["likelihood", "closeness_gap", "closeness", "fills", "lacks_path", "shared_words", "wrong_effect"]
+TOOL_FEATURES = ["likelihood", "closeness_gap", "closeness", "fills", "lacks_path", "shared_words", "wrong_effect", "timely"]
 # Shared words past this many count no more (`SHARED_WORDS_COUNTED` in `src/model.rs`).
 SHARED_WORDS_COUNTED = 1
-NONE_FEATURES = ["likelihood", "none", "current"]
+NONE_FEATURES = ["likelihood", "none", "current", "situated"]
 L2 = 0.001
 STEPS = 800
 RATE = 0.05
@@ -43,6 +44,10 @@ def options(item, meaning):
     for o in opts:
         if o["tool"] is None:
             f = {"likelihood": o["likelihood"], "none": 1.0, "current": float(o["current"])}
+            # The probability that the answer depends on the date (`src/situated.rs`): only
+            # with meaning, since it is read from the embedding.
+            if meaning and o.get("situated") is not None and os.environ.get("SITUATED") != "off":
+                f["situated"] = o["situated"]
         else:
             c = (o["closeness"] or 0.0) if meaning else 0.0
             f = {
@@ -54,6 +59,9 @@ def options(item, meaning):
                 "shared_words": float(min(o["shared_words"], SHARED_WORDS_COUNTED)),
                 "wrong_effect": float(o["wrong_effect"]),
             }
+            # The request's dependence on the date times the tool's (`src/situated.rs`).
+            if meaning and o.get("timely") is not None and os.environ.get("SITUATED") != "off":
+                f["timely"] = o["timely"]
             if not meaning:
                 del f["closeness_gap"], f["closeness"]
         rows.append((o["tool"], f))
@@ -120,7 +128,7 @@ def main():
         ok = sum(right(w, i, r) for i, r in data)
         print(f"// trained on all {len(data)} development requests: {ok}/{len(data)} = {ok / len(data):.3f}")
         print("RouteWeights {")
-        for k in TOOL_FEATURES + ["none", "current"]:
+        for k in TOOL_FEATURES + ["none", "current", "situated"]:
             print(f"    {k}: {w.get(k, 0.0):.3f},")
         print("}")
 

@@ -62,6 +62,7 @@ mod model;
 #[cfg(feature = "pull")]
 mod pull;
 mod release;
+mod situated;
 mod tokenizer;
 
 pub use embed::{CachedEmbedder, MINILM_L6_TOKENIZER, MINILM_L6_WEIGHTS, MiniLm};

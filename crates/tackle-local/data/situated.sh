@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Writes the questions the router's sense of time learns from (`examples/situated_head.rs`):
+# the temporal part of SituatedQA's context-dependent question identification (Zhang and
+# Choi, 2021; github.com/mikejqzhang/SituatedQA), real search questions from Natural
+# Questions, WebQuestions and TyDi QA, each labelled by whether its answer depends on when
+# it is asked ("who won the nfc south division this year": yes; "who wrote the song all
+# you need is love": no). Its MS MARCO questions are left out (MS MARCO's terms are for
+# non-commercial research). Read at a pinned commit from GitHub or from SITUATEDQA=<clone>.
+# Writes OUT/temp.{train,dev,test}.jsonl ({"question": …, "dependent": true|false}).
+#
+# And requests people spoke to a home assistant, from SLURP (Bastianelli et al., 2020;
+# github.com/pswietojanski/slurp, text CC BY 4.0; SLURP=<clone> or GitHub), labelled by
+# their intent: the answer depends on when (or where) it is asked for the weather, news,
+# stocks, exchange rates, train times, traffic, events, films showing, places and takeaways
+# near by, the date and time; it does not for jokes, definitions, sums and recipes. Other
+# intents (the user's own calendar, mail, lists, devices; chit-chat and facts, which hold
+# both kinds) are left out. Its `devel` split is written as OUT/slurp.train.jsonl and its
+# `test` split as OUT/slurp.test.jsonl (its `train` split is too large for GitHub's raw
+# files). Prints OUT.
+set -euo pipefail
+out="${1:-${TMPDIR:-/tmp}/situated}"
+commit=1ef854512fe0f692ca55f92ff2feedf3d7612eda
+mkdir -p "$out"
+for split in train dev test; do
+    path="data/id_data/temp.$split.jsonl"
+    if [ -n "${SITUATEDQA:-}" ]; then
+        git -C "$SITUATEDQA" show "$commit:$path"
+    else
+        curl -fsSL "https://raw.githubusercontent.com/mikejqzhang/SituatedQA/$commit/$path"
+    fi | python3 -c '
+import json, sys
+kept = 0
+for line in sys.stdin:
+    row = json.loads(line)
+    if row.get("source_dataset") == "marco" or row.get("is_dependent") not in ("yes", "no"):
+        continue
+    print(json.dumps({"question": " ".join(row["question"].split()), "dependent": row["is_dependent"] == "yes"}))
+    kept += 1
+print(f"'"$split"': {kept} questions", file=sys.stderr)
+' >"$out/temp.$split.jsonl"
+done
+slurp_commit=8eb16545762be97ace75334109d73824217311f1
+for pair in devel:train test:test; do
+    path="dataset/slurp/${pair%%:*}.jsonl"
+    if [ -n "${SLURP:-}" ]; then
+        git -C "$SLURP" show "$slurp_commit:$path"
+    else
+        curl -fsSL "https://raw.githubusercontent.com/pswietojanski/slurp/$slurp_commit/$path"
+    fi | python3 -c '
+import json, sys
+DEPENDENT = {"weather_query", "news_query", "qa_stock", "qa_currency", "transport_query", "transport_traffic",
+             "recommendation_events", "recommendation_locations", "recommendation_movies", "takeaway_query",
+             "datetime_query"}
+TIMELESS = {"general_joke", "qa_definition", "qa_maths", "cooking_recipe"}
+kept = 0
+for line in sys.stdin:
+    row = json.loads(line)
+    if row["intent"] in DEPENDENT | TIMELESS:
+        print(json.dumps({"question": " ".join(row["sentence"].split()), "dependent": row["intent"] in DEPENDENT}))
+        kept += 1
+print(f"slurp '"${pair##*:}"': {kept} requests", file=sys.stderr)
+' >"$out/slurp.${pair##*:}.jsonl"
+done
+echo "$out"
