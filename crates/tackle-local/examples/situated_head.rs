@@ -1,10 +1,10 @@
 //! Trains a sense of time for the router: a logistic head over all-MiniLM-L6-v2's embedding
 //! of a request that tells whether its answer depends on when it is asked ("who won the
 //! league this year", "how much is a flight to lisbon next weekend") and so cannot come from
-//! the model's own knowledge. Tried on 2026-12-06 as evidence for the router (against
-//! answering without a tool; for a tool whose own description reads as dependent on the
-//! date) and not shipped: the figures are in `data/README.md`, the router's side of it on
-//! the branch `experiment/situated-router`.
+//! the model's own knowledge. The router reads it (`src/situated.rs`) against answering
+//! without a tool and, times the same reading of a tool's own description, for that tool;
+//! `--write data/situated-head.json` writes the file it reads. The figures are in
+//! `data/README.md`.
 //!
 //! `cargo run --release -p tackle-local --example situated_head -- MODEL_DIR SITUATED_DIR
 //! REQUESTS.jsonl [--cache FILE] [--write FILE]`, where MODEL_DIR holds the MiniLM files,
