@@ -190,3 +190,41 @@ async fn tool_search_by_words_and_meaning_finds_the_right_tool() {
         );
     }
 }
+
+#[test]
+fn the_router_reads_whether_an_answer_depends_on_the_date() {
+    let (Some(embedder), Some(model)) = (minilm(), crate::model()) else { return };
+    let model = model.clone().embedder(embedder);
+    let tool = |name: &str, description: &str| {
+        Arc::new(tackle_core::ToolDefinition::new(
+            name,
+            description,
+            tackle_core::JsonSchema::new(serde_json::json!({
+                "type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]
+            }))
+            .unwrap(),
+        ))
+    };
+    let tools = vec![
+        tool("news_search", "Search the news for what happened lately: results, prices, the weather."),
+        tool("calculate", "Evaluate an arithmetic expression."),
+    ];
+    let settings = tackle_core::ModelSettings::default();
+    let options = |request: &str| {
+        let messages = vec![tackle_core::Message::user(request)];
+        model.explain_route(&tackle_core::ModelRequest::new("", &messages, &tools, &settings)).unwrap()
+    };
+    let none =
+        |options: &[tackle_local::RouteOption]| options.iter().find(|o| o.tool.is_none()).unwrap().situated;
+    let timely = |options: &[tackle_local::RouteOption], name: &str| {
+        options.iter().find(|o| o.tool.as_deref() == Some(name)).unwrap().timely.unwrap()
+    };
+    // No word of the present in either request: the head reads their meaning.
+    let results = options("who won the champions league final");
+    let poem = options("write a limerick about a forgetful robot");
+    assert!(none(&results).unwrap() > 0.5, "{results:?}");
+    assert!(none(&poem).unwrap() < 0.2, "{poem:?}");
+    // A tool whose own words speak of what changes gains from it; a calculator less.
+    assert!(timely(&results, "news_search") > timely(&results, "calculate"), "{results:?}");
+    assert!(timely(&results, "news_search") > timely(&poem, "news_search"), "{results:?} {poem:?}");
+}
