@@ -743,8 +743,8 @@ pub(crate) struct RouteWeights {
 
 impl RouteWeights {
     /// With an embedder: learned (on the development part, 320 requests since the CLI's set
-    /// grew: five-fold 0.778, leave-one-catalog-out 0.716, as without the request's
-    /// dependence on the date, 0.778 and 0.744), save `timely`, whose learned 1.739 was
+    /// grew: five-fold 0.778, leave-one-catalog-out 0.716; without `situated` and `timely`,
+    /// 0.778 and 0.744), save `timely`, whose learned 1.739 was
     /// raised to 3 (of 1.739, 3 and 5, the most right decisions on the development part: 254,
     /// 259 and 252 of 320; the web searches of the CLI's catalog 14, 19 and 21 of 24).
     pub(crate) const WITH_MEANING: RouteWeights = RouteWeights {
