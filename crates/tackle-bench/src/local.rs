@@ -480,7 +480,8 @@ pub(crate) fn decisions(
             kind_row[1] += usize::from(right);
             if show && part == "dev" && (!right || (labelled && !arguments_right)) {
                 let got = calls.first().map(|c| format!("{} {}", c.name, c.arguments.raw_text()));
-                eprintln!("{request:?}: expected {expected:?}, got {got:?}");
+                let mark = if verbatim { " [verbatim]" } else { "" };
+                eprintln!("{request:?}: expected {expected:?}, got {got:?}{mark}");
             }
         }
         for part in ["dev", "held_out"].into_iter().filter(|p| !explain && only.is_none_or(|only| only == *p)) {

@@ -16,7 +16,16 @@
 # intents (the user's own calendar, mail, lists, devices; chit-chat and facts, which hold
 # both kinds) are left out. Its `devel` split is written as OUT/slurp.train.jsonl and its
 # `test` split as OUT/slurp.test.jsonl (its `train` split is too large for GitHub's raw
-# files). Prints OUT.
+# files).
+#
+# And RecencyQA's questions (github.com/DataScienceUIBK/RecencyQA, MIT; RECENCYQA=<clone>
+# or GitHub), each labelled by annotators with how often its answer changes: within hours,
+# days, weeks or a few months depends on the date ("is the i-405 open after the crash",
+# "who is no. 1 on the billboard artist 100"); never, or only over many years, does not.
+# Questions whose answers change yearly or every few years are left out, as are those
+# RecencyQA took from SituatedQA (SituatedQA's own splits stay apart). Written as
+# OUT/recency.{train,test}.jsonl, every third question (by its id) in the test split.
+# Prints OUT.
 set -euo pipefail
 out="${1:-${TMPDIR:-/tmp}/situated}"
 commit=1ef854512fe0f692ca55f92ff2feedf3d7612eda
@@ -61,4 +70,25 @@ for line in sys.stdin:
 print(f"slurp '"${pair##*:}"': {kept} requests", file=sys.stderr)
 ' >"$out/slurp.${pair##*:}.jsonl"
 done
+recency_commit=2d460b552182509fc5592e24f2b1d6edc9cee683
+path="Dataset/RecencyQA.json"
+if [ -n "${RECENCYQA:-}" ]; then
+    git -C "$RECENCYQA" show "$recency_commit:$path"
+else
+    curl -fsSL "https://raw.githubusercontent.com/DataScienceUIBK/RecencyQA/$recency_commit/$path"
+fi | python3 -c '
+import json, sys
+FAST = {"An-Hour", "A-Few-Hours", "A-Day", "A-Few-Days", "A-Week", "A-Few-Weeks", "A-Month", "A-Few-Months"}
+STABLE = {"Never", "Many-Years"}
+out = {"train": open(sys.argv[1] + "/recency.train.jsonl", "w"), "test": open(sys.argv[1] + "/recency.test.jsonl", "w")}
+kept = {"train": 0, "test": 0}
+for row in json.load(sys.stdin):
+    label = row["majority_label"]
+    if row["source"] == "situatedqa" or label not in FAST | STABLE:
+        continue
+    split = "test" if row["q_id"] % 3 == 2 else "train"
+    out[split].write(json.dumps({"question": " ".join(row["question"].split()), "dependent": label in FAST}) + "\n")
+    kept[split] += 1
+print(f"recencyqa: {kept}", file=sys.stderr)
+' "$out"
 echo "$out"

@@ -9,12 +9,13 @@
 //! `cargo run --release -p tackle-local --example situated_head -- MODEL_DIR SITUATED_DIR
 //! REQUESTS.jsonl [--cache FILE] [--write FILE]`, where MODEL_DIR holds the MiniLM files,
 //! SITUATED_DIR is what `data/situated.sh` writes (SituatedQA's temporal questions, split
-//! by its authors into train, dev and test; SLURP's requests by intent, devel and test) and
+//! by its authors into train, dev and test; SLURP's requests by intent, devel and test;
+//! RecencyQA's questions by how often their answers change, two thirds and a third) and
 //! REQUESTS.jsonl is `tackle-guard`'s `data/real-requests.sh` output (Self-Instruct's tasks
 //! written to an assistant — "Write a limerick about…" —, whose answers depend on no date:
 //! negatives, every third held out).
-//! The head learns from SituatedQA's training split, SLURP's devel split and two thirds of
-//! the tasks; its L2 strength is chosen on SituatedQA's dev split; the test splits and the
+//! The head learns from SituatedQA's training split, SLURP's devel split, RecencyQA's
+//! training part and two thirds of the tasks; its L2 strength is chosen on SituatedQA's dev split; the test splits and the
 //! held-out tasks are scored once with the chosen head. `--write FILE` writes it; `--cache
 //! FILE` keeps the embeddings between runs (`CachedEmbedder`'s file); `--probe SET.jsonl`
 //! prints its reading of a decision set's development requests.
@@ -170,6 +171,13 @@ fn main() {
         read_questions(&situated.join("slurp.train.jsonl")),
         read_questions(&situated.join("slurp.test.jsonl")),
     );
+    // RecencyQA's questions by how often their answers change (hours to a few months: yes;
+    // never or over many years: no), but those it took from SituatedQA: two thirds to learn
+    // from, a third scored once.
+    let (train_r, test_r) = (
+        read_questions(&situated.join("recency.train.jsonl")),
+        read_questions(&situated.join("recency.test.jsonl")),
+    );
     // The assistant's tasks: negatives, every third held out for the test.
     let tasks: Vec<Example> = std::fs::read_to_string(requests)
         .unwrap()
@@ -189,10 +197,11 @@ fn main() {
         Some(path) => Box::new(CachedEmbedder::new(model, path)),
         None => Box::new(model),
     };
-    let mut wanted: Vec<&str> = [&train_q, &dev_q, &test_q, &train_s, &test_s, &train_tasks, &test_tasks]
-        .iter()
-        .flat_map(|set| set.iter().map(|e| e.text.as_str()))
-        .collect();
+    let mut wanted: Vec<&str> =
+        [&train_q, &dev_q, &test_q, &train_s, &test_s, &train_r, &test_r, &train_tasks, &test_tasks]
+            .iter()
+            .flat_map(|set| set.iter().map(|e| e.text.as_str()))
+            .collect();
     wanted.sort_unstable();
     wanted.dedup();
     let started = std::time::Instant::now();
@@ -208,7 +217,7 @@ fn main() {
             .flat_map(|set| set.iter().map(|e| (vectors[e.text.as_str()].as_slice(), e.dependent)))
             .collect()
     };
-    let training = data(&[&train_q, &train_s, &train_tasks]);
+    let training = data(&[&train_q, &train_s, &train_r, &train_tasks]);
     // The L2 strength with the lowest balanced log-loss on the dev split.
     let mut best: Option<(f64, f32, Head)> = None;
     for l2 in [1e-5f32, 1e-4, 1e-3] {
@@ -225,6 +234,7 @@ fn main() {
         "{}",
         serde_json::json!({"chosen_l2": l2, "test": figures(&head, &data(&[&test_q])),
                            "slurp_test": figures(&head, &data(&[&test_s])),
+                           "recency_test": figures(&head, &data(&[&test_r])),
                            "held_out_tasks": figures(&head, &data(&[&test_tasks]))})
     );
     // `--probe SET.jsonl`: the head's probability for each development request of a decision
@@ -250,7 +260,7 @@ fn main() {
     if let Some(path) = flag("--write") {
         let weights: Vec<f64> = head.weights.iter().map(|w| (f64::from(*w) * 1e5).round() / 1e5).collect();
         let out = serde_json::json!({
-            "about": "Whether a request's answer depends on when it is asked: a logistic head over all-MiniLM-L6-v2's query embedding, trained by examples/situated_head.rs on SituatedQA's temporal questions (train split, MS MARCO's left out), SLURP's requests of eleven intents that depend on the date or place and four that do not (devel split), and two thirds of Self-Instruct's tasks.",
+            "about": "Whether a request's answer depends on when it is asked: a logistic head over all-MiniLM-L6-v2's query embedding, trained by examples/situated_head.rs on SituatedQA's temporal questions (train split, MS MARCO's left out), SLURP's requests of eleven intents that depend on the date or place and four that do not (devel split), two thirds of RecencyQA's questions whose answers change within months or never (SituatedQA's left out), and two thirds of Self-Instruct's tasks.",
             "l2": format!("{l2:e}"),
             "bias": (f64::from(head.bias) * 1e5).round() / 1e5,
             "weights": weights,

@@ -55,8 +55,9 @@ pub struct SearchArgs {
     #[serde(default)]
     #[schemars(range(min = 1, max = 20))]
     pub max_results: Option<usize>,
-    /// A language code for the results, such as `en` or `de` (default: the configured one).
+    /// A language code for the results, such as `en` or `de-CH` (default: the configured one).
     #[serde(default)]
+    #[schemars(pattern(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"))]
     pub language: Option<String>,
     /// Only results from the last `day`, `week`, `month` or `year`.
     #[serde(default)]

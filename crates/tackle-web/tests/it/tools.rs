@@ -328,3 +328,37 @@ async fn read_web_page_hands_hidden_text_to_the_guard() {
     assert!(text.contains("[tackle-guard: suspicious text removed"), "{text}");
     assert!(text.contains("Paragraph 3 of Harbour news"), "{text}");
 }
+
+/// `web_search`'s `language` takes a language code, as its schema says (`en`, `de-CH`):
+/// a word of the request in its place ("legs" of "how many legs does a spider have", which
+/// a small model once copied there) is sent back to the model as invalid arguments, and
+/// the instance is never asked.
+#[tokio::test]
+async fn web_search_takes_a_language_code_and_nothing_else() {
+    let server = MockServer::start().await;
+    Mock::given(path("/search"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"results": []})))
+        .mount(&server)
+        .await;
+    let tools = WebTools::new(Retriever::new().allow_loopback(true));
+    let registry = ToolRegistry::builder().tool(tools.web_search().unwrap()).build().unwrap();
+    let schema = registry.definition("web_search").unwrap().parameters.to_value();
+    assert!(schema["properties"]["language"]["pattern"].is_string(), "{schema}");
+    let settings = || Settings::new().user("web_search.searxng_url", server.uri());
+    for (language, accepted) in
+        [("en", true), ("de-CH", true), ("zh-Hant-TW", true), ("legs", false), ("en us", false)]
+    {
+        let args = json!({"query": "spiders", "language": language});
+        let ret = call(&registry, RunContext::new("r").settings(settings()), "web_search", args).await;
+        assert_eq!(ret.status == ToolStatus::Feedback, accepted, "{language}: {}", ret.model_text());
+        if !accepted {
+            assert!(ret.model_text().contains("language"), "{language}: {}", ret.model_text());
+        }
+    }
+    let sent = server.received_requests().await.unwrap();
+    let languages: Vec<String> = sent
+        .iter()
+        .filter_map(|r| r.url.query_pairs().find(|(k, _)| k == "language").map(|(_, v)| v.into_owned()))
+        .collect();
+    assert_eq!(languages, ["en", "de-CH", "zh-Hant-TW"]);
+}
