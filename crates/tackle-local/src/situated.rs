@@ -3,11 +3,12 @@
 //! cannot answer, so evidence against answering without a tool. A logistic head over
 //! all-MiniLM-L6-v2's embedding of the request, learned by `examples/situated_head.rs` from
 //! SituatedQA's temporal questions (real search questions labelled by whether their answer
-//! changes with the date), SLURP's requests to a home assistant by intent and Self-Instruct's
-//! tasks (`data/situated-head.json`; its figures in `data/README.md`). It reads meaning, not
-//! a list of words: of the CLI set's development web searches that `chat`'s list of the
-//! present misses, "who is leading the premier league" reads 0.98 and "houses for sale in
-//! bristol under 300k" 0.87.
+//! changes with the date), SLURP's requests to a home assistant by intent, RecencyQA's
+//! questions by how often their answers change and Self-Instruct's tasks
+//! (`data/situated-head.json`; its figures in `data/README.md`). It reads meaning, not a
+//! list of words: of the CLI set's development web searches that `chat`'s list of the
+//! present misses, "who is leading the premier league" reads 0.98, "houses for sale in
+//! bristol under 300k" 0.83 and "is flight BA283 delayed" 0.61.
 
 use std::sync::LazyLock;
 
