@@ -20,8 +20,10 @@
 #
 # And RecencyQA's questions (github.com/DataScienceUIBK/RecencyQA, MIT; RECENCYQA=<clone>
 # or GitHub), each labelled by annotators with how often its answer changes: within hours,
-# days, weeks or a few months depends on the date ("is the i-405 open after the crash",
-# "who is no. 1 on the billboard artist 100"); never, or only over many years, does not.
+# days, weeks or a few months depends on the date ("What is the current flood warning level
+# for the coastal areas of Norfolk?", "Who is the current No. 1 on the Billboard Artist
+# 100?"); never, or only over many years, does not ("What state is known as the Aloha
+# State?").
 # Questions whose answers change yearly or every few years are left out, as are those
 # RecencyQA took from SituatedQA (SituatedQA's own splits stay apart). Written as
 # OUT/recency.{train,test}.jsonl, every third question (by its id) in the test split.

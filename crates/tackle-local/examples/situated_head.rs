@@ -15,10 +15,11 @@
 //! written to an assistant — "Write a limerick about…" —, whose answers depend on no date:
 //! negatives, every third held out).
 //! The head learns from SituatedQA's training split, SLURP's devel split, RecencyQA's
-//! training part and two thirds of the tasks; its L2 strength is chosen on SituatedQA's dev split; the test splits and the
-//! held-out tasks are scored once with the chosen head. `--write FILE` writes it; `--cache
-//! FILE` keeps the embeddings between runs (`CachedEmbedder`'s file); `--probe SET.jsonl`
-//! prints its reading of a decision set's development requests.
+//! training part and two thirds of the tasks; its L2 strength is chosen on SituatedQA's dev
+//! split; the test splits and the held-out tasks are scored once with the chosen head.
+//! `--write FILE` writes it; `--cache FILE` keeps the embeddings between runs
+//! (`CachedEmbedder`'s file); `--probe SET.jsonl` prints its reading of a decision set's
+//! development requests.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::collections::HashMap;
