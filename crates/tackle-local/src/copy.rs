@@ -60,6 +60,11 @@ const OPENS_PHRASE: &[&str] = &[
     "oder", "und", "von", "vom", "zu", "zum", "zur",
 ];
 
+/// Words of [`OPENS_PHRASE`] that are values of their own: times ("tomorrow" for a
+/// `date`) and states ("on" for a `power`).
+const IS_A_VALUE: &[&str] =
+    &["now", "today", "tomorrow", "tonight", "yesterday", "next", "on", "off", "up", "out", "no"];
+
 /// The bonus added to the logit of a token that keeps a value a copy of the user's text.
 const COPY_BONUS: f32 = 6.0;
 
@@ -532,12 +537,21 @@ impl CopySource {
             && around.iter().any(|stem| {
                 names.iter().any(|(name, stems)| name != key && stems.contains(*stem) && !own.contains(*stem))
             });
-        // The span's words only name parameters of the tool, its own or another's: "issue"
-        // in "show me issue 4521 in serde-rs/serde" is no `owner`, it names `issue_number`.
-        let inside = &self.stems[n..after];
-        let only_names = !inside.is_empty()
-            && inside.iter().all(|stem| names.iter().any(|(_, stems)| stems.contains(stem)));
-        Cue { names_it, names_another, only_names }
+        // The span's words only name parameters of the tool, its own or another's ("issue"
+        // in "show me issue 4521 in serde-rs/serde" is no `owner`, it names
+        // `issue_number`), or open phrases (`owner: "me"`, `city: "to"`, `county: "I"`):
+        // no value of free text (an enumeration's values are its own, and times and states
+        // such as "tomorrow" and "on" are values).
+        let free = self.enumeration(tool, key).is_none();
+        let fills_nothing = n < after
+            && (n..after).all(|i| {
+                let names_one = names.iter().any(|(_, stems)| stems.contains(&self.stems[i]));
+                let word: String =
+                    self.text[self.words[i]..].iter().take_while(|c| c.is_alphanumeric()).collect();
+                names_one
+                    || (free && OPENS_PHRASE.contains(&word.as_str()) && !IS_A_VALUE.contains(&word.as_str()))
+            });
+        Cue { names_it, names_another, fills_nothing }
     }
 
     /// What a copy from `at` writes next, at most to the end of the next word: as the user
@@ -846,8 +860,9 @@ pub(crate) struct Cue {
     pub(crate) names_it: bool,
     /// A word near it names another parameter of the tool, and none names this one.
     pub(crate) names_another: bool,
-    /// Its words only name parameters of the tool (the one it would fill or another).
-    pub(crate) only_names: bool,
+    /// Its words only name parameters of the tool (the one it would fill or another), or
+    /// only open phrases (`me`, `to`, `for a`): it fills no slot.
+    pub(crate) fills_nothing: bool,
 }
 
 /// What the user set in quotation marks in `text`, as where each quotation starts and ends
@@ -1327,9 +1342,9 @@ mod tests {
         assert!(cue("SUPERFANCY", "component").names_another);
         assert!(cue("AB10", "component").names_it);
         assert!(cue("Login fails", "issuetitle").names_it, "`titled` names `issueTitle`");
-        assert!(cue("project", "project").only_names, "a value is not its parameter's name");
-        assert!(cue("component", "project").only_names, "nor another's");
-        assert!(!cue("project with UUID", "project").only_names);
+        assert!(cue("project", "project").fills_nothing, "a value is not its parameter's name");
+        assert!(cue("component", "project").fills_nothing, "nor another's");
+        assert!(!cue("project with UUID", "project").fills_nothing);
         assert!(cue("AB10", "note").names_another, "parameters at any depth");
         assert_eq!(cue("AB10", "unknown"), Cue::default(), "a parameter the tool does not have");
         assert_eq!(source.cue(&spans[0], spans[0].ends[0], "other", "project"), Cue::default());
@@ -1346,10 +1361,22 @@ mod tests {
         );
         assert!(source.stands(&chars("4"), "ride", "seats")[0].0.names_it);
         assert!(source.stands(&chars("comfort"), "ride", "seats")[0].0.names_another, "`type` names another");
-        assert!(source.stands(&chars("type"), "ride", "type")[0].0.only_names);
-        assert!(source.stands(&chars("type"), "ride", "seats")[0].0.only_names);
-        assert!(!source.stands(&chars("comfort"), "ride", "type")[0].0.only_names);
+        assert!(source.stands(&chars("type"), "ride", "type")[0].0.fills_nothing);
+        assert!(source.stands(&chars("type"), "ride", "seats")[0].0.fills_nothing);
+        assert!(!source.stands(&chars("comfort"), "ride", "type")[0].0.fills_nothing);
         assert!(source.stands(&chars("rid"), "ride", "type").is_empty(), "from the start of a word, whole");
+        assert!(source.stands(&chars("a"), "ride", "type")[0].0.fills_nothing, "an article fills nothing");
+        assert!(source.stands(&chars("seats for"), "ride", "type")[0].0.fills_nothing);
+        assert!(!source.stands(&chars("ride"), "ride", "type")[0].0.fills_nothing);
+
+        let schema = serde_json::json!({"properties": {
+            "owner": {"type": "string"}, "day": {"type": "string"}, "power": {"type": "string", "enum": ["to", "fro"]}}});
+        let source = CopySource::new("show me the weather for tomorrow, then to and fro")
+            .with_parameters(&[("t".to_owned(), schema)]);
+        let place = |value: &str, key: &str| source.stands(&chars(value), "t", key)[0].0;
+        assert!(place("me", "owner").fills_nothing && place("for", "owner").fills_nothing);
+        assert!(!place("tomorrow", "day").fills_nothing, "a time is a value");
+        assert!(!place("to", "power").fills_nothing, "an enumeration's value is its own");
 
         let schema = serde_json::json!({"properties": {
             "source_timezone": {"type": "string"}, "target_timezone": {"type": "string"}, "time": {"type": "string"}}});

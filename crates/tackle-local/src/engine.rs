@@ -304,7 +304,7 @@ impl Engine {
                     let part: String = chars[..end].iter().collect();
                     let lower = part.chars().flat_map(char::to_lowercase);
                     let used = value.used.iter().any(|u| u.iter().copied().eq(lower.clone()));
-                    if used || place.0.only_names {
+                    if used || place.0.fills_nothing {
                         return None;
                     }
                     let cut = self.vocabulary.encode(&part).ok()?;
@@ -789,15 +789,18 @@ impl Engine {
                                 }
                                 _ => Vec::new(),
                             };
-                            let placed = places
-                                .iter()
-                                .map(
-                                    |&(cue, cut)| {
-                                        if cue.only_names { f32::NEG_INFINITY } else { placement(cue, cut) }
-                                    },
-                                )
-                                .reduce(f32::max)
-                                .unwrap_or(0.0);
+                            let placed =
+                                places
+                                    .iter()
+                                    .map(|&(cue, cut)| {
+                                        if cue.fills_nothing {
+                                            f32::NEG_INFINITY
+                                        } else {
+                                            placement(cue, cut)
+                                        }
+                                    })
+                                    .reduce(f32::max)
+                                    .unwrap_or(0.0);
                             let score = if repeats {
                                 f32::NEG_INFINITY
                             } else {
