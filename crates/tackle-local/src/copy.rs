@@ -24,7 +24,7 @@
 //! says it does not, and a preposition marks a role that names of parameters carry
 //! ("from" a `source_timezone`, `origin_airport` or `start_date`; "to" a target,
 //! destination or end). A value whose words only repeat the name of a parameter (its own
-//! or another's) fills nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are
+//! or another's), or only open phrases ("me", "to", "for a"), fills nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are
 //! copied whole: a span that begins or ends inside one is less likely, as is one that cuts a
 //! word joined by a hyphen, an underscore or a point (`serde-rs`, `release-2.0`)
 //! ([`CopySource::cuts_whole`]), or one that stops inside a phrase, before a word that
@@ -460,8 +460,9 @@ impl CopySource {
     /// How the words around `span` (the [`CUE_BEFORE`] words before it and the one right
     /// after the end at `end`) speak of parameter `key` of `tool` (both in lower case): whether one names it ("project
     /// SUPERFANCY", "titled Checkout fails"), and whether one names another of the tool's
-    /// parameters and not this one. And whether the span's words only name the parameter
-    /// itself (`project: "project"`): a value fills a slot, it does not repeat its name.
+    /// parameters and not this one. And whether the span's words only name parameters
+    /// (`project: "project"`) or open phrases (`owner: "me"`): a value fills a slot, it
+    /// does not repeat its name.
     pub(crate) fn cue(&self, span: &Span, end: usize, tool: &str, key: &str) -> Cue {
         self.cue_at(span.start, span.start + end, tool, key)
     }

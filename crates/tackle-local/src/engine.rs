@@ -248,8 +248,8 @@ impl Engine {
     /// whatever is kept. The spans tried are the quoted ones, those a word beside names the
     /// parameter, and those from the places whose first token the model finds likeliest
     /// (at most [`SPAN_TRIES`] of each); a span the call already holds as a value is not
-    /// tried again (a `from` and a `to` are two places), nor one that only repeats a
-    /// parameter's name, nor one the grammar refuses. A `score` of minus infinity lets any
+    /// tried again (a `from` and a `to` are two places), nor one that fills nothing (it
+    /// only repeats parameters' names or only opens phrases), nor one the grammar refuses. A `score` of minus infinity lets any
     /// such span win.
     fn better_copy(
         &self,
@@ -287,7 +287,7 @@ impl Engine {
         }
         tries.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
         // Where, in tokens, each word of a span ends (where the span's own cut agrees), but
-        // for a value the call already holds or one that only names parameters, with the
+        // for a value the call already holds or one that fills nothing, with the
         // prior of each end; at most SPAN_TRIES spans of each group with any end.
         let mut kept = Vec::new();
         let mut room = [0; 3];
@@ -781,8 +781,9 @@ impl Engine {
                                     .last()
                                     .is_some_and(|s| s.is_empty() || value.used.contains(s));
                             // A value the model copied is placed like a span: a word beside
-                            // it may name another parameter, and one that only names parameters
-                            // (`project: "project"`, `owner: "issue"`) loses to any copy.
+                            // it may name another parameter, and one that fills nothing
+                            // (`project: "project"`, `owner: "issue"`, `owner: "me"`) loses to
+                            // any copy.
                             let places = match written.strings.last() {
                                 Some(text) if written.strings.len() == value.used.len() + 1 => {
                                     source.stands(text, &value.tool, &value.key)
