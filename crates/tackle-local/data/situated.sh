@@ -29,16 +29,21 @@
 # OUT/recency.{train,test}.jsonl, every third question (by its id) in the test split.
 # Prints OUT.
 set -euo pipefail
+# A file of a repository at a commit: from a local clone where one is given, else GitHub.
+read_at() {
+    local clone=$1 repository=$2 commit=$3 path=$4
+    if [ -n "$clone" ]; then
+        git -C "$clone" show "$commit:$path"
+    else
+        curl -fsSL "https://raw.githubusercontent.com/$repository/$commit/$path"
+    fi
+}
 out="${1:-${TMPDIR:-/tmp}/situated}"
 commit=1ef854512fe0f692ca55f92ff2feedf3d7612eda
 mkdir -p "$out"
 for split in train dev test; do
     path="data/id_data/temp.$split.jsonl"
-    if [ -n "${SITUATEDQA:-}" ]; then
-        git -C "$SITUATEDQA" show "$commit:$path"
-    else
-        curl -fsSL "https://raw.githubusercontent.com/mikejqzhang/SituatedQA/$commit/$path"
-    fi | python3 -c '
+    read_at "${SITUATEDQA:-}" mikejqzhang/SituatedQA "$commit" "$path" | python3 -c '
 import json, sys
 kept = 0
 for line in sys.stdin:
@@ -53,11 +58,7 @@ done
 slurp_commit=8eb16545762be97ace75334109d73824217311f1
 for pair in devel:train test:test; do
     path="dataset/slurp/${pair%%:*}.jsonl"
-    if [ -n "${SLURP:-}" ]; then
-        git -C "$SLURP" show "$slurp_commit:$path"
-    else
-        curl -fsSL "https://raw.githubusercontent.com/pswietojanski/slurp/$slurp_commit/$path"
-    fi | python3 -c '
+    read_at "${SLURP:-}" pswietojanski/slurp "$slurp_commit" "$path" | python3 -c '
 import json, sys
 DEPENDENT = {"weather_query", "news_query", "qa_stock", "qa_currency", "transport_query", "transport_traffic",
              "recommendation_events", "recommendation_locations", "recommendation_movies", "takeaway_query",
@@ -74,11 +75,7 @@ print(f"slurp '"${pair##*:}"': {kept} requests", file=sys.stderr)
 done
 recency_commit=2d460b552182509fc5592e24f2b1d6edc9cee683
 path="Dataset/RecencyQA.json"
-if [ -n "${RECENCYQA:-}" ]; then
-    git -C "$RECENCYQA" show "$recency_commit:$path"
-else
-    curl -fsSL "https://raw.githubusercontent.com/DataScienceUIBK/RecencyQA/$recency_commit/$path"
-fi | python3 -c '
+read_at "${RECENCYQA:-}" DataScienceUIBK/RecencyQA "$recency_commit" "$path" | python3 -c '
 import json, sys
 FAST = {"An-Hour", "A-Few-Hours", "A-Day", "A-Few-Days", "A-Week", "A-Few-Weeks", "A-Month", "A-Few-Months"}
 STABLE = {"Never", "Many-Years"}
