@@ -261,7 +261,7 @@ fn main() {
     if let Some(path) = flag("--write") {
         let weights: Vec<f64> = head.weights.iter().map(|w| (f64::from(*w) * 1e5).round() / 1e5).collect();
         let out = serde_json::json!({
-            "about": "Whether a request's answer depends on when it is asked: a logistic head over all-MiniLM-L6-v2's query embedding, trained by examples/situated_head.rs on SituatedQA's temporal questions (train split, MS MARCO's left out), SLURP's requests of eleven intents that depend on the date or place and four that do not (devel split), two thirds of RecencyQA's questions whose answers change within months or never (SituatedQA's left out), and two thirds of Self-Instruct's tasks.",
+            "about": "Whether a request's answer depends on when it is asked: a logistic head over all-MiniLM-L6-v2's query embedding, trained by examples/situated_head.rs on SituatedQA's temporal questions (train split, MS MARCO's left out), SLURP's requests of eleven intents that depend on the date or place and four that do not (devel split), two thirds of RecencyQA's questions whose answers change within months, never, or only over many years (SituatedQA's left out), and two thirds of Self-Instruct's tasks.",
             "l2": format!("{l2:e}"),
             "bias": (f64::from(head.bias) * 1e5).round() / 1e5,
             "weights": weights,
