@@ -17,12 +17,13 @@ use crate::tokenizer::{Env, Vocabulary};
 /// Prompt tokens fed to the model per forward pass.
 const CHUNK: usize = 128;
 
-/// How many warmed prefixes are kept (the most recent)...
-const PREFIXES_KEPT: usize = 8;
+/// How many warmed prefixes are kept (the most recent): enough for the system texts of a
+/// catalog of eight tools, each alone, and the one without tools (`LocalModel::prefill`)...
+const PREFIXES_KEPT: usize = 10;
 
 /// ...and the bytes their keys and values may take together, the most recent always kept (a
 /// 36-tool catalog's system text alone takes 43 MB; a program that offers a new list of
-/// tools with each request would otherwise keep eight of them). 24 MB is about 1,090 tokens
+/// tools with each request would otherwise keep ten of them). 24 MB is about 1,090 tokens
 /// of SmolLM2's keys and values (23 KB a token in half precision): two system texts of up
 /// to half that are kept together; a larger one is kept alone.
 const PREFIX_BYTES: usize = 24 << 20;

@@ -235,10 +235,22 @@ impl LocalModel {
                 }
             }
         }
-        let system = chat::system_text(instructions, &tools);
-        let prefix = self.template.render(&[("system", system)], false)?;
-        let tokens = self.engine.vocabulary.encode(&prefix)?;
-        self.engine.warm(&tokens)?;
+        // The system texts prompts start with: with the classifying router, the one a plain
+        // answer follows (no tools) and, for a small catalog, each tool's alone (a call's);
+        // else the one listing every tool.
+        let systems: Vec<&[Arc<ToolDefinition>]> = match self.router {
+            Router::Classify { .. } if tools.len() <= ROUTES_WARMED => {
+                tools.chunks(1).chain(std::iter::once(&[][..])).collect()
+            }
+            Router::Classify { .. } => vec![&[][..]],
+            Router::FirstToken { .. } => vec![&tools[..]],
+        };
+        for shown in systems {
+            let system = chat::system_text(instructions, shown);
+            let prefix = self.template.render(&[("system", system)], false)?;
+            let tokens = self.engine.vocabulary.encode(&prefix)?;
+            self.engine.warm(&tokens)?;
+        }
         // The meaning of the tools too, so that the first request embeds only itself (the
         // embedder is loaded here where it is not yet).
         if matches!(self.router, Router::Classify { .. }) {
@@ -443,7 +455,18 @@ impl LocalModel {
         request: Plan,
         emit: &mut dyn FnMut(ModelEvent) -> bool,
     ) -> Result<(AssistantTurn, Generated, Duration), LocalError> {
-        let Plan { prompt, constraint, max_tokens, call_tokens, tools, source, ground, parameters } = request;
+        let Plan {
+            instructions,
+            turns,
+            mut shown,
+            constraint,
+            max_tokens,
+            call_tokens,
+            tools,
+            source,
+            ground,
+            parameters,
+        } = request;
         let started = Instant::now();
         let (constraint, router_choice) = match constraint {
             Constraint::Route { request, none_bias, tools, spans } => {
@@ -451,7 +474,10 @@ impl LocalModel {
                 let choice = self.route(&tools, &request, none_bias, &evidence)?;
                 let name = choice.map_or(chat::NO_TOOL.to_owned(), |i| tools[i].name.clone());
                 let constraint = match choice {
-                    Some(i) => Constraint::Only(chat::grammar(&[tools[i].as_ref()], false, &spans)),
+                    Some(i) => {
+                        shown = vec![Arc::clone(&tools[i])];
+                        Constraint::Only(chat::grammar(&[tools[i].as_ref()], false, &spans))
+                    }
                     None => Constraint::Only(chat::grammar(&[], true, &spans)),
                 };
                 (constraint, Some(name))
@@ -459,6 +485,7 @@ impl LocalModel {
             other => (other, None),
         };
         let routing = started.elapsed();
+        let prompt = self.prompt(&instructions, &shown, &turns)?;
         let tokens = self.engine.vocabulary.encode(&prompt)?;
         // Text streams as it comes; a call is sent whole once it is complete (the engine keeps
         // its text).
@@ -524,15 +551,28 @@ impl LocalModel {
         Ok((turn, generated, routing))
     }
 
+    /// The prompt: the system text listing `shown`, then `turns`, the assistant's turn opened.
+    fn prompt(
+        &self,
+        instructions: &str,
+        shown: &[Arc<ToolDefinition>],
+        turns: &[(&'static str, String)],
+    ) -> Result<String, LocalError> {
+        let mut messages = vec![("system", chat::system_text(instructions, shown))];
+        messages.extend(turns.iter().cloned());
+        self.template.render(&messages, true)
+    }
+
     fn plan(&self, request: &ModelRequest<'_>) -> Result<Plan, LocalError> {
         let offered = if request.settings.tool_choice == ToolChoice::None {
             Vec::new()
         } else {
             self.usable_tools(request.tools)
         };
-        let system = chat::system_text(request.instructions, &offered);
-        let messages = chat::conversation(&system, request.messages);
-        let prompt = self.template.render(&messages, true)?;
+        // The conversation after the system text, which lists only the tools the model may
+        // call in this turn (see `Plan::prompt`).
+        let mut turns = chat::conversation("", request.messages);
+        turns.remove(0);
         let max_tokens =
             request.settings.max_output_tokens.map_or(self.max_tokens, |n| n as usize).min(self.max_tokens);
         // A call must complete to be valid: it gets at least the call budget.
@@ -547,39 +587,57 @@ impl LocalModel {
             request.messages.last(),
             Some(Message::User { parts }) if parts.iter().any(|p| matches!(p, UserPart::ToolReturn(_)))
         );
-        let constraint = match &request.settings.tool_choice {
-            _ if offered.is_empty() => Constraint::None,
+        let (constraint, shown) = match &request.settings.tool_choice {
+            _ if offered.is_empty() => (Constraint::None, Vec::new()),
             // An answer from the result, which may not look like a call.
-            _ if answered_by_tool => Constraint::Only(chat::grammar(&[], true, &spans)),
-            ToolChoice::None => Constraint::None,
-            ToolChoice::Required => Constraint::Only(chat::grammar(&refs, false, &spans)),
+            _ if answered_by_tool => (Constraint::Only(chat::grammar(&[], true, &spans)), Vec::new()),
+            ToolChoice::None => (Constraint::None, Vec::new()),
+            ToolChoice::Required => (Constraint::Only(chat::grammar(&refs, false, &spans)), offered.clone()),
             ToolChoice::Tool(name) => {
-                let Some(tool) = refs.iter().find(|t| &t.name == name) else {
+                let Some(tool) = offered.iter().find(|t| &t.name == name) else {
                     return Err(LocalError::Generation(format!("the forced tool {name:?} is not offered")));
                 };
-                Constraint::Only(chat::grammar(&[tool], false, &spans))
+                (Constraint::Only(chat::grammar(&[tool.as_ref()], false, &spans)), vec![Arc::clone(tool)])
             }
             ToolChoice::Auto => match self.router {
-                Router::FirstToken { call_bias } => Constraint::Choose {
-                    answer: chat::grammar(&[], true, &spans),
-                    call: chat::grammar(&refs, false, &spans),
-                    bias: call_bias,
-                },
+                Router::FirstToken { call_bias } => (
+                    Constraint::Choose {
+                        answer: chat::grammar(&[], true, &spans),
+                        call: chat::grammar(&refs, false, &spans),
+                        bias: call_bias,
+                    },
+                    offered.clone(),
+                ),
                 // Decided on the generation thread, before the first token.
                 // A tool whose required address the user never wrote is not a candidate.
-                Router::Classify { none_bias } => Constraint::Route {
-                    request: last_user_text(request.messages),
-                    none_bias,
-                    tools: offered.iter().filter(|t| chat::fillable(t, &spans)).cloned().collect(),
-                    spans: spans.clone(),
-                },
+                // The system text shows what the router chose (see `run`).
+                Router::Classify { none_bias } => (
+                    Constraint::Route {
+                        request: last_user_text(request.messages),
+                        none_bias,
+                        tools: offered.iter().filter(|t| chat::fillable(t, &spans)).cloned().collect(),
+                        spans: spans.clone(),
+                    },
+                    Vec::new(),
+                ),
             },
         };
         let ground = Ground::new(&conversation_text(request.instructions, request.messages));
         let parameters: Vec<(String, Value)> =
             offered.iter().map(|t| (t.name.clone(), t.parameters.to_value())).collect();
         let source = CopySource::new(&user_text(request.messages)).with_parameters(&parameters);
-        Ok(Plan { prompt, constraint, max_tokens, call_tokens, tools: names, source, ground, parameters })
+        Ok(Plan {
+            instructions: request.instructions.to_owned(),
+            turns,
+            shown,
+            constraint,
+            max_tokens,
+            call_tokens,
+            tools: names,
+            source,
+            ground,
+            parameters,
+        })
     }
 }
 
@@ -912,7 +970,12 @@ const CALL_BUDGET: usize = 400;
 
 /// One request, ready to generate.
 struct Plan {
-    prompt: String,
+    /// The round's instructions, and the conversation after the system text.
+    instructions: String,
+    turns: Vec<(&'static str, String)>,
+    /// The tools the system text lists: those the model may call in this turn (for the
+    /// classifying router, set once it has chosen).
+    shown: Vec<Arc<ToolDefinition>>,
     constraint: Constraint,
     max_tokens: usize,
     call_tokens: usize,

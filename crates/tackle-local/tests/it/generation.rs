@@ -29,9 +29,19 @@ async fn turn_with(
     prompt: &str,
     choice: ToolChoice,
 ) -> (String, Vec<(String, Value)>) {
+    turn_with_instructions(model, "", tools, prompt, choice).await
+}
+
+async fn turn_with_instructions(
+    model: &LocalModel,
+    instructions: &str,
+    tools: &[Arc<tackle_core::ToolDefinition>],
+    prompt: &str,
+    choice: ToolChoice,
+) -> (String, Vec<(String, Value)>) {
     let messages = vec![Message::user(prompt)];
     let settings = ModelSettings::default().tool_choice(choice).max_output_tokens(60);
-    let request = ModelRequest::new("", &messages, tools, &settings);
+    let request = ModelRequest::new(instructions, &messages, tools, &settings);
     let mut stream = model.stream(request);
     let mut streamed = String::new();
     let mut calls = Vec::new();
@@ -324,15 +334,57 @@ async fn an_optional_argument_nobody_gave_is_left_out() {
 async fn a_plain_answer_streams_and_the_prefilled_prompt_is_reused() {
     let Some(model) = model() else { return };
     let tools = tools();
-    model.prefill("", &tools).unwrap();
+    model.prefill("Be brief and kind; answer in the language of the question.", &tools).unwrap();
+    let (text, calls) = turn_with_instructions(
+        model,
+        "Be brief and kind; answer in the language of the question.",
+        &tools,
+        "Hello, who are you?",
+        ToolChoice::Auto,
+    )
+    .await;
+    assert!(calls.is_empty(), "chit-chat needs no tool");
+    assert!(!text.trim().is_empty());
+    // A routed answer's system text lists no tools, and it was warmed: only the question
+    // (about a dozen tokens with its markers) is processed.
+    let stats = model.stats();
+    assert!(stats.cached_tokens > 10, "the system text came from the prefilled state: {stats:?}");
+    assert!(stats.prompt_tokens - stats.cached_tokens < 20, "{stats:?}");
+    assert!(stats.output_tokens > 0);
     let (text, calls) = turn(model, "Hello, who are you?", ToolChoice::None).await;
     assert!(calls.is_empty());
     assert!(!text.trim().is_empty());
-    let (_, calls) = turn(model, "Hello, who are you?", ToolChoice::Auto).await;
-    assert!(calls.is_empty(), "chit-chat needs no tool");
-    let stats = model.stats();
-    assert!(stats.cached_tokens > 50, "the system text and tools came from the prefilled state: {stats:?}");
-    assert!(stats.output_tokens > 0);
+}
+
+/// Once the router has chosen, the prompt lists only the tool chosen (or none): a call or
+/// an answer is as quick over forty tools as over two, and no catalog's system text is
+/// held.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_routed_prompt_does_not_grow_with_the_catalog() {
+    let Some(model) = model() else { return };
+    let small = tools();
+    let mut large = small.clone();
+    for i in 0..40 {
+        large.push(tool(
+            &format!("inventory_report_{i}"),
+            "Summarises the stock levels, reorder points and supplier lead times of one warehouse \
+             section, with the items below their reorder point listed first.",
+            json!({"type": "object", "properties": {
+                "section": {"type": "string", "description": "The warehouse section's code."},
+                "include_suppliers": {"type": "boolean"}
+            }, "required": ["section"]}),
+        ));
+    }
+    for (prompt, called) in [("What's the weather in Lisbon?", true), ("Write a haiku about autumn.", false)]
+    {
+        let mut sizes = Vec::new();
+        for catalog in [&small, &large] {
+            let (_, calls) = turn_with(model, catalog, prompt, ToolChoice::Auto).await;
+            assert_eq!(!calls.is_empty(), called, "{prompt}: {calls:?}");
+            sizes.push(model.stats().prompt_tokens);
+        }
+        assert_eq!(sizes[0], sizes[1], "{prompt}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
