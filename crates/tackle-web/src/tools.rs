@@ -64,6 +64,17 @@ pub struct SearchArgs {
     pub time_range: Option<TimeRange>,
 }
 
+/// Whether `code` is what `SearchArgs::language`'s pattern admits: two or three letters,
+/// then subtags of two to eight letters or digits after hyphens (`en`, `de-CH`,
+/// `zh-Hant-TW`).
+fn is_language_code(code: &str) -> bool {
+    let mut parts = code.split('-');
+    let language = parts.next().unwrap_or_default();
+    (2..=3).contains(&language.len())
+        && language.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|part| (2..=8).contains(&part.len()) && part.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
 /// A time range for search results.
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -369,12 +380,18 @@ impl WebTools {
                 )
             }
         };
+        // The configured default is checked as the model's choice is by its schema.
+        let configured = ctx.setting("language").filter(|l| !l.is_empty() && *l != "all");
+        if let Some(language) = configured
+            && !is_language_code(language)
+        {
+            return Err(ToolError::User(format!(
+                "web_search.language is {language:?}; it must be a language code such as en or de-CH, or all"
+            )));
+        }
         let search = SearchQuery {
             query: query.to_owned(),
-            language: args
-                .language
-                .or_else(|| ctx.setting("language").map(str::to_owned))
-                .filter(|l| !l.is_empty() && l != "all"),
+            language: args.language.or_else(|| configured.map(str::to_owned)),
             time_range: args.time_range.map(|t| t.as_str().to_owned()),
         };
         let hits = backend

@@ -361,4 +361,17 @@ async fn web_search_takes_a_language_code_and_nothing_else() {
         .filter_map(|r| r.url.query_pairs().find(|(k, _)| k == "language").map(|(_, v)| v.into_owned()))
         .collect();
     assert_eq!(languages, ["en", "de-CH", "zh-Hant-TW"]);
+    // A configured default is held to the same rule, and "all" means none.
+    for (language, accepted) in [("all", true), ("pt-BR", true), ("english", false), ("en_US", false)] {
+        let settings = settings().user("web_search.language", language);
+        let args = json!({"query": "spiders"});
+        let ret = call(&registry, RunContext::new("r").settings(settings), "web_search", args).await;
+        assert_eq!(ret.status == ToolStatus::Feedback, accepted, "{language}: {}", ret.model_text());
+    }
+    let sent = server.received_requests().await.unwrap();
+    let languages: Vec<Option<String>> = sent[3..]
+        .iter()
+        .map(|r| r.url.query_pairs().find(|(k, _)| k == "language").map(|(_, v)| v.into_owned()))
+        .collect();
+    assert_eq!(languages, [None, Some("pt-BR".to_owned())]);
 }
