@@ -309,7 +309,8 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
 /// Every third request of each catalog and expected tool (for requests with their own
 /// catalogs: of each catalog's calls and no-calls) is held out: its figures are printed as
 /// totals only (`TACKLE_SHOW=1` lists the development part's mistakes and its requests whose
-/// first token took over a second); `--part dev` or
+/// first token took over a second, and for a held-out request so slow only where its time
+/// went); `--part dev` or
 /// `--part held_out` runs one part alone.
 ///
 /// `--explain` generates nothing: it prints, per request, its part, catalog and expected
@@ -451,9 +452,11 @@ pub(crate) fn decisions(
             let stats = model.stats();
             let first_token_ms = stats.first_token().as_secs_f64() * 1000.0;
             first_tokens.entry(part).or_default().push(first_token_ms);
-            if show && part == "dev" && first_token_ms > 1000.0 {
+            // Held-out requests are not shown, only where their time went.
+            if show && first_token_ms > 1000.0 {
+                let request = if part == "dev" { format!("{request:?}") } else { format!("a {part} request") };
                 eprintln!(
-                    "{request:?}: first token after {first_token_ms:.0} ms ({catalog}; routing {:.0} ms, prompt {:.0} ms, {} of {} tokens cached)",
+                    "{request}: first token after {first_token_ms:.0} ms ({catalog}; routing {:.0} ms, prompt {:.0} ms, {} of {} tokens cached)",
                     stats.routing.as_secs_f64() * 1000.0,
                     stats.prefill.as_secs_f64() * 1000.0,
                     stats.cached_tokens,
