@@ -129,6 +129,19 @@ pub fn changes_things(definition: &crate::ToolDefinition) -> Option<bool> {
         "upload",
         "assign",
         "invite",
+        // Verbs a name seldom uses as nouns (a `get_schedule` or `get_order` only reads).
+        "reserve",
+        "cancel",
+        "buy",
+        "purchase",
+        "subscribe",
+        "unsubscribe",
+        "enable",
+        "disable",
+        "register",
+        "submit",
+        "archive",
+        "mute",
     ];
     let words = name_words(&definition.name);
     let reads = words.iter().any(|w| READS.contains(&w.as_str()));
@@ -143,7 +156,7 @@ pub fn changes_things(definition: &crate::ToolDefinition) -> Option<bool> {
 /// Whether a request asks to change something (`Some(true)`) or only to be told or shown
 /// (`Some(false)`), as its first word after the politeness says (a verb of change, even
 /// before a question mark; "tell" with "me" or "us" after it asks) or else a question mark;
-/// `None` when it does not say (`add` may ask for a sum, a sentence may start with its
+/// `None` when it does not say ("add up" asks for a sum, a sentence may start with its
 /// object). English only: another language says nothing.
 pub fn asks_to_change(request: &str) -> Option<bool> {
     const POLITE: &[&str] = &[
@@ -219,6 +232,27 @@ pub fn asks_to_change(request: &str) -> Option<bool> {
         "land",
         "switch",
         "point",
+        // Arranging and paying: a booking, an order, a reminder, an entry in a calendar.
+        "add",
+        "schedule",
+        "book",
+        "reserve",
+        "remind",
+        "order",
+        "buy",
+        "purchase",
+        "pay",
+        "transfer",
+        "cancel",
+        "subscribe",
+        "unsubscribe",
+        "enable",
+        "disable",
+        "register",
+        "submit",
+        "archive",
+        "mute",
+        "block",
     ];
     // Apostrophes join, as for the terms ("what's" is `whats`).
     let mut words = request
@@ -304,10 +338,15 @@ mod tests {
             "please swap print for log",
             "tell the team in #ops that the deploy is done",
             "Delete clothing items that are in stock and under $50?",
+            "add dentist appointment on friday at 3pm to my calendar",
+            "schedule a call with Maria tomorrow at 10",
+            "remind me to water the plants at 6",
+            "book a table for two at Dishoom",
+            "cancel my 9am meeting",
         ] {
             assert_eq!(asks_to_change(query), Some(true), "{query}");
         }
-        // Neither a question nor a verb that changes: not known ("add" may be a sum).
+        // Neither a question nor a verb that changes: not known ("add up" asks for a sum).
         for query in
             ["add up 12 and 30", "old_report.docx should be called report.docx", "", "check out v3.1"]
         {
@@ -324,5 +363,7 @@ mod tests {
         assert_eq!(changes("kubectl_apply"), Some(true));
         assert_eq!(changes("get_or_create_thing"), None);
         assert_eq!(changes("sequentialthinking"), None);
+        assert_eq!(changes("cancel_reservation"), Some(true));
+        assert_eq!(changes("get_order_schedule"), Some(false), "nouns a verb may also be");
     }
 }
