@@ -33,8 +33,36 @@ const BYLINE: &[&str] = &[
     "文",
 ];
 
-/// The most of the content's text the part from an end-of-story heading on may hold.
+/// The most of the content's text the part from an end-of-story heading on may hold...
 const MAX_TAIL: f32 = 0.25;
+/// ...and from a heading that says for certain that the story is over ([`CLOSES_STORY`]).
+const MAX_TAIL_SAID: f32 = 0.5;
+
+/// Phrases of [`END_OF_STORY`] that a story seldom uses for a part of itself: the author's
+/// box, other stories, the comments. Sharing and "read more" are not among them (a share
+/// bar may stand between a story and its questions and answers).
+const CLOSES_STORY: &[&str] = &[
+    "about the author",
+    "über den autor",
+    "über die autorin",
+    "similar posts",
+    "similar articles",
+    "similar stories",
+    "more stories",
+    "more articles",
+    "read next",
+    "you may also like",
+    "you might also like",
+    "leave a reply",
+    "leave a comment",
+    "weitere artikel",
+    "weitere beiträge",
+    "könnte sie auch interessieren",
+    "kommentar schreiben",
+    "articles similaires",
+    "artículos relacionados",
+    "noticias relacionadas",
+];
 /// The most words an end-of-story heading has.
 const MAX_MARKER_WORDS: usize = 8;
 
@@ -166,7 +194,12 @@ fn story_end(blocks: &[&str]) -> Option<usize> {
     let total: usize = lengths.iter().sum();
     let mut tail = total;
     for (k, block) in blocks.iter().enumerate() {
-        if k > 0 && (tail as f32) <= MAX_TAIL * total as f32 && ends_story(block) {
+        let most = match ends_story(block) {
+            Some(true) => MAX_TAIL_SAID,
+            Some(false) => MAX_TAIL,
+            None => 0.0,
+        };
+        if k > 0 && most > 0.0 && (tail as f32) <= most * total as f32 {
             let outranked = level(block).is_some_and(|own| {
                 blocks[k + 1..].iter().any(|later| level(later).is_some_and(|later| later < own))
             });
@@ -186,25 +219,31 @@ fn level(block: &str) -> Option<usize> {
     (1..=6).contains(&hashes).then_some(hashes).filter(|_| block[hashes..].starts_with(' '))
 }
 
-/// Whether a block is a heading that ends the story.
-fn ends_story(block: &str) -> bool {
+/// Whether a block is a heading that ends the story: `Some(true)` where a phrase of
+/// [`CLOSES_STORY`] says so, `Some(false)` where another of [`END_OF_STORY`] does, `None`
+/// where it is no such heading.
+fn ends_story(block: &str) -> Option<bool> {
     let block = block.trim_start();
     if !(block.starts_with('#') || (plain(block) && !block.contains("]("))) {
-        return false;
+        return None;
     }
     let text = crate::extract::to_text(block).to_lowercase();
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     if words.is_empty() || words.len() > MAX_MARKER_WORDS {
-        return false;
+        return None;
     }
-    END_OF_STORY.iter().any(|phrase| {
-        let phrase: Vec<&str> = phrase.split(' ').collect();
-        if let [word] = phrase.as_slice() {
-            words.first() == Some(word) || words.last() == Some(word)
-        } else {
-            words.windows(phrase.len()).any(|w| w == phrase.as_slice())
-        }
-    })
+    END_OF_STORY
+        .iter()
+        .filter_map(|phrase| {
+            let phrase: Vec<&str> = phrase.split(' ').collect();
+            let found = if let [word] = phrase.as_slice() {
+                words.first() == Some(word) || words.last() == Some(word)
+            } else {
+                words.windows(phrase.len()).any(|w| w == phrase.as_slice())
+            };
+            found.then_some(CLOSES_STORY.contains(&phrase.join(" ").as_str()))
+        })
+        .max()
 }
 
 /// A short plain paragraph that is a date line, a byline or a copyright line.
@@ -323,6 +362,15 @@ mod tests {
         ] {
             assert_eq!(trim(kept.clone()), kept);
         }
+        // The author's box goes though it holds two fifths of the text; a share bar
+        // followed by as much (the story's questions and answers) does not end the story.
+        let short = format!("{para}\n\n").repeat(3);
+        let bio = "She has written about rivers for twenty years and edits the weekly letter on water.";
+        let page = format!("{short}About the Author\n\n{bio}\n\n{bio}");
+        assert_eq!(trim(page), short.trim_end());
+        let kept = format!("{short}Share this\n\n{para}\n\n{para}");
+        assert_eq!(trim(kept.clone()), kept);
+        assert!(CLOSES_STORY.iter().all(|phrase| END_OF_STORY.contains(phrase)));
     }
 
     #[test]
