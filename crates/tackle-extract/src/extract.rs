@@ -68,9 +68,11 @@ impl Page {
         to_text(self.body())
     }
 
-    /// The main content alone: `markdown` without the title heading the extractor added.
+    /// The main content alone: `markdown` without the headline heading it, whether the
+    /// extractor added it or the content started with the page's own first-level heading
+    /// (the headline is the page's title, as the byline is its author: metadata).
     pub fn body(&self) -> &str {
-        if !self.headline_added {
+        if !self.headline_added && !self.markdown.starts_with("# ") {
             return &self.markdown;
         }
         let rest = self.markdown.split_once('\n').map_or("", |(_, rest)| rest);
@@ -432,6 +434,29 @@ mod tests {
         assert_eq!(page.description.as_deref(), Some("A short guide to fluvial erosion."));
         assert_eq!(page.published.as_deref(), Some("2024-05-02"));
         assert_eq!(page.site_name.as_deref(), Some("Earth Notes"));
+    }
+
+    #[test]
+    fn the_text_is_the_story_without_its_headline() {
+        let story = "<p>The river rose all week, and the town moved its market to the hill above the old bridge. \
+                     Nobody could remember a spring like it.</p>";
+        let url = Url::parse("https://x.example/").unwrap();
+        for html in [
+            // The headline inside the article, and the headline the extractor adds.
+            format!(
+                "<html><head><title>Floods</title></head><body><article><h1>The river rises</h1>{story}</article></body></html>"
+            ),
+            format!(
+                "<html><head><title>The river rises</title></head><body><article>{story}</article></body></html>"
+            ),
+        ] {
+            let page = extract(&html, ContentKind::Html, &url);
+            assert!(page.markdown.starts_with("# The river rises\n\n"), "{page:?}");
+            assert!(page.text().starts_with("The river rose all week"), "{page:?}");
+        }
+        // A heading of a lower rank is part of the story.
+        let html = format!("<html><body><article><h2>Day one</h2>{story}</article></body></html>");
+        assert!(extract(&html, ContentKind::Html, &url).text().starts_with("Day one"));
     }
 
     #[test]
