@@ -273,7 +273,138 @@ fn metadata_text(text: &str) -> bool {
         && words
             .get(1)
             .is_some_and(|w| w.chars().next().is_some_and(|c| c.is_uppercase() || !c.is_alphabetic()));
-    byline || text.contains('©') || lower.starts_with("copyright") || has_date(text)
+    let sentence = text.trim_end().ends_with(['.', '!', '?']);
+    byline
+        || text.contains('©')
+        || lower.starts_with("copyright")
+        || has_date(text)
+        || (!sentence && has_written_date(text))
+        || READING_TIME.iter().any(|said| lower.contains(said))
+        || words.iter().all(|w| {
+            LABEL_WORDS.contains(&w.trim_matches(|c: char| !c.is_alphabetic()).to_lowercase().as_str())
+        })
+}
+
+/// How a line says how long the story takes to read ("3 min read", "Lesezeit: 4 Min.").
+const READING_TIME: &[&str] = &[
+    "min read",
+    "min. read",
+    "mins read",
+    "minute read",
+    "minutes read",
+    "lesezeit",
+    "temps de lecture",
+    "minutes de lecture",
+    "tiempo de lectura",
+    "minutos de lectura",
+    "tempo de leitura",
+    "tempo di lettura",
+    "leestijd",
+];
+
+/// The words of a line that only labels the metadata beside it ("Updated", "Edited by",
+/// "Fact checked").
+const LABEL_WORDS: &[&str] = &[
+    "updated",
+    "edited",
+    "published",
+    "posted",
+    "written",
+    "reviewed",
+    "fact",
+    "checked",
+    "by",
+    "on",
+    "last",
+    "aktualisiert",
+    "veröffentlicht",
+    "publié",
+    "mis",
+    "à",
+    "jour",
+    "le",
+    "par",
+    "publicado",
+    "actualizado",
+    "el",
+    "por",
+];
+
+/// Month names and their short forms, in the languages pages are most often written in.
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "januar",
+    "februar",
+    "märz",
+    "juni",
+    "juli",
+    "oktober",
+    "dezember",
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+];
+
+/// Whether a text writes a date with the month's name: the name beside a year, or
+/// capitalised beside a day (`August 29, 2023`, `20 December 2025`, `3 mars 2024`; not the
+/// "march 20" of "you may march 20 miles").
+fn has_written_date(text: &str) -> bool {
+    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let number = |w: &str, range: std::ops::Range<u32>| w.parse::<u32>().is_ok_and(|n| range.contains(&n));
+    let year = |w: &str| w.len() == 4 && number(w, 1900..2100);
+    let day = |w: &str| w.len() <= 2 && number(w, 1..32);
+    words.iter().enumerate().any(|(i, w)| {
+        if !MONTHS.contains(&w.to_lowercase().as_str()) {
+            return false;
+        }
+        let capital = w.chars().next().is_some_and(char::is_uppercase);
+        let beside = [i.checked_sub(1).map(|j| words[j]), words.get(i + 1).copied()];
+        beside.into_iter().flatten().any(|b| year(b) || (capital && day(b)))
+    })
 }
 
 /// Whether a block's text is a copyright or rights line.
@@ -381,12 +512,23 @@ mod tests {
             "## 2019-01-21",
             "By the river the town grew for two hundred years and more, slowly.",
             "Only 2.50 euros a bag.",
+            // A sentence that names a date, and a month that is a word of another kind.
+            "On 3 May 2021, the bridge fell.",
+            "You may march 20 miles",
+            "Updated prices for the spring",
         ] {
             assert!(!is_metadata(block), "{block}");
         }
         for block in [
             "Von Sina Giebel",
             "posted on April 21, 2015, at 11:29 a.m.",
+            "Posted by IndustrySelect on Tuesday, August 29, 2023",
+            "20 December 2025",
+            "Aktualisiert am 3. März 2024",
+            "3 MIN. READ",
+            "Lesezeit: 4 Min.",
+            "Updated",
+            "Edited by",
             "最終更新:3/9(木) 18:45",
             "Copyright 2020 Foo",
         ] {
