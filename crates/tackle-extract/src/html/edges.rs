@@ -219,6 +219,30 @@ fn level(block: &str) -> Option<usize> {
     (1..=6).contains(&hashes).then_some(hashes).filter(|_| block[hashes..].starts_with(' '))
 }
 
+/// Headings that end the story only where they are the whole heading: the story's sources
+/// and references ("## Sources", "Article Sources:"), not a part that discusses them
+/// ("## Sources of funding").
+const SOURCES: &[&str] = &[
+    "sources",
+    "article sources",
+    "sources and references",
+    "references",
+    "bibliography",
+    "citations",
+    "quellen",
+    "quellenangaben",
+    "einzelnachweise",
+    "literatur",
+    "références",
+    "bibliographie",
+    "fuentes",
+    "referencias",
+    "fontes",
+    "referências",
+    "fonti",
+    "bronnen",
+];
+
 /// Whether a block is a heading that ends the story: `Some(true)` where a phrase of
 /// [`CLOSES_STORY`] says so, `Some(false)` where another of [`END_OF_STORY`] does, `None`
 /// where it is no such heading.
@@ -231,6 +255,9 @@ fn ends_story(block: &str) -> Option<bool> {
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     if words.is_empty() || words.len() > MAX_MARKER_WORDS {
         return None;
+    }
+    if SOURCES.contains(&words.join(" ").as_str()) {
+        return Some(false);
     }
     END_OF_STORY
         .iter()
@@ -502,6 +529,11 @@ mod tests {
         let kept = format!("{short}Share this\n\n{para}\n\n{para}");
         assert_eq!(trim(kept.clone()), kept);
         assert!(CLOSES_STORY.iter().all(|phrase| END_OF_STORY.contains(phrase)));
+        // The story's sources go; a part about sources stays.
+        let sources = "- Allied Van Lines, \"Home page,\" Accessed April 14, 2025.";
+        assert_eq!(trim(format!("{story}Article Sources:\n\n{sources}")), story.trim_end());
+        let kept = format!("{story}## Sources of funding\n\n{para}");
+        assert_eq!(trim(kept.clone()), kept);
     }
 
     #[test]
