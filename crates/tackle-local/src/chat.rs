@@ -193,6 +193,8 @@ pub(crate) struct Spans {
     /// `"deprecated"`) or shaped like code (`DATABASE_URL`, `parse_args`, `TODO`,
     /// `render()`), in order of appearance, each once.
     pub(crate) terms: Vec<String>,
+    /// Whether the text writes a number, in digits or as a word ("two", "dozen", "deux").
+    pub(crate) numbers: bool,
 }
 
 /// The most addresses, paths or terms a conversation offers to copy, each.
@@ -237,7 +239,7 @@ impl Spans {
         let paths = paths_in(text, &urls);
         let terms = terms_in(text, &urls, &paths);
         let mut spans = Spans::default();
-        spans.extend(Spans { urls, paths, terms });
+        spans.extend(Spans { urls, paths, terms, numbers: writes_number(text) });
         spans
     }
 
@@ -254,6 +256,7 @@ impl Spans {
         add(&mut self.urls, other.urls);
         add(&mut self.paths, other.paths);
         add(&mut self.terms, other.terms);
+        self.numbers |= other.numbers;
     }
 }
 
@@ -468,11 +471,127 @@ fn is_address(schema: &serde_json::Map<String, Value>) -> bool {
     schema.get("format").and_then(Value::as_str).is_some_and(|f| ADDRESS_FORMATS.contains(&f))
 }
 
-/// Whether every required argument of `tool` that only the conversation can fill (an
-/// address) can be: a tool that needs an address when none was written cannot be called
-/// faithfully.
+/// Whether every required argument of `tool` that only the conversation can fill can be:
+/// an address when the user wrote one, a count or amount (a number with no choices and no
+/// default) when they wrote a number. A tool that needs what was never written cannot be
+/// called faithfully ("I have to make a payment" gives no amount; "see promotions" no
+/// region's id).
 pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
-    !spans.urls.is_empty() || !required_arguments(tool).any(|(_, schema)| is_address(schema))
+    required_arguments(tool).all(|(_, schema)| {
+        (!spans.urls.is_empty() || !is_address(schema)) && (spans.numbers || !is_free_number(schema))
+    })
+}
+
+/// Whether `schema` asks for a number the model must be given: an integer or a number with
+/// no enumeration, constant or default to fall back on.
+fn is_free_number(schema: &serde_json::Map<String, Value>) -> bool {
+    let numeric = match schema.get("type") {
+        Some(Value::String(t)) => t == "integer" || t == "number",
+        Some(Value::Array(types)) => {
+            !types.is_empty() && types.iter().all(|t| matches!(t.as_str(), Some("integer" | "number")))
+        }
+        _ => false,
+    };
+    numeric && !["enum", "const", "default"].iter().any(|k| schema.contains_key(*k))
+}
+
+/// Numbers written as words, in the languages requests are most often written in (an
+/// article that is also "one", `un`, `ein`, `um`, is not counted).
+const NUMBER_WORDS: &[&str] = &[
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+    "hundred",
+    "thousand",
+    "million",
+    "billion",
+    "dozen",
+    "half",
+    "couple",
+    "pair",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "zwei",
+    "drei",
+    "vier",
+    "fünf",
+    "sechs",
+    "sieben",
+    "acht",
+    "neun",
+    "zehn",
+    "zwanzig",
+    "hundert",
+    "tausend",
+    "deux",
+    "trois",
+    "quatre",
+    "cinq",
+    "sept",
+    "huit",
+    "neuf",
+    "dix",
+    "vingt",
+    "cent",
+    "mille",
+    "uno",
+    "dos",
+    "tres",
+    "cuatro",
+    "cinco",
+    "seis",
+    "siete",
+    "ocho",
+    "nueve",
+    "diez",
+    "veinte",
+    "cien",
+    "mil",
+    "dois",
+    "duas",
+    "três",
+    "sete",
+    "oito",
+    "nove",
+    "dez",
+    "vinte",
+    "cem",
+];
+
+/// Whether `text` writes a number: a digit of any script, a Chinese or Japanese numeral, or
+/// a number word ([`NUMBER_WORDS`]).
+fn writes_number(text: &str) -> bool {
+    text.chars().any(|c| c.is_numeric() || "一二三四五六七八九十百千万两".contains(c))
+        || text
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| NUMBER_WORDS.contains(&word.to_lowercase().as_str()))
 }
 
 /// Words that say a request is about the present (news, prices, what is open, what
@@ -1073,6 +1192,39 @@ mod tests {
         );
         assert!(!fillable(&read, &Spans::default()));
         assert!(fillable(&weather(), &Spans::default()), "nothing to copy, nothing missing");
+    }
+
+    #[test]
+    fn a_tool_that_needs_a_number_is_fillable_only_where_one_is_written() {
+        let pay = ToolDefinition::new(
+            "make_payment",
+            "Send money.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "amount": {"type": "number"}, "receiver": {"type": "string"},
+                "currency_code": {"type": "integer", "enum": [840, 978]},
+                "fee": {"type": ["integer", "null"]}, "priority": {"type": "integer", "default": 1}
+            }, "required": ["amount", "receiver", "currency_code", "priority"]}))
+            .unwrap(),
+        );
+        for written in
+            ["send 84 bucks to Yumi", "pay Anna twenty pounds", "zahle Anna zwei Euro", "给安娜转五十元"]
+        {
+            assert!(fillable(&pay, &Spans::of(written)), "{written}");
+        }
+        // No amount written; a choice of codes or a default is no number the user must give.
+        assert!(!fillable(&pay, &Spans::of("I have to make a payment")));
+        let choose = ToolDefinition::new(
+            "set_level",
+            "Set the level.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "level": {"type": "integer", "enum": [1, 2, 3]}}, "required": ["level"]}))
+            .unwrap(),
+        );
+        assert!(fillable(&choose, &Spans::of("set the level")));
+        // A number in an earlier message counts, as an address there does.
+        let mut spans = Spans::of("pay her");
+        spans.extend(Spans::of("Anna lent me 12 euros"));
+        assert!(fillable(&pay, &spans));
     }
 
     #[test]
