@@ -210,12 +210,12 @@ async fn web_read_local_files_urls_and_out_dir() {
         .write_stdin("<p>From standard input, a paragraph long enough to count as content.</p>");
     let (code, _stdout, stderr) = output(command).await;
     assert_eq!(code, 0, "{stderr}");
+    // The text is the main content alone: the page's own headline (the title, metadata) is
+    // not a line of it, and neither is the title the page's body did not hold.
     assert_eq!(
         std::fs::read_to_string(out.join("page.txt")).unwrap(),
-        "Notes\n\nRivers carve valleys through a slow process of erosion, over millions of years.\n\nSee the other page.\n"
+        "Rivers carve valleys through a slow process of erosion, over millions of years.\n\nSee the other page.\n"
     );
-    // The text is the main content alone: the title the page's body did not hold is not
-    // made a line of it.
     assert_eq!(
         std::fs::read_to_string(out.join("story.txt")).unwrap(),
         "A story told at length, with enough words to be the main content here.\n"
