@@ -88,6 +88,24 @@ pub fn name_words(name: &str) -> Vec<String> {
     words
 }
 
+/// Verbs of transacting that change things both as a request's first word and in a tool's
+/// name, where they are seldom nouns (a `get_schedule` or `get_order` only reads, a
+/// `cancel_reservation` changes).
+const TRANSACTS: &[&str] = &[
+    "reserve",
+    "cancel",
+    "buy",
+    "purchase",
+    "subscribe",
+    "unsubscribe",
+    "enable",
+    "disable",
+    "register",
+    "submit",
+    "archive",
+    "mute",
+];
+
 /// Whether a tool changes something (`Some(true)`) or only reads (`Some(false)`), as the
 /// verbs of its name say (`get_issue`, `kubectl_apply`); `None` when they say neither or
 /// both. Tool search and the local model's router weigh it against [`asks_to_change`].
@@ -129,23 +147,10 @@ pub fn changes_things(definition: &crate::ToolDefinition) -> Option<bool> {
         "upload",
         "assign",
         "invite",
-        // Verbs a name seldom uses as nouns (a `get_schedule` or `get_order` only reads).
-        "reserve",
-        "cancel",
-        "buy",
-        "purchase",
-        "subscribe",
-        "unsubscribe",
-        "enable",
-        "disable",
-        "register",
-        "submit",
-        "archive",
-        "mute",
     ];
     let words = name_words(&definition.name);
     let reads = words.iter().any(|w| READS.contains(&w.as_str()));
-    let changes = words.iter().any(|w| CHANGES.contains(&w.as_str()));
+    let changes = words.iter().any(|w| CHANGES.contains(&w.as_str()) || TRANSACTS.contains(&w.as_str()));
     match (reads, changes) {
         (true, false) => Some(false),
         (false, true) => Some(true),
@@ -232,26 +237,15 @@ pub fn asks_to_change(request: &str) -> Option<bool> {
         "land",
         "switch",
         "point",
-        // Arranging and paying: a booking, an order, a reminder, an entry in a calendar.
+        // Arranging and paying (and [`TRANSACTS`]): a booking, an order, a reminder, an
+        // entry in a calendar; words a tool's name also uses as nouns.
         "add",
         "schedule",
         "book",
-        "reserve",
         "remind",
         "order",
-        "buy",
-        "purchase",
         "pay",
         "transfer",
-        "cancel",
-        "subscribe",
-        "unsubscribe",
-        "enable",
-        "disable",
-        "register",
-        "submit",
-        "archive",
-        "mute",
         "block",
     ];
     // Apostrophes join, as for the terms ("what's" is `whats`).
@@ -275,7 +269,7 @@ pub fn asks_to_change(request: &str) -> Option<bool> {
     }
     // A verb of change that opens the request orders the change, however it ends ("Delete
     // the items that are out of stock?"); a question mark decides only after another word.
-    if CHANGES.contains(&first.as_str()) {
+    if CHANGES.contains(&first.as_str()) || TRANSACTS.contains(&first.as_str()) {
         Some(true)
     } else if request.trim_end().ends_with('?') || ASKS.contains(&first.as_str()) {
         Some(false)
