@@ -65,8 +65,11 @@ const CUE_PRIOR: f32 = 2.0;
 
 /// What a span loses where it begins or ends inside a name in capitals ("Dominic
 /// Monaghan", "Austin, TX") or a word joined by a hyphen, an underscore or a point
-/// (`serde-rs`): names and such words are mostly copied whole.
-const WHOLE_CUT: f32 = 2.0;
+/// (`serde-rs`), or stops inside a phrase ("Checkout" of "titled Checkout button does
+/// nothing"): names and such words are mostly copied whole. As much as a cue and the span's
+/// own prior together: at 2, "2.0" of "a branch release-2.0" and "New York" of "New York,
+/// NY" still won.
+const WHOLE_CUT: f32 = 4.0;
 
 /// The prior of `span` copied to its end at `end` (in characters), placed as
 /// [`CopySource::place`] says.
