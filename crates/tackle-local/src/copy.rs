@@ -243,6 +243,9 @@ pub(crate) struct CopySource {
     /// Where each word of a name in capitals ("New York, NY", "Dominic Monaghan") is
     /// followed by another word of it: the word starts, beside `words`.
     name_goes_on: Vec<bool>,
+    /// The names in capitals of two words or more that open no sentence, as where each
+    /// starts and ends (see [`CopySource::unused_name`]).
+    names: Vec<(usize, usize)>,
     /// The words that name each parameter of each offered tool, tools and parameters by
     /// their names in lower case (see [`CopySource::with_parameters`]).
     parameters: HashMap<String, Vec<(String, HashSet<String>)>>,
@@ -302,7 +305,26 @@ impl CopySource {
                 let between: String = text[end..next].iter().collect();
                 capital(at) && capital(next) && ((between == " " && !acronym(at)) || between == ", ")
             })
-            .collect();
+            .collect::<Vec<bool>>();
+        // The names of two words or more; one that opens a sentence is not read as one.
+        let mut names = Vec::new();
+        let mut n = 0;
+        while n < words.len() {
+            let (first, start) = (n, words[n]);
+            while n + 1 < words.len() && name_goes_on[n] {
+                n += 1;
+            }
+            let last = words[n];
+            n += 1;
+            let opens_sentence =
+                text[..start].iter().rev().find(|c| !c.is_whitespace()).is_none_or(|c| ".!?:".contains(*c));
+            if n - first >= 2 && !opens_sentence {
+                names.push((
+                    start,
+                    (last..text.len()).find(|&i| !text[i].is_alphanumeric()).unwrap_or(text.len()),
+                ));
+            }
+        }
         CopySource {
             text,
             written,
@@ -311,6 +333,7 @@ impl CopySource {
             quoted,
             stems,
             name_goes_on,
+            names,
             parameters: HashMap::new(),
             arguments: HashMap::new(),
             first: RefCell::new(HashMap::new()),
@@ -430,33 +453,14 @@ impl CopySource {
     /// sentence is not read as one: a sentence's first word is in capitals anyway ("Hello,
     /// I am…").
     fn unused_name(&self, strings: &[Vec<char>], tool: &str, key: &str) -> bool {
-        let mut n = 0;
-        while n < self.words.len() {
-            let first = n;
-            while n + 1 < self.words.len() && self.name_goes_on[n] {
-                n += 1;
-            }
-            let (start, last) = (self.words[first], self.words[n]);
-            n += 1;
-            let opens_sentence = self.text[..start]
-                .iter()
-                .rev()
-                .find(|c| !c.is_whitespace())
-                .is_none_or(|c| ".!?:".contains(*c));
-            if last == start || opens_sentence {
-                continue;
-            }
-            let end =
-                (last..self.text.len()).find(|&i| !self.text[i].is_alphanumeric()).unwrap_or(self.text.len());
-            let name = &self.text[start..end];
+        self.names.iter().any(|&(start, end)| {
             let copied = |word: &[char]| strings.iter().any(|s| s.windows(word.len()).any(|w| w == word));
-            let copies_a_word =
-                name.split(|c| !c.is_alphanumeric()).filter(|word| word.len() >= 2).any(copied);
-            if !copies_a_word && !self.cue_at(start, end, tool, key).names_another {
-                return true;
-            }
-        }
-        false
+            let copies_a_word = self.text[start..end]
+                .split(|c| !c.is_alphanumeric())
+                .filter(|word| word.len() >= 2)
+                .any(copied);
+            !copies_a_word && !self.cue_at(start, end, tool, key).names_another
+        })
     }
 
     /// Whether the text from `start` to `end` (in characters) begins, and whether it ends,
