@@ -193,6 +193,9 @@ pub(crate) struct Spans {
     /// `"deprecated"`) or shaped like code (`DATABASE_URL`, `parse_args`, `TODO`,
     /// `render()`), in order of appearance, each once.
     pub(crate) terms: Vec<String>,
+    /// Arithmetic written out (`(12.5 * 4) / 3`, `2^20`, `15% of 240`), in order of
+    /// appearance, each once (see [`expressions_in`]).
+    pub(crate) expressions: Vec<String>,
     /// Whether the text writes a number, in digits or as a word ("two", "dozen", "deux").
     pub(crate) numbers: bool,
 }
@@ -238,12 +241,13 @@ impl Spans {
         }
         let paths = paths_in(text, &urls);
         let terms = terms_in(text, &urls, &paths);
+        let expressions = expressions_in(text);
         let mut spans = Spans::default();
-        spans.extend(Spans { urls, paths, terms, numbers: writes_number(text) });
+        spans.extend(Spans { urls, paths, terms, expressions, numbers: writes_number(text) });
         spans
     }
 
-    /// `other`'s addresses, paths and terms after these, each once, up to [`MAX_SPANS`] of
+    /// `other`'s addresses, paths, terms and expressions after these, each once, up to [`MAX_SPANS`] of
     /// each.
     pub(crate) fn extend(&mut self, other: Spans) {
         fn add(to: &mut Vec<String>, from: Vec<String>) {
@@ -256,6 +260,7 @@ impl Spans {
         add(&mut self.urls, other.urls);
         add(&mut self.paths, other.paths);
         add(&mut self.terms, other.terms);
+        add(&mut self.expressions, other.expressions);
         self.numbers |= other.numbers;
     }
 }
@@ -324,6 +329,133 @@ fn terms_in(text: &str, urls: &[String], paths: &[String]) -> Vec<String> {
         }
     }
     terms
+}
+
+/// The arithmetic `text` writes out: numbers (digits, with a point or comma between digits)
+/// joined by operators (`+ - * / × ÷ ^`, a percent sign, a percentage's "of": `15% of 240`)
+/// and parentheses, standing apart from the words around it. It holds two numbers or more
+/// and an operator only arithmetic uses: `+ * × ÷ ^`, `% of`, or a minus or slash with a
+/// space on each side. So dates and ranges (`2024-03-12`, `12/03/2024`, `10-15`) and a
+/// fraction alone (`1/2 cup`) are not expressions, and a number glued to a word or a time
+/// (`v2`, `5x`, `16:00`) starts or ends none.
+fn expressions_in(text: &str) -> Vec<String> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut found: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() && found.len() < MAX_SPANS {
+        // A run starts at a digit or an opening parenthesis that no word or number is
+        // glued to.
+        let glued = i > 0
+            && (chars[i - 1].1.is_alphanumeric()
+                || (matches!(chars[i - 1].1, '.' | ',' | ':' | '/' | '-' | '_')
+                    && i > 1
+                    && chars[i - 2].1.is_alphanumeric()));
+        if glued || !(chars[i].1.is_ascii_digit() || chars[i].1 == '(') {
+            i += 1;
+            continue;
+        }
+        match arithmetic_run(&chars, i) {
+            Some((end, next)) => {
+                let expression = text[chars[i].0..end].trim();
+                if !found.iter().any(|e| e == expression) {
+                    found.push(expression.to_owned());
+                }
+                i = next;
+            }
+            None => i += 1,
+        }
+    }
+    found
+}
+
+/// The most characters of arithmetic read from one place: no one types longer, and a long
+/// run of digits and signs (a table, a hash) is not read again from each of its characters.
+const MAX_EXPRESSION: usize = 120;
+
+/// The arithmetic that starts at `chars[start]` (see [`expressions_in`]): the byte offset
+/// where it ends and the index of the first character after it, or `None` when what starts
+/// there is not arithmetic.
+fn arithmetic_run(chars: &[(usize, char)], start: usize) -> Option<(usize, usize)> {
+    #[derive(PartialEq)]
+    enum Last {
+        Nothing,
+        Operand,
+        Operator,
+    }
+    let c = |k: usize| chars.get(k).map(|&(_, c)| c);
+    let byte = |k: usize| {
+        chars.get(k).map_or_else(|| chars.last().map_or(0, |&(b, c)| b + c.len_utf8()), |&(b, _)| b)
+    };
+    let (mut numbers, mut arithmetic, mut depth) = (0usize, false, 0usize);
+    let mut last = Last::Nothing;
+    // Where the run could end: after an operand at depth zero (a character index).
+    let mut end: Option<usize> = None;
+    let mut k = start;
+    while let Some(ch) = c(k).filter(|_| k - start < MAX_EXPRESSION) {
+        if ch.is_ascii_digit() {
+            if last == Last::Operand {
+                break;
+            }
+            while c(k).is_some_and(|d| d.is_ascii_digit())
+                || (matches!(c(k), Some('.' | ',')) && c(k + 1).is_some_and(|d| d.is_ascii_digit()))
+            {
+                k += 1;
+            }
+            numbers += 1;
+            last = Last::Operand;
+        } else if ch == ' ' {
+            k += 1;
+            continue;
+        } else if ch == '(' && last != Last::Operand {
+            depth += 1;
+            k += 1;
+            last = Last::Operator;
+            continue;
+        } else if ch == ')' && depth > 0 && last == Last::Operand {
+            depth -= 1;
+            k += 1;
+        } else if ch == '%' && last == Last::Operand {
+            k += 1;
+            // "15% of 240": the percentage of what follows.
+            let mut after = k;
+            while c(after) == Some(' ') {
+                after += 1;
+            }
+            let of = c(after).is_some_and(|o| o.eq_ignore_ascii_case(&'o'))
+                && c(after + 1).is_some_and(|f| f.eq_ignore_ascii_case(&'f'))
+                && c(after + 2) == Some(' ');
+            if of {
+                let mut number = after + 2;
+                while c(number) == Some(' ') {
+                    number += 1;
+                }
+                if c(number).is_some_and(|d| d.is_ascii_digit() || d == '(') {
+                    arithmetic = true;
+                    last = Last::Operator;
+                    k = number;
+                    continue;
+                }
+            }
+        } else if matches!(ch, '+' | '-' | '*' | '/' | '×' | '÷' | '^') && last == Last::Operand {
+            let spaced = c(k.wrapping_sub(1)) == Some(' ') && c(k + 1) == Some(' ');
+            arithmetic |= matches!(ch, '+' | '*' | '×' | '÷' | '^') || spaced;
+            last = Last::Operator;
+            k += 1;
+            continue;
+        } else {
+            break;
+        }
+        if last == Last::Operand && depth == 0 {
+            end = Some(k);
+        }
+    }
+    let end = end?;
+    // What follows must not continue a word or a number (`5x`, `16:00`, `3.x`).
+    let after = c(end);
+    let glued = after.is_some_and(char::is_alphanumeric)
+        || (matches!(after, Some(':' | '.' | ',' | '/' | '-' | '_'))
+            && c(end + 1).is_some_and(char::is_alphanumeric));
+    (numbers >= 2 && arithmetic && !glued).then(|| (byte(end), end))
 }
 
 /// The words of `text` written the way file paths are: with a slash (`src/main.rs`,
@@ -401,6 +533,16 @@ fn is_match_text(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
     is_plain_string(schema) && tackle_core::name_words(name).iter().any(|w| MATCH_WORDS.contains(&w.as_str()))
 }
 
+/// What a parameter's name says it holds when it holds arithmetic to work out.
+const EXPRESSION_WORDS: &[&str] = &["expression", "expr", "formula", "equation"];
+
+/// Whether the string parameter `name` takes arithmetic: a plain string whose name says
+/// expression, formula or equation.
+fn is_expression(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
+    is_plain_string(schema)
+        && tackle_core::name_words(name).iter().any(|w| EXPRESSION_WORDS.contains(&w.as_str()))
+}
+
 /// Whether `schema` admits strings (its `type` is `string` or a list holding it).
 fn is_string(schema: &serde_json::Map<String, Value>) -> bool {
     is_type(schema, "string")
@@ -434,13 +576,15 @@ fn copies(name: &str, schema: &serde_json::Map<String, Value>, spans: &Spans) ->
 }
 
 /// Whether a required argument of `tool` copies something the user wrote: an address, a
-/// path, or a term to match. (A pattern may copy a path too, but a path the user wrote is
-/// no evidence that they want to search for it: files are read far more often by name.)
+/// path, a term to match, or arithmetic to work out. (A pattern may copy a path too, but a
+/// path the user wrote is no evidence that they want to search for it: files are read far
+/// more often by name.)
 pub(crate) fn fills_from_request(tool: &ToolDefinition, spans: &Spans) -> bool {
     required_arguments(tool).any(|(name, schema)| {
         (is_address(schema) && !spans.urls.is_empty())
             || (is_path(name, schema) && !spans.paths.is_empty())
             || (is_match_text(name, schema) && !spans.terms.is_empty())
+            || (is_expression(name, schema) && !spans.expressions.is_empty())
     })
 }
 
@@ -1084,6 +1228,55 @@ mod tests {
         assert_eq!(terms("“smart quotes” and `code`"), ["smart quotes", "code"]);
         // An unclosed quote is no term, and the rest is still read.
         assert_eq!(terms("say \"hello and NOTES_V2"), ["NOTES_V2"]);
+    }
+
+    #[test]
+    fn arithmetic_is_written_out_and_dates_ranges_times_and_fractions_are_not() {
+        let expressions = |text: &str| Spans::of(text).expressions;
+        assert_eq!(expressions("calculate (12.5 * 4) / 3"), ["(12.5 * 4) / 3"]);
+        assert_eq!(expressions("2^20?"), ["2^20"]);
+        assert_eq!(expressions("what's 15% of 240"), ["15% of 240"]);
+        assert_eq!(expressions("what is 1,250.5+3 and 7 × 6, then 1,250.5+3"), ["1,250.5+3", "7 × 6"]);
+        assert_eq!(expressions("is 100 - 37 more than 60"), ["100 - 37"]);
+        assert_eq!(expressions("f(2+3) please"), ["2+3"]);
+        // A parenthesis left open is not part of it.
+        assert_eq!(expressions("(2 + 3"), ["2 + 3"]);
+        for text in [
+            "the meeting on 2024-03-12",
+            "due 12/03/2024",
+            "book 10-15 people",
+            "add 1/2 cup of sugar",
+            "from 16:00 to 18:00",
+            "version v2+3",
+            "3x + 4",
+            "give me 50% off",
+            "rated 3.8 or higher for 2 people",
+            "C++ or 2D",
+        ] {
+            assert!(expressions(text).is_empty(), "{text}: {:?}", expressions(text));
+        }
+    }
+
+    #[test]
+    fn a_calculator_is_filled_by_the_arithmetic_the_user_wrote() {
+        let calculate = ToolDefinition::new(
+            "calculate",
+            "Evaluates an arithmetic expression.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "expression": {"type": "string"}
+            }, "required": ["expression"]}))
+            .unwrap(),
+        );
+        assert!(fills_from_request(&calculate, &Spans::of("2^20?")));
+        assert!(fills_from_request(&calculate, &Spans::of("what's 15% of 240")));
+        assert!(!fills_from_request(&calculate, &Spans::of("split a 187.40 bill between 6 people")));
+        // Arithmetic is no evidence for a tool that takes none.
+        assert!(!fills_from_request(&weather(), &Spans::of("weather in Paris, 2 + 2")));
+        // The grammar leaves the expression free: the model may write it otherwise.
+        let schema = calls_schema(&[&calculate], &Spans::of("2^20?"));
+        assert!(
+            schema["anyOf"][0]["properties"]["arguments"]["properties"]["expression"].get("enum").is_none()
+        );
     }
 
     #[test]
