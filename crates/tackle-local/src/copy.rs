@@ -66,6 +66,14 @@ const OPENS_PHRASE: &[&str] = &[
 const IS_A_VALUE: &[&str] =
     &["now", "today", "tomorrow", "tonight", "yesterday", "next", "on", "off", "up", "out", "no"];
 
+/// Words of a parameter's name that say it holds who owns something, and words of the
+/// next one's that say it holds the name of what is owned: a pair people write as one, the
+/// two joined by a slash (`acme/api` for an `owner` and a `repo`, as GitHub, GitLab and
+/// registries of images and models name things; see [`CopySource::joins_a_pair`]).
+const OWNER_WORDS: &[&str] =
+    &["owner", "org", "organization", "organisation", "namespace", "workspace", "account"];
+const OWNED_WORDS: &[&str] = &["repo", "repository", "project", "name", "model", "image", "package"];
+
 /// The bonus added to the logit of a token that keeps a value a copy of the user's text.
 const COPY_BONUS: f32 = 6.0;
 
@@ -506,7 +514,8 @@ impl CopySource {
             .map(|&at| {
                 let end = at + value.len();
                 let (begins, ends) = self.cuts_whole(at, end);
-                (self.cue_at(at, end, tool, key), begins || ends || self.stops_inside(end, tool))
+                let split = self.stops_inside(end, tool) || self.joins_a_pair(at, end, tool, key);
+                (self.cue_at(at, end, tool, key), begins || ends || split)
             })
             .collect()
     }
@@ -527,8 +536,31 @@ impl CopySource {
     /// ([`Self::stops_inside`]).
     pub(crate) fn place(&self, span: &Span, end: usize, tool: &str, key: &str) -> Place {
         let (begins, ends) = self.cuts_whole(span.start, span.start + end);
-        let inside = self.stops_inside(span.start + end, tool);
+        let inside = self.stops_inside(span.start + end, tool)
+            || self.joins_a_pair(span.start, span.start + end, tool, key);
         (self.cue(span, end, tool, key), begins || ends || inside)
+    }
+
+    /// Whether the text from `start` to `end` (in characters) holds two values joined by a
+    /// slash (`acme/api`, `serde-rs/serde`) where `key` is one of a pair of `tool`'s
+    /// parameters declared one after the other, an owner and the name of what it owns
+    /// (`owner` and `repo`; [`OWNER_WORDS`], [`OWNED_WORDS`]): each takes its own part, as
+    /// a joined word is not cut. A slash between words of another parameter's value stays
+    /// (`feature/login` for a branch).
+    fn joins_a_pair(&self, start: usize, end: usize, tool: &str, key: &str) -> bool {
+        let alphanumeric = |i: usize| self.text.get(i).is_some_and(|c| c.is_alphanumeric());
+        let slash = (start + 1..end.min(self.text.len()).saturating_sub(1))
+            .any(|i| self.text[i] == '/' && alphanumeric(i - 1) && alphanumeric(i + 1));
+        slash
+            && self.arguments.get(tool).is_some_and(|arguments| {
+                arguments.windows(2).any(|pair| {
+                    (pair[0].name == key || pair[1].name == key)
+                        && pair[0].owner
+                        && pair[1].owned
+                        && pair[0].free_text
+                        && pair[1].free_text
+                })
+            })
     }
 
     /// Whether a copy ending at `end` (in characters) stops inside a phrase: one space
@@ -987,6 +1019,10 @@ struct Argument {
     number: bool,
     /// Whether it takes a string of any text: no enumeration, no format, no pattern.
     free_text: bool,
+    /// Whether its name says it holds who owns something ([`OWNER_WORDS`]), and whether
+    /// the name of what is owned ([`OWNED_WORDS`]).
+    owner: bool,
+    owned: bool,
 }
 
 /// The fewest characters a value of an enumeration has for the text to name it (not "a",
@@ -1011,7 +1047,17 @@ impl Argument {
         });
         let free_text = schema.get("type").and_then(|v| v.as_str()) == Some("string")
             && ["enum", "const", "format", "pattern"].iter().all(|k| schema.get(*k).is_none());
-        Argument { name: name.to_lowercase(), enumerated: enumeration.is_some(), values, number, free_text }
+        let words = tackle_core::name_words(name);
+        let says = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+        Argument {
+            name: name.to_lowercase(),
+            enumerated: enumeration.is_some(),
+            values,
+            number,
+            free_text,
+            owner: says(OWNER_WORDS),
+            owned: says(OWNED_WORDS),
+        }
     }
 }
 
@@ -1401,6 +1447,37 @@ mod tests {
         assert!(!ends_after("netsh wlan disconnect"), "the end of the text");
         assert!(!ends_after("morning tea"), "punctuation ends it");
         assert!(!ends_after("nets"), "not where a word ends");
+    }
+
+    #[test]
+    fn an_owner_and_what_it_owns_written_as_one_take_a_part_each() {
+        let tools = [(
+            "get_issue".to_owned(),
+            serde_json::json!({"type": "object", "properties": {
+                "owner": {"type": "string"}, "repo": {"type": "string"},
+                "head": {"type": "string"}, "base": {"type": "string"}}}),
+        )];
+        let source = CopySource::new("merge acme/api from feature/login into main").with_parameters(&tools);
+        let at = |part: &str| source.text.iter().collect::<String>().find(part).expect(part);
+        let joins =
+            |part: &str, key: &str| source.joins_a_pair(at(part), at(part) + part.len(), "get_issue", key);
+        assert!(joins("acme/api", "owner"));
+        assert!(joins("acme/api", "repo"));
+        assert!(!joins("acme", "owner"));
+        assert!(!joins("api", "repo"));
+        // A branch is no owner and no repository: its slash stays.
+        assert!(!joins("feature/login", "head"));
+        // The penalty of a cut follows: the whole is placed as a cut for the pair.
+        let span =
+            Span { text: "acme/api".to_owned(), start: at("acme/api"), ends: vec![4, 8], quoted: None };
+        assert!(source.place(&span, 8, "get_issue", "owner").1);
+        assert!(!source.place(&span, 4, "get_issue", "owner").1);
+        // Parameters that are no such pair take the whole.
+        let other = CopySource::new("merge acme/api").with_parameters(&[(
+            "t".to_owned(),
+            serde_json::json!({"type": "object", "properties": {"owner": {"type": "string"}, "title": {"type": "string"}}}),
+        )]);
+        assert!(!other.joins_a_pair(6, 14, "t", "owner"));
     }
 
     #[test]
