@@ -339,28 +339,38 @@ fn terms_in(text: &str, urls: &[String], paths: &[String]) -> Vec<String> {
 /// fraction alone (`1/2 cup`) are not expressions, and a number glued to a word or a time
 /// (`v2`, `5x`, `16:00`) starts or ends none.
 fn expressions_in(text: &str) -> Vec<String> {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let chars: Vec<char> = text.chars().collect();
     let mut found: Vec<String> = Vec::new();
+    for (start, end) in arithmetic(&chars) {
+        let expression: String = chars[start..end].iter().collect();
+        if found.len() < MAX_SPANS && !found.contains(&expression) {
+            found.push(expression);
+        }
+    }
+    found
+}
+
+/// Where `text` writes arithmetic out (see [`expressions_in`]), as the places each
+/// expression starts and ends, in characters.
+fn arithmetic(text: &[char]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
     let mut i = 0;
-    while i < chars.len() && found.len() < MAX_SPANS {
+    while i < text.len() {
         // A run starts at a digit or an opening parenthesis that no word or number is
         // glued to.
         let glued = i > 0
-            && (chars[i - 1].1.is_alphanumeric()
-                || (matches!(chars[i - 1].1, '.' | ',' | ':' | '/' | '-' | '_')
+            && (text[i - 1].is_alphanumeric()
+                || (matches!(text[i - 1], '.' | ',' | ':' | '/' | '-' | '_')
                     && i > 1
-                    && chars[i - 2].1.is_alphanumeric()));
-        if glued || !(chars[i].1.is_ascii_digit() || chars[i].1 == '(') {
+                    && text[i - 2].is_alphanumeric()));
+        if glued || !(text[i].is_ascii_digit() || text[i] == '(') {
             i += 1;
             continue;
         }
-        match arithmetic_run(&chars, i) {
-            Some((end, next)) => {
-                let expression = text[chars[i].0..end].trim();
-                if !found.iter().any(|e| e == expression) {
-                    found.push(expression.to_owned());
-                }
-                i = next;
+        match arithmetic_run(text, i) {
+            Some(end) => {
+                found.push((i, end));
+                i = end;
             }
             None => i += 1,
         }
@@ -372,20 +382,16 @@ fn expressions_in(text: &str) -> Vec<String> {
 /// run of digits and signs (a table, a hash) is not read again from each of its characters.
 const MAX_EXPRESSION: usize = 120;
 
-/// The arithmetic that starts at `chars[start]` (see [`expressions_in`]): the byte offset
-/// where it ends and the index of the first character after it, or `None` when what starts
-/// there is not arithmetic.
-fn arithmetic_run(chars: &[(usize, char)], start: usize) -> Option<(usize, usize)> {
+/// Where the arithmetic that starts at `text[start]` ends (see [`expressions_in`]), or
+/// `None` when what starts there is not arithmetic.
+fn arithmetic_run(text: &[char], start: usize) -> Option<usize> {
     #[derive(PartialEq)]
     enum Last {
         Nothing,
         Operand,
         Operator,
     }
-    let c = |k: usize| chars.get(k).map(|&(_, c)| c);
-    let byte = |k: usize| {
-        chars.get(k).map_or_else(|| chars.last().map_or(0, |&(b, c)| b + c.len_utf8()), |&(b, _)| b)
-    };
+    let c = |k: usize| text.get(k).copied();
     let (mut numbers, mut arithmetic, mut depth) = (0usize, false, 0usize);
     let mut last = Last::Nothing;
     // Where the run could end: after an operand at depth zero (a character index).
@@ -455,7 +461,7 @@ fn arithmetic_run(chars: &[(usize, char)], start: usize) -> Option<(usize, usize
     let glued = after.is_some_and(char::is_alphanumeric)
         || (matches!(after, Some(':' | '.' | ',' | '/' | '-' | '_'))
             && c(end + 1).is_some_and(char::is_alphanumeric));
-    (numbers >= 2 && arithmetic && !glued).then(|| (byte(end), end))
+    (numbers >= 2 && arithmetic && !glued).then_some(end)
 }
 
 /// The words of `text` written the way file paths are: with a slash (`src/main.rs`,

@@ -613,8 +613,23 @@ impl CopySource {
                 .map(|(role, _, _)| *role)
         });
         let role = role.map(str::to_owned);
-        let around: Vec<&String> = self.stems[n.saturating_sub(CUE_BEFORE)..n]
-            .iter()
+        // A word before names the value only where nothing between the two is a word of a
+        // value itself: between them stand only words that open phrases ("a rating of
+        // 4.1") or labels and codes without a small letter ("the project with UUID
+        // SUPERFANCY"). "The command netsh wlan disconnect" names "netsh", not "wlan".
+        let mut before = Vec::new();
+        for j in (n.saturating_sub(CUE_BEFORE)..n).rev() {
+            before.push(&self.stems[j]);
+            let at = self.words[j];
+            let label =
+                self.written[at..].iter().take_while(|c| c.is_alphanumeric()).all(|c| !c.is_lowercase());
+            let lower: String = self.text[at..].iter().take_while(|c| c.is_alphanumeric()).collect();
+            if !label && !OPENS_PHRASE.contains(&lower.as_str()) {
+                break;
+            }
+        }
+        let around: Vec<&String> = before
+            .into_iter()
             .chain(next)
             .filter(|stem| stem.chars().count() >= 3)
             .chain(role.as_ref())
@@ -1532,7 +1547,7 @@ mod tests {
             let end = span.ends.iter().copied().find(|&e| span.text[..e] == *text).expect(text);
             source.cue(span, end, "analysis", key)
         };
-        assert!(cue("SUPERFANCY", "project").names_it, "three words before");
+        assert!(cue("SUPERFANCY", "project").names_it, "three words before, a label between");
         assert!(!cue("SUPERFANCY", "project").names_another);
         assert!(cue("SUPERFANCY", "component").names_another);
         assert!(cue("AB10", "component").names_it);
@@ -1555,7 +1570,12 @@ mod tests {
             "the word right after the quotation"
         );
         assert!(source.stands(&chars("4"), "ride", "seats")[0].0.names_it);
-        assert!(source.stands(&chars("comfort"), "ride", "seats")[0].0.names_another, "`type` names another");
+        assert!(source.stands(&chars("ride"), "ride", "seats")[0].0.names_another, "`type` names another");
+        assert_eq!(
+            source.stands(&chars("comfort"), "ride", "seats")[0].0,
+            Cue::default(),
+            "`type` labels what follows it, not what follows that"
+        );
         assert!(source.stands(&chars("type"), "ride", "type")[0].0.fills_nothing);
         assert!(source.stands(&chars("type"), "ride", "seats")[0].0.fills_nothing);
         assert!(!source.stands(&chars("comfort"), "ride", "type")[0].0.fills_nothing);
@@ -1583,6 +1603,13 @@ mod tests {
         assert!(at("europe/london", "target_timezone").names_it, "`to` marks a target");
         assert!(at("europe/london", "source_timezone").names_another);
         assert_eq!(at("14:30", "time"), Cue::default(), "a preposition marks only the word right after it");
+
+        let schema = serde_json::json!({"properties": {"command": {"type": "string"}}});
+        let source = CopySource::new("disconnect wifi, using the command netsh wlan disconnect")
+            .with_parameters(&[("run".to_owned(), schema)]);
+        let at = |text: &str| source.stands(&chars(text), "run", "command")[0].0;
+        assert!(at("netsh wlan disconnect").names_it);
+        assert!(!at("wlan disconnect").names_it, "a word of the value stands between");
     }
 
     #[test]
