@@ -623,13 +623,23 @@ fn is_address(schema: &serde_json::Map<String, Value>) -> bool {
 
 /// Whether every required argument of `tool` that only the conversation can fill can be:
 /// an address when the user wrote one, a count or amount (a number with no choices and no
-/// default) when they wrote a number. A tool that needs what was never written cannot be
-/// called faithfully ("I have to make a payment" gives no amount; "see promotions" no
-/// region's id).
+/// default), or a list of them, when they wrote a number. A tool that needs what was never
+/// written cannot be called faithfully ("I have to make a payment" gives no amount; "see
+/// promotions" no region's id; "the average house price in california" no features for a
+/// regression).
 pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
     required_arguments(tool).all(|(_, schema)| {
-        (!spans.urls.is_empty() || !is_address(schema)) && (spans.numbers || !is_free_number(schema))
+        (!spans.urls.is_empty() || !is_address(schema))
+            && (spans.numbers || !(is_free_number(schema) || is_free_numbers(schema)))
     })
+}
+
+/// Whether `schema` asks for a list of numbers the model must be given: an array with no
+/// default whose items are free numbers ([`is_free_number`]).
+fn is_free_numbers(schema: &serde_json::Map<String, Value>) -> bool {
+    is_type(schema, "array")
+        && !schema.contains_key("default")
+        && schema.get("items").and_then(Value::as_object).is_some_and(is_free_number)
 }
 
 /// Whether `schema` asks for a number the model must be given: an integer or a number with
@@ -1424,6 +1434,20 @@ mod tests {
         let mut spans = Spans::of("pay her");
         spans.extend(Spans::of("Anna lent me 12 euros"));
         assert!(fillable(&pay, &spans));
+        // A list of numbers needs numbers as one does; a list with a default, or of
+        // strings, does not.
+        let predict = ToolDefinition::new(
+            "regression_model_predict",
+            "Predict with a regression model.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "features": {"type": "array", "items": {"type": "number"}},
+                "weights": {"type": "array", "items": {"type": "number"}, "default": []},
+                "labels": {"type": "array", "items": {"type": "string"}}
+            }, "required": ["features", "weights", "labels"]}))
+            .unwrap(),
+        );
+        assert!(!fillable(&predict, &Spans::of("Retrieve the average house price in california")));
+        assert!(fillable(&predict, &Spans::of("predict the price for 3 rooms and 120 square meters")));
     }
 
     #[test]

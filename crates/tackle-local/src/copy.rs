@@ -544,26 +544,43 @@ impl CopySource {
         (self.cue(span, end, tool, key), begins || ends || inside)
     }
 
-    /// Whether the text from `start` to `end` (in characters) holds two values joined by a
-    /// slash (`acme/api`, `serde-rs/serde`) where `key` is one of a pair of `tool`'s
-    /// parameters declared one after the other, an owner and the name of what it owns
-    /// (`owner` and `repo`; [`OWNER_WORDS`], [`OWNED_WORDS`]): each takes its own part, as
-    /// a joined word is not cut. A slash between words of another parameter's value stays
-    /// (`feature/login` for a branch).
+    /// Whether the text from `start` to `end` (in characters) misplaces the parts of an
+    /// owner and what it owns written as one, joined by a slash (`acme/api`,
+    /// `serde-rs/serde`), where `key` is one of a pair of `tool`'s parameters declared one
+    /// after the other, an owner and the name of what it owns (`owner` and `repo`;
+    /// [`OWNER_WORDS`], [`OWNED_WORDS`]): it holds both parts (each takes its own, as a
+    /// joined word is not cut), or it is the part after the slash for the owner, or the part
+    /// before it for what is owned. A slash between words of another parameter's value
+    /// stays (`feature/login` for a branch).
     fn joins_a_pair(&self, start: usize, end: usize, tool: &str, key: &str) -> bool {
-        let alphanumeric = |i: usize| self.text.get(i).is_some_and(|c| c.is_alphanumeric());
-        let slash = (start + 1..end.min(self.text.len()).saturating_sub(1))
-            .any(|i| self.text[i] == '/' && alphanumeric(i - 1) && alphanumeric(i + 1));
-        slash
-            && self.arguments.get(tool).is_some_and(|arguments| {
-                arguments.windows(2).any(|pair| {
-                    (pair[0].name == key || pair[1].name == key)
-                        && pair[0].owner
-                        && pair[1].owned
-                        && pair[0].free_text
-                        && pair[1].free_text
-                })
+        let alphanumeric =
+            |i: Option<usize>| i.and_then(|i| self.text.get(i)).is_some_and(|c| c.is_alphanumeric());
+        let slash_at = |i: Option<usize>| {
+            i.is_some_and(|i| {
+                self.text.get(i) == Some(&'/') && alphanumeric(i.checked_sub(1)) && alphanumeric(Some(i + 1))
             })
+        };
+        let end = end.min(self.text.len());
+        if start >= end {
+            return false;
+        }
+        let holds_both = (start + 1..end.saturating_sub(1)).any(|i| slash_at(Some(i)));
+        // Where the span is one part of such a pair, standing whole.
+        let stands_alone =
+            |i: Option<usize>| !alphanumeric(i) && i.and_then(|i| self.text.get(i)) != Some(&'/');
+        let first_part = slash_at(Some(end)) && stands_alone(start.checked_sub(1));
+        let second_part = slash_at(start.checked_sub(1)) && stands_alone(Some(end));
+        if !(holds_both || first_part || second_part) {
+            return false;
+        }
+        self.arguments.get(tool).is_some_and(|arguments| {
+            arguments.windows(2).any(|pair| {
+                let paired = pair[0].owner && pair[1].owned && pair[0].free_text && pair[1].free_text;
+                let owner = pair[0].name == key;
+                let owned = pair[1].name == key;
+                paired && (holds_both && (owner || owned) || (second_part && owner) || (first_part && owned))
+            })
+        })
     }
 
     /// Whether a copy ending at `end` (in characters) stops inside a phrase: one space
@@ -618,14 +635,17 @@ impl CopySource {
         let role = role.map(str::to_owned);
         // A word before names the value only where nothing between the two is a word of a
         // value itself: between them stand only words that open phrases ("a rating of
-        // 4.1") or labels and codes without a small letter ("the project with UUID
-        // SUPERFANCY"). "The command netsh wlan disconnect" names "netsh", not "wlan".
+        // 4.1") or labels in capitals ("the project with UUID SUPERFANCY"; not a number:
+        // "issue 4521 in serde-rs" does not name `serde-rs` an issue). "The command netsh
+        // wlan disconnect" names "netsh", not "wlan".
         let mut before = Vec::new();
         for j in (n.saturating_sub(CUE_BEFORE)..n).rev() {
             before.push(&self.stems[j]);
             let at = self.words[j];
-            let label =
-                self.written[at..].iter().take_while(|c| c.is_alphanumeric()).all(|c| !c.is_lowercase());
+            // A sign (an opening quote) stands between as a label does; a number does not.
+            let word = || self.written[at..].iter().take_while(|c| c.is_alphanumeric());
+            let number = word().next().is_some() && word().all(|c| c.is_numeric());
+            let label = !number && word().all(|c| !c.is_lowercase());
             let lower: String = self.text[at..].iter().take_while(|c| c.is_alphanumeric()).collect();
             if !label && !OPENS_PHRASE.contains(&lower.as_str()) {
                 break;
@@ -1483,6 +1503,16 @@ mod tests {
         assert!(joins("acme/api", "repo"));
         assert!(!joins("acme", "owner"));
         assert!(!joins("api", "repo"));
+        // Each part belongs to its own parameter.
+        assert!(joins("api", "owner"), "the part after the slash is what is owned");
+        assert!(joins("acme", "repo"), "the part before it is the owner");
+        let serde = CopySource::new("show me issue 4521 in serde-rs/serde").with_parameters(&tools);
+        let last = serde.text.iter().collect::<String>().rfind("serde").unwrap();
+        assert!(serde.joins_a_pair(last, last + 5, "get_issue", "owner"));
+        assert!(!serde.joins_a_pair(last, last + 5, "get_issue", "repo"));
+        let first = serde.text.iter().collect::<String>().find("serde-rs").unwrap();
+        assert!(!serde.joins_a_pair(first, first + 8, "get_issue", "owner"));
+        assert!(serde.joins_a_pair(first, first + 8, "get_issue", "repo"));
         // A branch is no owner and no repository: its slash stays.
         assert!(!joins("feature/login", "head"));
         // The penalty of a cut follows: the whole is placed as a cut for the pair.
@@ -1613,6 +1643,21 @@ mod tests {
         let at = |text: &str| source.stands(&chars(text), "run", "command")[0].0;
         assert!(at("netsh wlan disconnect").names_it);
         assert!(!at("wlan disconnect").names_it, "a word of the value stands between");
+        let schema = serde_json::json!({"properties": {"nickname": {"type": "string"}, "username": {"type": "string"}}});
+        let source = CopySource::new("I'd like to nickname it 'X', and the username is 'admin'")
+            .with_parameters(&[("add".to_owned(), schema)]);
+        assert!(source.stands(&chars("x"), "add", "nickname")[0].0.names_it, "a quotation mark between");
+        assert!(source.stands(&chars("admin"), "add", "nickname")[0].0.names_another);
+
+        let schema = serde_json::json!({"properties": {"owner": {"type": "string"}, "issue_number": {"type": "integer"}}});
+        let source = CopySource::new("show me issue 4521 in serde-rs/serde")
+            .with_parameters(&[("issue".to_owned(), schema)]);
+        assert!(source.stands(&chars("4521"), "issue", "owner")[0].0.names_another);
+        assert_eq!(
+            source.stands(&chars("serde-rs"), "issue", "owner")[0].0,
+            Cue::default(),
+            "a number is a value"
+        );
     }
 
     #[test]
