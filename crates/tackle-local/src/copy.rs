@@ -20,7 +20,7 @@
 //!
 //! Which span fills which parameter is read from the words around it, the way a person
 //! reads a form ([`CopySource::cue`]): a word just before it (with nothing between but
-//! words that open phrases or labels in capitals), or right after it, that
+//! words that open phrases, labels in capitals or signs), or right after it, that
 //! shares a stem with the parameter's name ("project with UUID SUPERFANCY", "titled …",
 //! "'Plus' type") says it fills that parameter, one naming another parameter of the tool
 //! says it does not, and a preposition marks a role that names of parameters carry
@@ -30,8 +30,8 @@
 //! copied whole: a span that begins or ends inside one is less likely, as is one that cuts a
 //! word joined by a hyphen, an underscore or a point (`serde-rs`, `release-2.0`)
 //! ([`CopySource::cuts_whole`]), or one that holds both parts of an owner and what it owns
-//! written as one (`acme/api` for an `owner` and a `repo`; [`CopySource::joins_a_pair`]),
-//! or one that stops inside a phrase, before a word that
+//! written as one, or the other's part (`acme/api`: `acme` for an `owner`, `api` for a
+//! `repo`; [`CopySource::joins_a_pair`]), or one that stops inside a phrase, before a word that
 //! opens no new one ("netsh" of "the command netsh wlan disconnect";
 //! [`CopySource::stops_inside`]). All of it reads only what the tool says of itself and the
 //! user's text, so it holds for tools nobody here has seen.
