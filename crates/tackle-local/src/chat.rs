@@ -193,9 +193,9 @@ pub(crate) struct Spans {
     /// `"deprecated"`) or shaped like code (`DATABASE_URL`, `parse_args`, `TODO`,
     /// `render()`), in order of appearance, each once.
     pub(crate) terms: Vec<String>,
-    /// Arithmetic written out (`(12.5 * 4) / 3`, `2^20`, `15% of 240`), in order of
-    /// appearance, each once (see [`expressions_in`]).
-    pub(crate) expressions: Vec<String>,
+    /// Whether the text writes arithmetic out (`(12.5 * 4) / 3`, `2^20`, `15% of 240`; see
+    /// [`arithmetic`]).
+    pub(crate) arithmetic: bool,
     /// Whether the text writes a number, in digits or as a word ("two", "dozen", "deux").
     pub(crate) numbers: bool,
 }
@@ -241,14 +241,14 @@ impl Spans {
         }
         let paths = paths_in(text, &urls);
         let terms = terms_in(text, &urls, &paths);
-        let expressions = expressions_in(text);
+        let arithmetic = !arithmetic(&text.chars().collect::<Vec<char>>()).is_empty();
         let mut spans = Spans::default();
-        spans.extend(Spans { urls, paths, terms, expressions, numbers: writes_number(text) });
+        spans.extend(Spans { urls, paths, terms, arithmetic, numbers: writes_number(text) });
         spans
     }
 
-    /// `other`'s addresses, paths, terms and expressions after these, each once, up to [`MAX_SPANS`] of
-    /// each.
+    /// `other`'s addresses, paths and terms after these, each once, up to [`MAX_SPANS`] of
+    /// each, and whether either writes a number or arithmetic.
     pub(crate) fn extend(&mut self, other: Spans) {
         fn add(to: &mut Vec<String>, from: Vec<String>) {
             for item in from {
@@ -260,8 +260,8 @@ impl Spans {
         add(&mut self.urls, other.urls);
         add(&mut self.paths, other.paths);
         add(&mut self.terms, other.terms);
-        add(&mut self.expressions, other.expressions);
         self.numbers |= other.numbers;
+        self.arithmetic |= other.arithmetic;
     }
 }
 
@@ -331,27 +331,14 @@ fn terms_in(text: &str, urls: &[String], paths: &[String]) -> Vec<String> {
     terms
 }
 
-/// The arithmetic `text` writes out: numbers (digits, with a point or comma between digits)
-/// joined by operators (`+ - * / × ÷ ^`, a percent sign, a percentage's "of": `15% of 240`)
-/// and parentheses, standing apart from the words around it. It holds two numbers or more
-/// and an operator only arithmetic uses: `+ * × ÷ ^`, `% of`, or a minus or slash with a
-/// space on each side. So dates and ranges (`2024-03-12`, `12/03/2024`, `10-15`) and a
-/// fraction alone (`1/2 cup`) are not expressions, and a number glued to a word or a time
-/// (`v2`, `5x`, `16:00`) starts or ends none.
-fn expressions_in(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut found: Vec<String> = Vec::new();
-    for (start, end) in arithmetic(&chars) {
-        let expression: String = chars[start..end].iter().collect();
-        if found.len() < MAX_SPANS && !found.contains(&expression) {
-            found.push(expression);
-        }
-    }
-    found
-}
-
-/// Where `text` writes arithmetic out (see [`expressions_in`]), as the places each
-/// expression starts and ends, in characters.
+/// Where `text` writes arithmetic out, as the places each expression starts and ends, in
+/// characters: numbers (digits, with a point or comma between digits) joined by operators
+/// (`+ - * / × ÷ ^`, a percent sign, a percentage's "of": `15% of 240`) and parentheses,
+/// standing apart from the words around it. An expression holds two numbers or more and
+/// an operator only arithmetic uses: `+ * × ÷ ^`, `% of`, or a minus or slash with a space
+/// on each side. So dates and ranges (`2024-03-12`, `12/03/2024`, `10-15`) and a fraction
+/// alone (`1/2 cup`) are not expressions, and a number glued to a word or a time (`v2`,
+/// `5x`, `16:00`) starts or ends none.
 fn arithmetic(text: &[char]) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     let mut i = 0;
@@ -382,7 +369,7 @@ fn arithmetic(text: &[char]) -> Vec<(usize, usize)> {
 /// run of digits and signs (a table, a hash) is not read again from each of its characters.
 const MAX_EXPRESSION: usize = 120;
 
-/// Where the arithmetic that starts at `text[start]` ends (see [`expressions_in`]), or
+/// Where the arithmetic that starts at `text[start]` ends (see [`arithmetic`]), or
 /// `None` when what starts there is not arithmetic.
 fn arithmetic_run(text: &[char], start: usize) -> Option<usize> {
     #[derive(PartialEq)]
@@ -526,7 +513,13 @@ const PATH_WORDS: &[&str] = &["path", "file", "filename", "filepath", "dir", "di
 /// string (no enumeration, format or pattern of its own) whose name says path, file,
 /// directory or folder.
 fn is_path(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
-    is_plain_string(schema) && tackle_core::name_words(name).iter().any(|w| PATH_WORDS.contains(&w.as_str()))
+    plain_string_named(name, schema, PATH_WORDS)
+}
+
+/// Whether `schema` is a plain string ([`is_plain_string`]) and a word of its parameter's
+/// `name` is one of `words`.
+fn plain_string_named(name: &str, schema: &serde_json::Map<String, Value>, words: &[&str]) -> bool {
+    is_plain_string(schema) && tackle_core::name_words(name).iter().any(|w| words.contains(&w.as_str()))
 }
 
 /// What a parameter's name says it holds when it holds text matched literally.
@@ -536,7 +529,7 @@ const MATCH_WORDS: &[&str] = &["pattern", "regex", "regexp", "needle"];
 /// pattern): a plain string whose name says pattern, regex or needle. Free-text queries
 /// are not: a query may say what the user meant in other words.
 fn is_match_text(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
-    is_plain_string(schema) && tackle_core::name_words(name).iter().any(|w| MATCH_WORDS.contains(&w.as_str()))
+    plain_string_named(name, schema, MATCH_WORDS)
 }
 
 /// What a parameter's name says it holds when it holds arithmetic to work out.
@@ -545,8 +538,7 @@ const EXPRESSION_WORDS: &[&str] = &["expression", "expr", "formula", "equation"]
 /// Whether the string parameter `name` takes arithmetic: a plain string whose name says
 /// expression, formula or equation.
 fn is_expression(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
-    is_plain_string(schema)
-        && tackle_core::name_words(name).iter().any(|w| EXPRESSION_WORDS.contains(&w.as_str()))
+    plain_string_named(name, schema, EXPRESSION_WORDS)
 }
 
 /// Whether `schema` admits strings (its `type` is `string` or a list holding it).
@@ -590,7 +582,7 @@ pub(crate) fn fills_from_request(tool: &ToolDefinition, spans: &Spans) -> bool {
         (is_address(schema) && !spans.urls.is_empty())
             || (is_path(name, schema) && !spans.paths.is_empty())
             || (is_match_text(name, schema) && !spans.terms.is_empty())
-            || (is_expression(name, schema) && !spans.expressions.is_empty())
+            || (is_expression(name, schema) && spans.arithmetic)
     })
 }
 
@@ -1248,11 +1240,17 @@ mod tests {
 
     #[test]
     fn arithmetic_is_written_out_and_dates_ranges_times_and_fractions_are_not() {
-        let expressions = |text: &str| Spans::of(text).expressions;
+        let expressions = |text: &str| -> Vec<String> {
+            let chars: Vec<char> = text.chars().collect();
+            arithmetic(&chars).iter().map(|&(start, end)| chars[start..end].iter().collect()).collect()
+        };
         assert_eq!(expressions("calculate (12.5 * 4) / 3"), ["(12.5 * 4) / 3"]);
         assert_eq!(expressions("2^20?"), ["2^20"]);
         assert_eq!(expressions("what's 15% of 240"), ["15% of 240"]);
-        assert_eq!(expressions("what is 1,250.5+3 and 7 × 6, then 1,250.5+3"), ["1,250.5+3", "7 × 6"]);
+        assert_eq!(
+            expressions("what is 1,250.5+3 and 7 × 6, then 1,250.5+3"),
+            ["1,250.5+3", "7 × 6", "1,250.5+3"]
+        );
         assert_eq!(expressions("is 100 - 37 more than 60"), ["100 - 37"]);
         assert_eq!(expressions("f(2+3) please"), ["2+3"]);
         // A parenthesis left open is not part of it.
@@ -1270,6 +1268,7 @@ mod tests {
             "C++ or 2D",
         ] {
             assert!(expressions(text).is_empty(), "{text}: {:?}", expressions(text));
+            assert!(!Spans::of(text).arithmetic, "{text}");
         }
     }
 
