@@ -198,6 +198,8 @@ pub fn asks_to_change(request: &str) -> Option<bool> {
         "start",
         "close",
         "reply",
+        "comment",
+        "react",
         "let",
         "record",
         "note",
@@ -337,6 +339,8 @@ mod tests {
             "remind me to water the plants at 6",
             "book a table for two at Dishoom",
             "cancel my 9am meeting",
+            "comment on acme/api issue 17 that the patch is in review",
+            "react with :tada: to the last message in #ops",
         ] {
             assert_eq!(asks_to_change(query), Some(true), "{query}");
         }

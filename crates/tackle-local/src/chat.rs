@@ -198,6 +198,13 @@ pub(crate) struct Spans {
     pub(crate) arithmetic: bool,
     /// Whether the text writes a number, in digits or as a word ("two", "dozen", "deux").
     pub(crate) numbers: bool,
+    /// Whether the text writes something an identifier is copied from (see
+    /// [`writes_identifier`]); the model sets it from the whole conversation, since an id
+    /// is often given by an earlier tool's result (`started bg1`).
+    pub(crate) identifiers: bool,
+    /// Whether the text writes a web address or a host: an IP address, `localhost`, or a
+    /// dotted name ending in letters (`amazon.com`; see [`writes_host`]).
+    pub(crate) hosts: bool,
 }
 
 /// The most addresses, paths or terms a conversation offers to copy, each.
@@ -243,7 +250,17 @@ impl Spans {
         let terms = terms_in(text, &urls, &paths);
         let arithmetic = !arithmetic(&text.chars().collect::<Vec<char>>()).is_empty();
         let mut spans = Spans::default();
-        spans.extend(Spans { urls, paths, terms, arithmetic, numbers: writes_number(text) });
+        let identifiers = writes_identifier(text);
+        let hosts = !urls.is_empty() || writes_host(text);
+        spans.extend(Spans {
+            urls,
+            paths,
+            terms,
+            arithmetic,
+            numbers: writes_number(text),
+            identifiers,
+            hosts,
+        });
         spans
     }
 
@@ -261,6 +278,8 @@ impl Spans {
         add(&mut self.paths, other.paths);
         add(&mut self.terms, other.terms);
         self.numbers |= other.numbers;
+        self.identifiers |= other.identifiers;
+        self.hosts |= other.hosts;
         self.arithmetic |= other.arithmetic;
     }
 }
@@ -339,7 +358,7 @@ fn terms_in(text: &str, urls: &[String], paths: &[String]) -> Vec<String> {
 /// on each side. So dates and ranges (`2024-03-12`, `12/03/2024`, `10-15`) and a fraction
 /// alone (`1/2 cup`) are not expressions, and a number glued to a word or a time (`v2`,
 /// `5x`, `16:00`) starts or ends none.
-fn arithmetic(text: &[char]) -> Vec<(usize, usize)> {
+pub(crate) fn arithmetic(text: &[char]) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -537,7 +556,7 @@ const EXPRESSION_WORDS: &[&str] = &["expression", "expr", "formula", "equation"]
 
 /// Whether the string parameter `name` takes arithmetic: a plain string whose name says
 /// expression, formula or equation.
-fn is_expression(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
+pub(crate) fn is_expression(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
     plain_string_named(name, schema, EXPRESSION_WORDS)
 }
 
@@ -614,16 +633,105 @@ fn is_address(schema: &serde_json::Map<String, Value>) -> bool {
 }
 
 /// Whether every required argument of `tool` that only the conversation can fill can be:
-/// an address when the user wrote one, a count or amount (a number with no choices and no
-/// default), or a list of them, when they wrote a number. A tool that needs what was never
-/// written cannot be called faithfully ("I have to make a payment" gives no amount; "see
-/// promotions" no region's id; "the average house price in california" no features for a
-/// regression).
+/// an address when the user wrote one (where the schema names a string an address only by
+/// its name, `url`, `endpoint`, a host will do: a call may build the address from "the IP
+/// 192.120.45.67"), a count or amount (a number with no choices and no
+/// default), or a list of them, when they wrote a number, and an identifier when something
+/// shaped like one was written ([`is_identifier`], [`writes_identifier`]). A tool that needs
+/// what was never written cannot be called faithfully ("I have to make a payment" gives no
+/// amount; "see promotions" no region's id; "the average house price in california" no
+/// features for a regression; "show me the last 5 git commits" no background command's id).
 pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
-    required_arguments(tool).all(|(_, schema)| {
+    required_arguments(tool).all(|(name, schema)| {
         (!spans.urls.is_empty() || !is_address(schema))
+            && (spans.hosts || !names_address(name, schema))
             && (spans.numbers || !(is_free_number(schema) || is_free_numbers(schema)))
+            && (spans.identifiers || !is_identifier(name, schema))
     })
+}
+
+/// Words of a parameter's name that say it holds a web address (`url`, `base_uri`,
+/// `endpoint`).
+const ADDRESS_WORDS: &[&str] = &["url", "urls", "uri", "link", "href", "endpoint"];
+
+/// Whether parameter `name` of schema `schema` is a string that holds an address by its name
+/// ([`ADDRESS_WORDS`]) with no enumeration, constant, default or format of its own (with a
+/// format, [`is_address`] decides).
+fn names_address(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
+    let named = tackle_core::name_words(name).iter().any(|w| ADDRESS_WORDS.contains(&w.as_str()));
+    is_type(schema, "string")
+        && named
+        && !["enum", "const", "default", "format"].iter().any(|k| schema.contains_key(*k))
+}
+
+/// Whether `text` writes a host a web address may be built from: an IP address
+/// (`192.168.1.1`, `[::1]`), `localhost`, or a dotted name whose last part is letters
+/// (`amazon.com`, `api.example.com`). A number with a point (`35.68`) is none.
+pub(crate) fn writes_host(text: &str) -> bool {
+    text.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '`' | '<' | '>')
+    })
+    .map(|word| word.trim_end_matches(['.', '?', '!', ':']))
+    .any(|word| {
+        let host = word.rsplit('@').next().unwrap_or(word);
+        let host = host.split(['/', '?', '#']).next().unwrap_or(host);
+        let host = host.split(':').next().filter(|h| !h.is_empty()).unwrap_or(host);
+        let v6 = word.starts_with('[') && word.contains(':') && word.contains(']');
+        let parts: Vec<&str> = host.split('.').collect();
+        let v4 = parts.len() == 4
+            && parts.iter().all(|p| !p.is_empty() && p.len() <= 3 && p.chars().all(|c| c.is_ascii_digit()));
+        let named = parts.len() >= 2
+            && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '-'))
+            && parts
+                .last()
+                .is_some_and(|tld| tld.chars().count() >= 2 && tld.chars().all(char::is_alphabetic));
+        v4 || v6 || named || host.eq_ignore_ascii_case("localhost")
+    })
+}
+
+/// The last words of a parameter's name that say it holds an identifier (`channel_id`,
+/// `botId`, `teamUuid`, `id`).
+const IDENTIFIER_WORDS: &[&str] = &["id", "ids", "uuid", "guid", "identifier"];
+
+/// Whether parameter `name` of schema `schema` holds an identifier the model must be given:
+/// a string with no enumeration, constant, default or pattern of its own, named as an
+/// identifier ([`IDENTIFIER_WORDS`] its last word) or of format `uuid`. An integer id is a
+/// number ([`is_free_number`]), which may also be a code a tool's description lists.
+fn is_identifier(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
+    let named = tackle_core::name_words(name).last().is_some_and(|w| IDENTIFIER_WORDS.contains(&w.as_str()));
+    let uuid = schema.get("format").and_then(Value::as_str) == Some("uuid");
+    is_type(schema, "string")
+        && (named || uuid)
+        && !["enum", "const", "default", "pattern"].iter().any(|k| schema.contains_key(*k))
+}
+
+/// Whether `text` writes something an identifier could be copied from: a word no
+/// dictionary holds — one mixing letters and digits (`bg1`, `C024BE91L`, `v2`), a number of
+/// three digits or more (`7890`), one joined inside by `-`, `_`, `.`, `:`, `/` or `@`
+/// (`my-bot-id`, `EOL3030_3030`, `ops@acme.io`), one with a capital inside (`roomHeight`),
+/// three capitals or more (`SUPERFANCY`), or one marked as a handle (`#general`, `@alice`) —
+/// or anything in quotation marks. "The last 5 commits", "who are you?" write none.
+pub(crate) fn writes_identifier(text: &str) -> bool {
+    // What is quoted or shaped like code.
+    !terms_in(text, &[], &[]).is_empty()
+        || text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '[' | ']')).any(
+            |word| {
+                let handle = (word.starts_with('#') || word.starts_with('@'))
+                    && word.chars().nth(1).is_some_and(char::is_alphanumeric);
+                let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+                let chars: Vec<char> = word.chars().collect();
+                let letters = chars.iter().any(|c| c.is_alphabetic());
+                let digits = chars.iter().filter(|c| c.is_ascii_digit()).count();
+                let joined = chars.windows(3).any(|w| {
+                    w[0].is_alphanumeric()
+                        && matches!(w[1], '-' | '_' | '.' | ':' | '/' | '@')
+                        && w[2].is_alphanumeric()
+                });
+                let inner_capital = chars.windows(2).any(|w| w[0].is_lowercase() && w[1].is_uppercase());
+                let capitals = chars.len() >= 3 && chars.iter().all(|c| c.is_uppercase());
+                handle || (letters && digits > 0) || digits >= 3 || joined || inner_capital || capitals
+            },
+        )
 }
 
 /// Whether `schema` asks for a list of numbers the model must be given: an array with no
@@ -1447,6 +1555,96 @@ mod tests {
         );
         assert!(!fillable(&predict, &Spans::of("Retrieve the average house price in california")));
         assert!(fillable(&predict, &Spans::of("predict the price for 3 rooms and 120 square meters")));
+    }
+
+    #[test]
+    fn a_tool_that_needs_an_address_by_name_is_fillable_only_with_an_address_or_a_host() {
+        let get = ToolDefinition::new(
+            "requests_get",
+            "Send a GET request.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "url": {"type": "string", "description": "The URL to send to."},
+                "base_url": {"type": "string", "default": "https://api.example.com"},
+                "params": {"type": "object"}
+            }, "required": ["url", "base_url"]}))
+            .unwrap(),
+        );
+        for written in [
+            "get https://api.example.com/recommendations",
+            "the Ethernet statistics of node 12, using the IP 192.120.45.67?",
+            "the domain report of amazon.com",
+            "ping localhost:8080/health",
+            "query [::1]:9000",
+        ] {
+            assert!(fillable(&get, &Spans::of(written)), "{written}");
+        }
+        for written in [
+            "Can you provide the address for latitude 37.4224764 and longitude -122.0842499 using the Geocoding API?",
+            "get me information on the next festival in the united states",
+            "Give the details of recommendations for the advisory id EOL3030_3030",
+        ] {
+            assert!(!fillable(&get, &Spans::of(written)), "{written}");
+        }
+    }
+
+    #[test]
+    fn a_tool_that_needs_an_identifier_is_fillable_only_where_one_is_written() {
+        let stop = ToolDefinition::new(
+            "stop_command",
+            "Stop a background command.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "id": {"type": "string"}, "signal": {"type": "string", "enum": ["TERM", "KILL"]}
+            }, "required": ["id"]}))
+            .unwrap(),
+        );
+        for written in [
+            "stop bg1",
+            "react to message 1712345678.000200 in C024BE91L",
+            "list the exports of 'my-bot-id'",
+            "post it to #general",
+            "the advisory EOL3030_3030",
+            "retrieve the analysis of project SUPERFANCY",
+            "what does sensorId mean",
+            "user 7890",
+        ] {
+            assert!(fillable(&stop, &Spans::of(written)), "{written}");
+        }
+        for written in [
+            "show me the last 5 git commits",
+            "The user did not provide a query",
+            "hi! who are you?",
+            "is AI safe",
+        ] {
+            assert!(!fillable(&stop, &Spans::of(written)), "{written}");
+        }
+        // An identifier from anywhere in the conversation counts (the model reads tool
+        // results too: `started bg1`).
+        let mut spans = Spans::of("now stop it");
+        spans.identifiers |= writes_identifier("started bg1 (pid 4242): npm run dev");
+        assert!(fillable(&stop, &spans));
+        // An identifier with a default, a pattern or choices, or a number, is not asked
+        // for this way; nor is a string not named as one.
+        let lenient = ToolDefinition::new(
+            "get_profile",
+            "Read a profile.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "user_id": {"type": "string", "default": "me"},
+                "team_id": {"type": "string", "enum": ["core", "web"]},
+                "idea": {"type": "string"},
+                "void": {"type": "string"}
+            }, "required": ["user_id", "team_id", "idea", "void"]}))
+            .unwrap(),
+        );
+        assert!(fillable(&lenient, &Spans::of("who am I")));
+        let by_format = ToolDefinition::new(
+            "get_team",
+            "Read a team.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "team": {"type": "string", "format": "uuid"}}, "required": ["team"]}))
+            .unwrap(),
+        );
+        assert!(!fillable(&by_format, &Spans::of("show my team")));
+        assert!(fillable(&by_format, &Spans::of("show team 3fa85f64-5717-4562-b3fc-2c963f66afa6")));
     }
 
     #[test]

@@ -344,7 +344,7 @@ impl LocalModel {
     /// save that with more than [`ROUTER_CANDIDATES`] tools and meaning the router asks the
     /// model only about those with the best prior (the score without the likelihood).
     pub fn explain_route(&self, request: &ModelRequest<'_>) -> Result<Vec<RouteOption>, LocalError> {
-        let spans = user_spans(request.messages);
+        let spans = request_spans(request);
         let tools: Vec<Arc<ToolDefinition>> =
             self.usable_tools(request.tools).into_iter().filter(|t| chat::fillable(t, &spans)).collect();
         let text = last_user_text(request.messages);
@@ -579,7 +579,7 @@ impl LocalModel {
         let call_tokens = max_tokens.max(CALL_BUDGET);
         let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
         // What the user wrote that a call may copy (the latest message's first).
-        let spans = user_spans(request.messages);
+        let spans = request_spans(request);
         let refs: Vec<&ToolDefinition> = offered.iter().map(|t| t.as_ref()).collect();
         // One call per user message: once the model has a tool result to answer from, it
         // answers (a small model asked again tends to call again).
@@ -861,6 +861,16 @@ impl RouteWeights {
             }
         }
     }
+}
+
+/// What a request's user wrote that a call may copy ([`user_spans`]), and whether anything
+/// in the conversation — the instructions, an earlier tool's result, an earlier call — writes
+/// an identifier a call may need (`started bg1`; see [`chat::writes_identifier`]).
+fn request_spans(request: &ModelRequest<'_>) -> chat::Spans {
+    let mut spans = user_spans(request.messages);
+    spans.identifiers = spans.identifiers
+        || chat::writes_identifier(&conversation_text(request.instructions, request.messages));
+    spans
 }
 
 /// What the user wrote that a call may copy (addresses, paths, terms), the latest
