@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tackle_core::{AssistantPart, Message, ToolArguments, ToolDefinition, UserPart};
 
+use crate::copy::OPENS_PHRASE;
 use crate::error::LocalError;
 
 /// The chat template, ready to render.
@@ -205,6 +206,8 @@ pub(crate) struct Spans {
     /// Whether the text writes a web address or a host: an IP address, `localhost`, or a
     /// dotted name ending in letters (`amazon.com`; see [`writes_host`]).
     pub(crate) hosts: bool,
+    /// Whether the text names a place a call may copy (see [`writes_place`]).
+    pub(crate) places: bool,
 }
 
 /// The most addresses, paths or terms a conversation offers to copy, each.
@@ -260,6 +263,7 @@ impl Spans {
             numbers: writes_number(text),
             identifiers,
             hosts,
+            places: writes_place(text),
         });
         spans
     }
@@ -280,6 +284,7 @@ impl Spans {
         self.numbers |= other.numbers;
         self.identifiers |= other.identifiers;
         self.hosts |= other.hosts;
+        self.places |= other.places;
         self.arithmetic |= other.arithmetic;
     }
 }
@@ -358,7 +363,7 @@ fn terms_in(text: &str, urls: &[String], paths: &[String]) -> Vec<String> {
 /// on each side. So dates and ranges (`2024-03-12`, `12/03/2024`, `10-15`) and a fraction
 /// alone (`1/2 cup`) are not expressions, and a number glued to a word or a time (`v2`,
 /// `5x`, `16:00`) starts or ends none.
-pub(crate) fn arithmetic(text: &[char]) -> Vec<(usize, usize)> {
+fn arithmetic(text: &[char]) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -556,7 +561,7 @@ const EXPRESSION_WORDS: &[&str] = &["expression", "expr", "formula", "equation"]
 
 /// Whether the string parameter `name` takes arithmetic: a plain string whose name says
 /// expression, formula or equation.
-pub(crate) fn is_expression(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
+fn is_expression(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
     plain_string_named(name, schema, EXPRESSION_WORDS)
 }
 
@@ -636,17 +641,20 @@ fn is_address(schema: &serde_json::Map<String, Value>) -> bool {
 /// an address when the user wrote one (where the schema names a string an address only by
 /// its name, `url`, `endpoint`, a host will do: a call may build the address from "the IP
 /// 192.120.45.67"), a count or amount (a number with no choices and no
-/// default), or a list of them, when they wrote a number, and an identifier when something
-/// shaped like one was written ([`is_identifier`], [`writes_identifier`]). A tool that needs
-/// what was never written cannot be called faithfully ("I have to make a payment" gives no
-/// amount; "see promotions" no region's id; "the average house price in california" no
-/// features for a regression; "show me the last 5 git commits" no background command's id).
+/// default), or a list of them, when they wrote a number, an identifier when something
+/// shaped like one was written ([`is_identifier`], [`writes_identifier`]), and a place
+/// when one was named ([`names_place`], [`writes_place`]). A tool that needs what was never
+/// written cannot be called faithfully ("I have to make a payment" gives no amount; "see
+/// promotions" no region's id; "the average house price in california" no features for a
+/// regression; "show me the last 5 git commits" no background command's id; "I would like
+/// to rent a house" no town).
 pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
     required_arguments(tool).all(|(name, schema)| {
         (!spans.urls.is_empty() || !is_address(schema))
             && (spans.hosts || !names_address(name, schema))
             && (spans.numbers || !(is_free_number(schema) || is_free_numbers(schema)))
             && (spans.identifiers || !is_identifier(name, schema))
+            && (spans.places || !names_place(name, schema))
     })
 }
 
@@ -687,6 +695,77 @@ pub(crate) fn writes_host(text: &str) -> bool {
                 .is_some_and(|tld| tld.chars().count() >= 2 && tld.chars().all(char::is_alphabetic));
         v4 || v6 || named || host.eq_ignore_ascii_case("localhost")
     })
+}
+
+/// Words of a parameter's name that say it holds a place (`city`, `from_city`,
+/// `where_to`, `pickup_location`, `destination`).
+const PLACE_WORDS: &[&str] = &[
+    "city",
+    "town",
+    "location",
+    "where",
+    "destination",
+    "area",
+    "address",
+    "place",
+    "region",
+    "country",
+    "venue",
+];
+
+/// Whether parameter `name` of schema `schema` is a string that holds a place by its name
+/// ([`PLACE_WORDS`]) with no enumeration, constant, default or format of its own.
+fn names_place(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
+    let named = tackle_core::name_words(name).iter().any(|w| PLACE_WORDS.contains(&w.as_str()));
+    is_type(schema, "string")
+        && named
+        && !["enum", "const", "default", "format"].iter().any(|k| schema.contains_key(*k))
+}
+
+/// Words that put a place after them in English ("in leeds", "near the station", "from
+/// berlin"); "to" is left out, as it more often opens a verb ("I would like to rent").
+const PLACE_MARKS: &[&str] = &["in", "at", "near", "from", "around"];
+
+/// Whether `text` may name a place: a name in capitals that opens no sentence ("in Chiang
+/// Mai", "to Kuala Lumpur", "the SF area"), a word after a mark of place that is no word
+/// opening a phrase and no number ("plumbers in leeds"; not "at this time"), or any word of
+/// a script without capitals, which this cannot read ("请帮我…"). "Can you help me find
+/// some cool things to do?" and "I would like to rent a house." name none.
+pub(crate) fn writes_place(text: &str) -> bool {
+    let mut previous: Option<String> = None;
+    let mut opens_sentence = true;
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
+        if rest[..start].contains(['.', '!', '?', ':', '\n']) {
+            opens_sentence = true;
+        }
+        let length = rest[start..].find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len() - start);
+        let word = &rest[start..start + length];
+        rest = &rest[start + length..];
+        let lower = word.to_lowercase();
+        let uncased =
+            word.chars().any(|c| c.is_alphabetic() && !c.is_ascii() && c.to_lowercase().eq(c.to_uppercase()));
+        let capital = word.chars().next().is_some_and(char::is_uppercase) && word.chars().count() >= 2;
+        let opens_phrase = OPENS_PHRASE.contains(&lower.as_str());
+        let name = capital && !opens_sentence && !opens_phrase;
+        // An article goes between a mark and its place ("near the station").
+        if ["the", "a", "an"].contains(&lower.as_str())
+            && previous.as_deref().is_some_and(|p| PLACE_MARKS.contains(&p))
+        {
+            opens_sentence = false;
+            continue;
+        }
+        let marked = previous.as_deref().is_some_and(|p| PLACE_MARKS.contains(&p))
+            && !opens_phrase
+            && !word.chars().all(char::is_numeric);
+        if uncased || name || marked {
+            return true;
+        }
+        // What follows an apostrophe goes on with the sentence ("I'd", "what's").
+        opens_sentence = false;
+        previous = Some(lower);
+    }
+    false
 }
 
 /// The last words of a parameter's name that say it holds an identifier (`channel_id`,
@@ -1507,7 +1586,8 @@ mod tests {
             json!(10)
         );
         assert!(!fillable(&read, &Spans::default()));
-        assert!(fillable(&weather(), &Spans::default()), "nothing to copy, nothing missing");
+        assert!(fillable(&weather(), &Spans::of("weather in Paris")), "no address needed, none missing");
+        assert!(!fillable(&weather(), &Spans::default()), "but a city is");
     }
 
     #[test]
@@ -1584,6 +1664,39 @@ mod tests {
             "Give the details of recommendations for the advisory id EOL3030_3030",
         ] {
             assert!(!fillable(&get, &Spans::of(written)), "{written}");
+        }
+    }
+
+    #[test]
+    fn a_tool_that_needs_a_place_is_fillable_only_where_one_is_named() {
+        let rent = ToolDefinition::new(
+            "Hotels_2_SearchHouse",
+            "Search for a house to rent.",
+            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+                "where_to": {"type": "string"}, "rating": {"type": "number", "default": 3.0},
+                "country": {"type": "string", "enum": ["US", "UK"]}, "place_id": {"type": "integer", "default": 1}
+            }, "required": ["where_to", "country"]}))
+            .unwrap(),
+        );
+        for written in [
+            "find me a house in Chiang Mai",
+            "any houses near the station",
+            "I'd like to stay in leeds for two nights",
+            "I will be in the SF area soon",
+            "travelling to Kuala Lumpur next week",
+            "请帮我在北京找一套房子",
+            "a flat for the weekend, Paris ideally",
+        ] {
+            assert!(fillable(&rent, &Spans::of(written)), "{written}");
+        }
+        for written in [
+            "I would like to rent a house.",
+            "Can you help me find some cool things to do?",
+            "I'd like to look for a rental vehicle.",
+            "I would like to search for songs at this time.",
+            "Houses? Any with a garden.",
+        ] {
+            assert!(!fillable(&rent, &Spans::of(written)), "{written}");
         }
     }
 

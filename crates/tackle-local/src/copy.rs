@@ -45,7 +45,7 @@ use crate::chat::STEM;
 /// pronouns, auxiliaries and question words, in English and the commonest of French,
 /// Spanish, Portuguese and German (see [`CopySource::stops_inside`]).
 #[rustfmt::skip]
-const OPENS_PHRASE: &[&str] = &[
+pub(crate) const OPENS_PHRASE: &[&str] = &[
     "a", "about", "after", "also", "am", "an", "and", "are", "around", "as", "at", "be", "because",
     "been", "before", "between", "both", "but", "by", "can", "could", "did", "do", "does", "during",
     "each", "either", "every", "for", "from", "had", "has", "have", "he", "her", "here", "him",
