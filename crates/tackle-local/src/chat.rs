@@ -663,13 +663,10 @@ pub(crate) fn fillable(tool: &ToolDefinition, spans: &Spans) -> bool {
 const ADDRESS_WORDS: &[&str] = &["url", "urls", "uri", "link", "href", "endpoint"];
 
 /// Whether parameter `name` of schema `schema` is a string that holds an address by its name
-/// ([`ADDRESS_WORDS`]) with no enumeration, constant, default or format of its own (with a
+/// ([`ADDRESS_WORDS`]) with no enumeration, constant, format, pattern or default of its own (with a
 /// format, [`is_address`] decides).
 fn names_address(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
-    let named = tackle_core::name_words(name).iter().any(|w| ADDRESS_WORDS.contains(&w.as_str()));
-    is_type(schema, "string")
-        && named
-        && !["enum", "const", "default", "format"].iter().any(|k| schema.contains_key(*k))
+    plain_string_named(name, schema, ADDRESS_WORDS) && !schema.contains_key("default")
 }
 
 /// Whether `text` writes a host a web address may be built from: an IP address
@@ -714,12 +711,9 @@ const PLACE_WORDS: &[&str] = &[
 ];
 
 /// Whether parameter `name` of schema `schema` is a string that holds a place by its name
-/// ([`PLACE_WORDS`]) with no enumeration, constant, default or format of its own.
+/// ([`PLACE_WORDS`]) with no enumeration, constant, format, pattern or default of its own.
 fn names_place(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
-    let named = tackle_core::name_words(name).iter().any(|w| PLACE_WORDS.contains(&w.as_str()));
-    is_type(schema, "string")
-        && named
-        && !["enum", "const", "default", "format"].iter().any(|k| schema.contains_key(*k))
+    plain_string_named(name, schema, PLACE_WORDS) && !schema.contains_key("default")
 }
 
 /// Words that put a place after them in English ("in leeds", "near the station", "from
