@@ -344,7 +344,7 @@ impl LocalModel {
     /// save that with more than [`ROUTER_CANDIDATES`] tools and meaning the router asks the
     /// model only about those with the best prior (the score without the likelihood).
     pub fn explain_route(&self, request: &ModelRequest<'_>) -> Result<Vec<RouteOption>, LocalError> {
-        let spans = request_spans(request);
+        let spans = request_spans(request, &conversation_text(request.instructions, request.messages));
         let tools: Vec<Arc<ToolDefinition>> =
             self.usable_tools(request.tools).into_iter().filter(|t| chat::fillable(t, &spans)).collect();
         let text = last_user_text(request.messages);
@@ -579,7 +579,8 @@ impl LocalModel {
         let call_tokens = max_tokens.max(CALL_BUDGET);
         let names: Vec<String> = offered.iter().map(|t| t.name.clone()).collect();
         // What the user wrote that a call may copy (the latest message's first).
-        let spans = request_spans(request);
+        let conversation = conversation_text(request.instructions, request.messages);
+        let spans = request_spans(request, &conversation);
         let refs: Vec<&ToolDefinition> = offered.iter().map(|t| t.as_ref()).collect();
         // One call per user message: once the model has a tool result to answer from, it
         // answers (a small model asked again tends to call again).
@@ -611,7 +612,8 @@ impl LocalModel {
                     offered.clone(),
                 ),
                 // Decided on the generation thread, before the first token.
-                // A tool whose required address the user never wrote is not a candidate.
+                // A tool that needs what the conversation never wrote (an address, a number,
+                // an identifier, a place; `chat::fillable`) is not a candidate.
                 // The system text shows what the router chose (see `run`).
                 Router::Classify { none_bias } => (
                     Constraint::Route {
@@ -624,7 +626,7 @@ impl LocalModel {
                 ),
             },
         };
-        let ground = Ground::new(&conversation_text(request.instructions, request.messages));
+        let ground = Ground::new(&conversation);
         let parameters: Vec<(String, Value)> =
             offered.iter().map(|t| (t.name.clone(), t.parameters.to_value())).collect();
         let source = CopySource::new(&user_text(request.messages)).with_parameters(&parameters);
@@ -864,12 +866,12 @@ impl RouteWeights {
 }
 
 /// What a request's user wrote that a call may copy ([`user_spans`]), and whether anything
-/// in the conversation — the instructions, an earlier tool's result, an earlier call — writes
-/// an identifier a call may need (`started bg1`; see [`chat::writes_identifier`]).
-fn request_spans(request: &ModelRequest<'_>) -> chat::Spans {
+/// in its `conversation` ([`conversation_text`]: the instructions, an earlier tool's
+/// result, an earlier call) writes an identifier a call may need (`started bg1`; see
+/// [`chat::writes_identifier`]).
+fn request_spans(request: &ModelRequest<'_>, conversation: &str) -> chat::Spans {
     let mut spans = user_spans(request.messages);
-    spans.identifiers = spans.identifiers
-        || chat::writes_identifier(&conversation_text(request.instructions, request.messages));
+    spans.identifiers = spans.identifiers || chat::writes_identifier(conversation);
     spans
 }
 
@@ -1107,6 +1109,31 @@ mod tests {
             "cursor": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}}});
         let mut arguments = serde_json::json!({"cursor": "cursor-7", "units": "metric"});
         assert!(Ground::new(&text).prune(&mut arguments, &schema).is_empty(), "a result's value is ground");
+    }
+
+    #[test]
+    fn an_identifier_a_tool_result_gave_makes_a_call_that_needs_one_fillable() {
+        let started = tackle_core::ToolReturnPart {
+            call_id: "c1".into(),
+            tool_name: "start_command".into(),
+            content: "started bg1 (pid 4242): npm run dev".into(),
+            status: tackle_core::ToolStatus::Ok,
+            attachments: Vec::new(),
+        };
+        let settings = tackle_core::ModelSettings::default();
+        let alone = vec![Message::user("now stop it")];
+        let request = ModelRequest::new("", &alone, &[], &settings);
+        let spans = request_spans(&request, &conversation_text(request.instructions, request.messages));
+        assert!(!spans.identifiers, "nothing shaped like an id was written");
+        let after = vec![
+            Message::user("start the dev server"),
+            Message::User { parts: vec![UserPart::ToolReturn(started)] },
+            Message::user("now stop it"),
+        ];
+        let request = ModelRequest::new("", &after, &[], &settings);
+        let spans = request_spans(&request, &conversation_text(request.instructions, request.messages));
+        assert!(spans.identifiers, "the result named bg1");
+        assert!(user_spans(&after).paths.is_empty(), "what the user may copy is still only what they wrote");
     }
 
     #[test]
