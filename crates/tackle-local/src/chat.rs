@@ -787,26 +787,24 @@ fn is_identifier(name: &str, schema: &serde_json::Map<String, Value>) -> bool {
 /// three capitals or more (`SUPERFANCY`), or one marked as a handle (`#general`, `@alice`) —
 /// or anything in quotation marks. "The last 5 commits", "who are you?" write none.
 pub(crate) fn writes_identifier(text: &str) -> bool {
-    // What is quoted or shaped like code.
-    !terms_in(text, &[], &[]).is_empty()
-        || text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '[' | ']')).any(
-            |word| {
-                let handle = (word.starts_with('#') || word.starts_with('@'))
-                    && word.chars().nth(1).is_some_and(char::is_alphanumeric);
-                let word = word.trim_matches(|c: char| !c.is_alphanumeric());
-                let chars: Vec<char> = word.chars().collect();
-                let letters = chars.iter().any(|c| c.is_alphabetic());
-                let digits = chars.iter().filter(|c| c.is_ascii_digit()).count();
-                let joined = chars.windows(3).any(|w| {
-                    w[0].is_alphanumeric()
-                        && matches!(w[1], '-' | '_' | '.' | ':' | '/' | '@')
-                        && w[2].is_alphanumeric()
-                });
-                let inner_capital = chars.windows(2).any(|w| w[0].is_lowercase() && w[1].is_uppercase());
-                let capitals = chars.len() >= 3 && chars.iter().all(|c| c.is_uppercase());
-                handle || (letters && digits > 0) || digits >= 3 || joined || inner_capital || capitals
-            },
-        )
+    // A word first, which stops at the first one found (a tool's long result holds many);
+    // then what is quoted or shaped like code.
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '[' | ']')).any(|word| {
+        let handle = (word.starts_with('#') || word.starts_with('@'))
+            && word.chars().nth(1).is_some_and(char::is_alphanumeric);
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let chars: Vec<char> = word.chars().collect();
+        let letters = chars.iter().any(|c| c.is_alphabetic());
+        let digits = chars.iter().filter(|c| c.is_ascii_digit()).count();
+        let joined = chars.windows(3).any(|w| {
+            w[0].is_alphanumeric()
+                && matches!(w[1], '-' | '_' | '.' | ':' | '/' | '@')
+                && w[2].is_alphanumeric()
+        });
+        let inner_capital = chars.windows(2).any(|w| w[0].is_lowercase() && w[1].is_uppercase());
+        let capitals = chars.len() >= 3 && chars.iter().all(|c| c.is_uppercase());
+        handle || (letters && digits > 0) || digits >= 3 || joined || inner_capital || capitals
+    }) || !terms_in(text, &[], &[]).is_empty()
 }
 
 /// Whether `schema` asks for a list of numbers the model must be given: an array with no
