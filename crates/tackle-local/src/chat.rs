@@ -1247,6 +1247,11 @@ pub(crate) fn grammar(tools: &[&ToolDefinition], answer: bool, spans: &Spans) ->
 mod tests {
     use super::*;
 
+    /// A tool whose description does not matter to what is tested, with this schema.
+    fn tool(name: &str, schema: Value) -> ToolDefinition {
+        ToolDefinition::new(name, "A tool.", tackle_core::JsonSchema::new(schema).unwrap())
+    }
+
     fn weather() -> ToolDefinition {
         ToolDefinition::new(
             "get_weather",
@@ -1633,15 +1638,13 @@ mod tests {
 
     #[test]
     fn a_tool_that_needs_an_address_by_name_is_fillable_only_with_an_address_or_a_host() {
-        let get = ToolDefinition::new(
+        let get = tool(
             "requests_get",
-            "Send a GET request.",
-            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+            json!({"type": "object", "properties": {
                 "url": {"type": "string", "description": "The URL to send to."},
                 "base_url": {"type": "string", "default": "https://api.example.com"},
                 "params": {"type": "object"}
-            }, "required": ["url", "base_url"]}))
-            .unwrap(),
+            }, "required": ["url", "base_url"]}),
         );
         for written in [
             "get https://api.example.com/recommendations",
@@ -1663,14 +1666,12 @@ mod tests {
 
     #[test]
     fn a_tool_that_needs_a_place_is_fillable_only_where_one_is_named() {
-        let rent = ToolDefinition::new(
+        let rent = tool(
             "Hotels_2_SearchHouse",
-            "Search for a house to rent.",
-            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+            json!({"type": "object", "properties": {
                 "where_to": {"type": "string"}, "rating": {"type": "number", "default": 3.0},
                 "country": {"type": "string", "enum": ["US", "UK"]}, "place_id": {"type": "integer", "default": 1}
-            }, "required": ["where_to", "country"]}))
-            .unwrap(),
+            }, "required": ["where_to", "country"]}),
         );
         for written in [
             "find me a house in Chiang Mai",
@@ -1697,13 +1698,11 @@ mod tests {
 
     #[test]
     fn a_tool_that_needs_an_identifier_is_fillable_only_where_one_is_written() {
-        let stop = ToolDefinition::new(
+        let stop = tool(
             "stop_command",
-            "Stop a background command.",
-            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+            json!({"type": "object", "properties": {
                 "id": {"type": "string"}, "signal": {"type": "string", "enum": ["TERM", "KILL"]}
-            }, "required": ["id"]}))
-            .unwrap(),
+            }, "required": ["id"]}),
         );
         for written in [
             "stop bg1",
@@ -1732,24 +1731,20 @@ mod tests {
         assert!(fillable(&stop, &spans));
         // An identifier with a default, a pattern or choices, or a number, is not asked
         // for this way; nor is a string not named as one.
-        let lenient = ToolDefinition::new(
+        let lenient = tool(
             "get_profile",
-            "Read a profile.",
-            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
+            json!({"type": "object", "properties": {
                 "user_id": {"type": "string", "default": "me"},
                 "team_id": {"type": "string", "enum": ["core", "web"]},
                 "idea": {"type": "string"},
                 "void": {"type": "string"}
-            }, "required": ["user_id", "team_id", "idea", "void"]}))
-            .unwrap(),
+            }, "required": ["user_id", "team_id", "idea", "void"]}),
         );
         assert!(fillable(&lenient, &Spans::of("who am I")));
-        let by_format = ToolDefinition::new(
+        let by_format = tool(
             "get_team",
-            "Read a team.",
-            tackle_core::JsonSchema::new(json!({"type": "object", "properties": {
-                "team": {"type": "string", "format": "uuid"}}, "required": ["team"]}))
-            .unwrap(),
+            json!({"type": "object", "properties": {
+                "team": {"type": "string", "format": "uuid"}}, "required": ["team"]}),
         );
         assert!(!fillable(&by_format, &Spans::of("show my team")));
         assert!(fillable(&by_format, &Spans::of("show team 3fa85f64-5717-4562-b3fc-2c963f66afa6")));

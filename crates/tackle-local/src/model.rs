@@ -871,7 +871,8 @@ impl RouteWeights {
 /// [`chat::writes_identifier`]).
 fn request_spans(request: &ModelRequest<'_>, conversation: &str) -> chat::Spans {
     let mut spans = user_spans(request.messages);
-    spans.identifiers = spans.identifiers || chat::writes_identifier(conversation);
+    // The conversation holds what the user wrote too.
+    spans.identifiers = chat::writes_identifier(conversation);
     spans
 }
 
