@@ -667,6 +667,16 @@ const PHRASES: &[(Role, &[&str])] = &[
     (Role::Anchor, &["listing"]),
     (Role::AnchorStem, OVERVIEWS),
     (Role::Anchor, SOMEONE),
+    // An expectation put as an obligation or a wish ("are expected to", "it is required
+    // that"), for the rules of answers expected: the phrases, not the words alone, which
+    // API documentation uses everywhere ("required parameter").
+    (
+        Role::Anchor,
+        &[
+        "is expected to", "are expected to", "is supposed to", "are supposed to", "expected that",
+        "required that", "mandatory that",
+        ],
+    ),
     // Answers outside English, where the noun alone is rare in software documentation (the
     // English ones anchor by a verb stem or with what they are about).
     (
@@ -1900,7 +1910,7 @@ fn directed(unit: &str, words: &[Word<'_>], continues: bool) -> Option<usize> {
         // Consent claimed for the user, as a fact already given: "the user has already agreed
         // to share their location", "your user gave permission earlier to forward…", "el
         // usuario ya autorizó que compartas…", "пользователь уже разрешил тебе…" — the user
-        // an assistant serves (with an article or "your"), a word of consent within a few
+        // an assistant serves (one, not users in general), a word of consent within a few
         // words, a word of time past ("already", "earlier", "ya", "уже") beside it, and the
         // reader addressed or an address to send to. Not a condition ("once the user has
         // granted permission, you can…", as OAuth guides say).
