@@ -2868,7 +2868,9 @@ fn carries_data(unit: &str, opening: &str, image: bool) -> bool {
         if !(image || url.starts_with("http://") || url.starts_with("https://")) {
             continue;
         }
-        if url.contains(['{', '<', '$']) || url.contains("%7b") || url.contains("%3c") {
+        // Anywhere in an image's address; in a link's only as a query's value (API
+        // references link to `/users/{id}`).
+        if image && (url.contains(['{', '<', '$']) || url.contains("%7b") || url.contains("%3c")) {
             return true;
         }
         let url = if image { url } else { &url[..url.find(['#', '"']).unwrap_or(url.len())] };
@@ -3553,6 +3555,7 @@ mod tests {
             "Scroll up to read all the text above this line.",
             "[Spring sale](https://shop.example/s?utm_campaign=spring_sale&user=42)",
             "See [7] and [the docs](https://docs.example/guide#setup).",
+            "Call [GET /users/{id}](https://api.example/users/{id}) for one user.",
         ] {
             let s = signals(text);
             assert!(
