@@ -249,6 +249,10 @@ const MOST_PROSE: f32 = 0.5;
 /// The share of that prose one story inside it must hold.
 const ONE_STORY: f32 = 0.8;
 
+/// The long paragraphs' text, in bytes, of an element that is a story's body (see
+/// `analyse`): a dozen paragraphs' worth of sentences, more than an author's box holds.
+const STORY_PARAGRAPHS: u32 = 1500;
+
 /// The words of a class or id: split at anything not a letter or digit, and where a lower
 /// case letter or a digit meets a capital (`NewsletterModule`, `teaserRss`, `v8Modal`).
 /// The hash CSS modules end a class with (`mdx-table_root__adKqa`, `layout_main__0SN51`:
@@ -543,6 +547,21 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     // Such items and what is inside them: their parts are named after them
     // (`c-product-widget__product`), and only a hard name takes one away.
     let mut in_item = vec![false; n];
+    // The prose of the nearest ancestor of `id` that calls itself the story (`<article>`,
+    // `<main>`, a content name), or 0; asked only of the few elements it can keep.
+    let story_above = |id: u32| {
+        let mut ancestor = doc.node(id).parent;
+        while ancestor != Document::ROOT && ancestor != NONE {
+            let calls_story = prose[ancestor as usize] > 0
+                && (matches!(doc.tag(ancestor), Some(Tag::Article | Tag::Main))
+                    || name_signal(doc, ancestor, &targets).0 > 0);
+            if calls_story {
+                return prose[ancestor as usize];
+            }
+            ancestor = doc.node(ancestor).parent;
+        }
+        0
+    };
     // Boilerplate, top-down.
     for id in 1..n {
         let node = &doc.nodes[id];
@@ -566,11 +585,18 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
             // of its prose: a soft name (`teaserTyp3` around a news item) never, a hard one
             // only when that prose is several stories (`cb-sidebar-right` names the layout of
             // the wrapper an `<article>` is in; `related-posts` holds several).
+            // The body of an element that calls itself the story is the story too, whatever
+            // its own name says (HubSpot's `hs_cos_wrapper_meta_field` inside `entry-content`).
             let holds_page = has_h1[id]
                 || (raw[id] as f32) > 0.66 * page_text as f32
                 || (page_prose > 0
                     && (prose[id] as f32) > MOST_PROSE * page_prose as f32
-                    && (!hard || (story[id] as f32) >= ONE_STORY * prose[id] as f32));
+                    && (!hard
+                        || (story[id] as f32) >= ONE_STORY * prose[id] as f32
+                        || (prose[id] >= STORY_PARAGRAPHS && {
+                            let above = story_above(id as u32);
+                            above > 0 && (prose[id] as f32) >= ONE_STORY * above as f32
+                        })));
             // A soft name does not take away a heading either: ids made from a heading's
             // words (`nav_nur_die_folie`) say nothing of what it is.
             out = signal < 0
@@ -1258,6 +1284,30 @@ mod tests {
         assert!(text.contains("Second:") && text.contains("Third:"), "{text}");
         // A hard word still counts where a link leads ("Jump to comments").
         assert!(!text.contains("Reader:"), "{text}");
+    }
+
+    #[test]
+    fn the_body_of_a_story_keeps_a_name_a_cms_gave_it() {
+        // HubSpot wraps a post's body in `hs_cos_wrapper_meta_field` inside `entry-content`;
+        // a mega menu holds more of the page's text than the story.
+        let item =
+            "<li><a href=/a>Screening</a> Enterprise-grade screening for every stage of the lifecycle</li>";
+        let html = format!(
+            "<body><nav><ul>{}</ul></nav><div class=entry-content>\
+             <span class=\"hs_cos_wrapper_meta_field\">{}</span></div>\
+             <footer><p>Elliptic Enterprises Limited, registered in England and Wales.</p></footer></body>",
+            item.repeat(40),
+            format!("<p>{PROSE}</p>").repeat(14),
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 14, "{text}");
+        // A box of the author's inside a wrapper named for content is no story's body.
+        let html = format!(
+            "<body><div class=content><div>{}</div><div class=about-author><p>About the author: {PROSE}</p></div></div></body>",
+            "<div>A line of the story in a block of its own, as some editors write them.</div>".repeat(10),
+        );
+        let text = selected_text(&html);
+        assert!(text.contains("A line of the story") && !text.contains("About the author"), "{text}");
     }
 
     #[test]
