@@ -548,7 +548,9 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     // (`c-product-widget__product`), and only a hard name takes one away.
     let mut in_item = vec![false; n];
     // The prose of the nearest ancestor of `id` that calls itself the story (`<article>`,
-    // `<main>`, a content name), or 0; asked only of the few elements it can keep.
+    // `<main>`, a content name), or 0; asked only of the few elements it can keep. Those
+    // hold over half the page's prose, so they stand on one chain of ancestors, and the
+    // tree is at most `MAX_DEPTH` deep: the walks stay bounded whatever the page.
     let story_above = |id: u32| {
         let mut ancestor = doc.node(id).parent;
         while ancestor != Document::ROOT && ancestor != NONE {
