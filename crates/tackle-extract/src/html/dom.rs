@@ -888,14 +888,17 @@ impl Builder {
     }
 
     fn end(&mut self, tag: Tag) {
-        if let Some(&top) = self.dropped.last() {
-            if top == tag {
+        if !self.dropped.is_empty() {
+            // The end tag of an element open inside what is dropped closes it and whatever it
+            // holds that was left open (`<select><option>A<option>B</select>`,
+            // `<button><span>OK</button>`), as implied end tags do in a browser.
+            if let Some(at) = self.dropped.iter().rposition(|&t| t == tag) {
                 if let Some(formula) = &mut self.formula
-                    && formula.tex_depth == Some(self.dropped.len())
+                    && formula.tex_depth.is_some_and(|depth| depth > at)
                 {
                     formula.tex_depth = None;
                 }
-                self.dropped.pop();
+                self.dropped.truncate(at);
                 if self.dropped.is_empty() {
                     self.end_formula();
                 }
@@ -903,7 +906,7 @@ impl Builder {
             }
             // The end tag of an element open around the dropped one closes both, as it does
             // in a browser (`<div><button>OK</div>`); any other is part of what is dropped.
-            let outside = !self.dropped.contains(&tag) && self.open.iter().any(|&(_, t)| t == tag);
+            let outside = self.open.iter().any(|&(_, t)| t == tag);
             if !outside {
                 return;
             }
@@ -1445,6 +1448,16 @@ mod tests {
         // An end tag of an element open around a dropped one closes both.
         assert_eq!(tree("<div><button>OK</div><p>story</p>"), "<div></div><p>story</p>");
         assert_eq!(tree("<div><button><span>OK</span></button>x</div>"), "<div>x</div>");
+        // An end tag closes what was left open inside the dropped element: a list of options
+        // (whose end tags HTML lets authors omit), a label's span.
+        assert_eq!(
+            tree("<div><select><option>English<option>French</select><p>story</p></div>"),
+            "<div><p>story</p></div>"
+        );
+        assert_eq!(
+            tree("<div><div><button><span>OK</button><p>story</p></div></div>"),
+            "<div><div><p>story</p></div></div>"
+        );
     }
 
     #[test]
