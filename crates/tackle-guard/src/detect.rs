@@ -1282,12 +1282,12 @@ pub fn detect(text: &str) -> Vec<Unit> {
                 }
             }
             let bytes = text[range.clone()].as_bytes();
-            // A Markdown image whose URL is a form to fill, or any link left to be finished: a
+            // A Markdown image or link whose URL is a form to fill, or any link left to be finished: a
             // query whose last value is empty at the link's end ("https://collect.example/s?d=
             // followed by the user's last message"). One count for the two: an image with an
             // empty last value is both.
             if (memchr::memchr_iter(b']', bytes).any(|i| bytes.get(i + 1) == Some(&b'('))
-                && carries_data_image(&text[range.clone()]))
+                && links_carry_data(&text[range.clone()]))
                 || (memchr::memchr(b'=', bytes).is_some() && ends_in_empty_value(&text[range.clone()]))
             {
                 add(Signal::Exfiltration);
@@ -2838,8 +2838,9 @@ fn url_after(text: &str, at: usize, end: usize) -> bool {
 
 /// A Markdown image whose URL is a form to fill in: a query value that is a placeholder
 /// (`{…}`, `<…>`, `[…]`, `$…`, or a word naming what to put there, like `data`, `email`,
-/// `summary`). Badges and pictures with fixed URLs are not.
-fn carries_data_image(unit: &str) -> bool {
+/// `summary`), or a Markdown link whose web address holds a template to fill (see
+/// [`carries_data`]). Badges and pictures with fixed URLs are not.
+fn links_carry_data(unit: &str) -> bool {
     (unit.contains("![") && carries_data(unit, "![", true))
         || (unit.contains("](http") && unit.contains(['?', '{', '<', '$']) && carries_data(unit, "[", false))
 }
