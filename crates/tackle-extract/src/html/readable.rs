@@ -513,17 +513,51 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     // Raw text sizes, and where the headings are, bottom-up (children come after parents).
     let mut raw = vec![0u32; n];
     let mut has_h1 = vec![false; n];
-    // Text of long paragraphs: the page's prose, wherever it sits; and the most of it one
-    // element that calls itself the story (`<article>`, `<main>`, a content name) holds.
-    let mut prose = vec![0u32; n];
-    let mut story = vec![0u32; n];
+    // Long paragraphs: `<p>`s, and on a page that writes its paragraphs as `<div>`s holding
+    // no block of their own (`<div>Yes, it is. If it was easy…</div>`, as some editors
+    // do), those: where such `<div>`s hold more long text than the `<p>`s do. On other pages
+    // a long `<div>` of its own lines is an offer's small print or a card, not the story.
+    let mut paragraph = vec![false; n];
+    let mut holds_block = vec![false; n];
+    let (mut p_text, mut div_text) = (0u32, 0u32);
     for id in (1..n).rev() {
         let node = &doc.nodes[id];
         match &node.kind {
             Kind::Text(_) => raw[id] = count_text(doc.text_of(id as u32)),
             Kind::Element { tag: Tag::H1, .. } => has_h1[id] = true,
-            Kind::Element { tag: Tag::P, .. } if raw[id] >= PROSE_PARAGRAPH => prose[id] = raw[id],
+            Kind::Element { tag: Tag::P, .. } if raw[id] >= PROSE_PARAGRAPH => {
+                paragraph[id] = true;
+                p_text += raw[id];
+            }
+            Kind::Element { tag: Tag::Div, .. } if raw[id] >= PROSE_PARAGRAPH && !holds_block[id] => {
+                div_text += raw[id];
+            }
             _ => {}
+        }
+        // (A block inside an inline wrapper, `<span><div>…</div></span>`, is held too.)
+        if let Kind::Element { tag, .. } = node.kind
+            && ((!is_inline(tag) && raw[id] > 0) || holds_block[id])
+        {
+            holds_block[node.parent as usize] = true;
+        }
+        let parent = node.parent as usize;
+        raw[parent] += raw[id];
+        has_h1[parent] |= has_h1[id];
+    }
+    let div_paragraphs = div_text > p_text && div_text >= STORY_PARAGRAPHS;
+    // The page's prose, wherever it sits; and the most of it one element that calls itself
+    // the story (`<article>`, `<main>`, a content name) holds.
+    let mut prose = vec![0u32; n];
+    let mut story = vec![0u32; n];
+    for id in (1..n).rev() {
+        let node = &doc.nodes[id];
+        if paragraph[id]
+            || (div_paragraphs
+                && doc.tag(id as u32) == Some(Tag::Div)
+                && raw[id] >= PROSE_PARAGRAPH
+                && !holds_block[id])
+        {
+            prose[id] = raw[id];
         }
         if prose[id] > story[id]
             && let Kind::Element { tag, .. } = node.kind
@@ -532,8 +566,6 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
             story[id] = prose[id];
         }
         let parent = node.parent as usize;
-        raw[parent] += raw[id];
-        has_h1[parent] |= has_h1[id];
         prose[parent] += prose[id];
         story[parent] = story[parent].max(story[id]);
     }
@@ -1310,6 +1342,24 @@ mod tests {
         );
         let text = selected_text(&html);
         assert!(text.contains("A line of the story") && !text.contains("About the author"), "{text}");
+    }
+
+    #[test]
+    fn paragraphs_written_as_divs_are_the_story() {
+        // An editor that writes each paragraph as a `<div>` of its own lines, inside a
+        // wrapper the CMS names `meta_field`, beside menus that hold more of the page's text.
+        let item = "<li><a href=/a>Meet the team</a> Admissions advice for every grade</li>";
+        let html = format!(
+            "<body><div class=header><ul>{}</ul></div><div class=blog-post><div class=\"section post-body\">\
+             <span class=\"hs_cos_wrapper_meta_field\">{}</span></div></div>\
+             <div class=footer-columns><ul>{}</ul></div></body>",
+            item.repeat(30),
+            format!("<div>{PROSE}</div><div>&nbsp;</div>").repeat(13),
+            item.repeat(30),
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 13, "{text}");
+        assert!(!text.contains("Meet the team"), "{text}");
     }
 
     #[test]
