@@ -104,6 +104,7 @@ const SOFT_NEGATIVE: &[&str] = &[
     "navigation",
     "overlay",
     "popup",
+    "flyout",
     "skip",
     "tags",
     "tagcloud",
@@ -1342,6 +1343,19 @@ mod tests {
         );
         let text = selected_text(&html);
         assert!(text.contains("A line of the story") && !text.contains("About the author"), "{text}");
+    }
+
+    #[test]
+    fn a_flyout_is_no_part_of_the_story() {
+        // MSN's form for reporting a comment opens as a flyout inside the story's wrapper.
+        let html = format!(
+            "<body><div class=story><p>{PROSE}</p><p>{PROSE}</p><div id=mod-flyout>\
+             <h2>Report inappropriate content</h2><p>Help us maintain a healthy and vibrant \
+             community by reporting any behaviour that violates our code of conduct.</p></div></div></body>"
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 2, "{text}");
+        assert!(!text.contains("Report inappropriate"), "{text}");
     }
 
     #[test]
