@@ -59,6 +59,7 @@ mod llama;
 #[allow(unsafe_code)]
 mod mapped;
 mod model;
+mod plain;
 #[cfg(feature = "pull")]
 mod pull;
 mod release;

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt as _;
 use serde_json::Value;
 use tackle_core::{
-    AssistantPart, AssistantTurn, Embedder, FinishReason, Message, Model, ModelError, ModelErrorKind,
-    ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream, ToolCall, ToolChoice, ToolDefinition,
-    Usage, UserPart, WarmUp,
+    AssistantPart, AssistantTurn, Embedder, FinishReason, JsonSchema, Message, Model, ModelError,
+    ModelErrorKind, ModelEvent, ModelProfile, ModelRequest, ModelResponse, ModelStream, ToolCall, ToolChoice,
+    ToolDefinition, Usage, UserPart, WarmUp,
 };
 
 use crate::chat::{self, Template};
@@ -433,6 +433,7 @@ impl LocalModel {
     fn usable_tools(&self, tools: &[Arc<ToolDefinition>]) -> Vec<Arc<ToolDefinition>> {
         tools
             .iter()
+            .map(plain_tool)
             .filter(|tool| {
                 let grammar = chat::grammar(&[tool.as_ref()], false, &chat::Spans::default());
                 let mut checked = self.checked.lock().unwrap_or_else(|p| p.into_inner());
@@ -445,7 +446,6 @@ impl LocalModel {
                     }
                 })
             })
-            .cloned()
             .collect()
     }
 
@@ -642,6 +642,22 @@ impl LocalModel {
             ground,
             parameters,
         })
+    }
+}
+
+/// `tool` with its parameters as the local model reads them ([`crate::plain`]): what the
+/// model is shown, the router's evidence, the spans a call copies and its grammar all read
+/// `enum`, `type` and `format` where they stand. The call stays valid against the tool's
+/// own schema.
+fn plain_tool(tool: &Arc<ToolDefinition>) -> Arc<ToolDefinition> {
+    let plain = crate::plain::plain(tool.parameters.as_map()).and_then(|map| JsonSchema::from_map(map).ok());
+    match plain {
+        Some(parameters) => {
+            let mut tool = ToolDefinition::clone(tool);
+            tool.parameters = parameters;
+            Arc::new(tool)
+        }
+        None => tool.clone(),
     }
 }
 
@@ -1078,6 +1094,34 @@ impl Model for LocalModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_model_is_shown_an_enumeration_behind_a_reference() {
+        // `grep`'s `output_mode` as schemars writes it: a `$ref` to a `oneOf` of constants.
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "pattern": {"type": "string"},
+                "path": {"type": ["string", "null"], "default": null},
+                "output_mode": {"$ref": "#/$defs/OutputMode", "default": "content"}
+            },
+            "required": ["pattern"],
+            "$defs": {"OutputMode": {"oneOf": [
+                {"description": "Matching lines.", "type": "string", "const": "content"},
+                {"description": "The files that match.", "type": "string", "const": "count"}
+            ]}}
+        });
+        let grep = Arc::new(ToolDefinition::new("grep", "Search files.", JsonSchema::new(schema).unwrap()));
+        let plain = plain_tool(&grep);
+        let text = chat::system_text("Be brief.", std::slice::from_ref(&plain));
+        assert!(text.contains(r#""output_mode": "content" | "count""#), "{text}");
+        assert!(text.contains(r#""path": string"#), "{text}");
+        // A tool already plain is the same definition.
+        assert!(Arc::ptr_eq(&plain_tool(&plain), &plain));
+        // The grammar names the values where the tool wrote a reference.
+        let grammar = chat::grammar(&[plain.as_ref()], false, &chat::Spans::default());
+        assert!(grammar.contains("count") && !grammar.contains("$ref"), "{grammar}");
+    }
 
     #[test]
     fn arguments_may_be_grounded_in_anything_the_conversation_says() {
