@@ -5,7 +5,7 @@ in name order is held out (measured only with `--held-out`); 4-word shingles of 
 alphanumeric tokens, precision/recall/F1 per page, averaged; throughput as the median of 5
 passes after 2 warm-ups.
 
-    python3 -m venv venv && venv/bin/pip install trafilatura==2.0.0 readability-lxml==0.8.4.1
+    python3 -m venv venv && venv/bin/pip install trafilatura==2.0.0 readability-lxml==0.8.4.1 lxml_html_clean==0.4.7
     venv/bin/python extract_real.py DIR [--held-out]
 """
 import glob
