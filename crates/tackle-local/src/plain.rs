@@ -9,7 +9,8 @@
 //! `Optional[Literal[…]]` had no values to copy.
 //!
 //! [`plain`] rewrites such shapes in place: a local `$ref` is replaced by what it names
-//! (its own keywords, a description or a default, kept over the target's), a union of
+//! (its own annotations, a description or a default, kept over the target's; where it sets
+//! a constraint the target sets otherwise, it stays a reference), a union of
 //! constants becomes an `enum`, and `null` leaves unions and type lists (a call never
 //! needs to write `null` for a parameter it can leave out). Every value the result admits is
 //! admitted by the original, so a call written against it stays valid against the tool's
@@ -75,6 +76,7 @@ impl Walk<'_> {
         if let Some(Value::String(target)) = map.get("$ref")
             && let Some(def) = self.defs.get(target).and_then(Value::as_object)
             && !self.stack.contains(target)
+            && agrees(map, def)
         {
             let size = nodes(def);
             if size <= self.budget {
@@ -162,6 +164,20 @@ impl Walk<'_> {
         }
         out
     }
+}
+
+/// Keywords that describe a schema without constraining it: beside a `$ref`, this
+/// object's own take the place of what it names.
+const ANNOTATIONS: &[&str] =
+    &["description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly"];
+
+/// Whether the keywords beside a `$ref` (`map`) and those of what it names (`def`) may be
+/// joined into one object: no constraint is in both with different values (both apply to
+/// the original; one of them would be lost).
+fn agrees(map: &Map<String, Value>, def: &Map<String, Value>) -> bool {
+    map.iter()
+        .filter(|(key, _)| *key != "$ref" && !ANNOTATIONS.contains(&key.as_str()))
+        .all(|(key, value)| def.get(key).is_none_or(|other| other == value))
 }
 
 /// Whether `branch` admits only `null`.
@@ -292,6 +308,13 @@ mod tests {
             json!({"$ref": "#/$defs/Node"})
         );
         assert!(out["$defs"]["Node"].is_object());
+        // A constraint beside a reference that differs from the one it names: both apply,
+        // so the reference stays.
+        let out = plain_of(json!({"type": "object", "properties": {
+            "code": {"$ref": "#/$defs/Code", "maxLength": 5},
+            "note": {"type": ["string", "null"]}
+        }, "$defs": {"Code": {"type": "string", "maxLength": 10}}}));
+        assert_eq!(out["properties"]["code"], json!({"$ref": "#/$defs/Code", "maxLength": 5}));
         // Values are data, never read as schemas.
         let out = plain_of(
             json!({"type": "object", "properties": {"x": {"type": ["string", "null"], "default": {"anyOf": []}}}}),
