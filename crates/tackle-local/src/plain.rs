@@ -23,6 +23,10 @@ use serde_json::{Map, Value};
 /// inside one another grow exponentially when inlined).
 const INLINE_BUDGET: usize = 20_000;
 
+/// The deepest a reference is inlined (objects inside objects): a chain of definitions that
+/// each wrap the next would otherwise nest as deep as the budget allows.
+const INLINE_DEPTH: usize = 48;
+
 /// Keywords whose value is a map of subschemas.
 const SCHEMA_MAPS: &[&str] = &["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
@@ -42,7 +46,7 @@ pub(crate) fn plain(schema: &Map<String, Value>) -> Option<Map<String, Value>> {
             }
         }
     }
-    let mut walk = Walk { defs: &defs, stack: Vec::new(), budget: INLINE_BUDGET, changed: false };
+    let mut walk = Walk { defs: &defs, stack: Vec::new(), budget: INLINE_BUDGET, depth: 0, changed: false };
     let out = walk.object(schema);
     walk.changed.then_some(out)
 }
@@ -59,6 +63,8 @@ struct Walk<'a> {
     stack: Vec<String>,
     /// Nodes inlining may still add.
     budget: usize,
+    /// How many objects deep the walk stands.
+    depth: usize,
     changed: bool,
 }
 
@@ -71,9 +77,17 @@ impl Walk<'_> {
     }
 
     fn object(&mut self, map: &Map<String, Value>) -> Map<String, Value> {
-        // A local reference, not recursive, within the budget: what it names, under this
-        // object's own keywords.
+        self.depth += 1;
+        let out = self.object_at_depth(map);
+        self.depth -= 1;
+        out
+    }
+
+    fn object_at_depth(&mut self, map: &Map<String, Value>) -> Map<String, Value> {
+        // A local reference, not recursive, within the budget and the depth: what it
+        // names, under this object's own keywords.
         if let Some(Value::String(target)) = map.get("$ref")
+            && self.depth <= INLINE_DEPTH
             && let Some(def) = self.defs.get(target).and_then(Value::as_object)
             && !self.stack.contains(target)
             && agrees(map, def)
@@ -320,6 +334,33 @@ mod tests {
             json!({"type": "object", "properties": {"x": {"type": ["string", "null"], "default": {"anyOf": []}}}}),
         );
         assert_eq!(out["properties"]["x"]["default"], json!({"anyOf": []}));
+    }
+
+    #[test]
+    fn a_chain_of_definitions_is_inlined_only_so_deep() {
+        // Each definition holds the next: inlined whole, some 3,000 objects deep (as far as
+        // the budget goes), deeper than a thread's stack allows the walk to recurse.
+        let mut defs = Map::new();
+        defs.insert("D5000".to_owned(), json!({"type": "string"}));
+        for level in 0..5000 {
+            let next = format!("#/$defs/D{}", level + 1);
+            defs.insert(
+                format!("D{level}"),
+                json!({"type": "object", "properties": {"next": {"$ref": next}}}),
+            );
+        }
+        let schema = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/D0"}}, "$defs": defs});
+        let out = plain_of(schema);
+        fn depth(value: &Value) -> usize {
+            match value {
+                Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+                Value::Array(list) => 1 + list.iter().map(depth).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        let x = &out["properties"]["x"];
+        assert!(depth(x) <= 3 * INLINE_DEPTH, "{}", depth(x));
+        assert!(depth(x) > INLINE_DEPTH, "{}", depth(x));
     }
 
     #[test]
