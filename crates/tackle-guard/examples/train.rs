@@ -1,7 +1,8 @@
 //! Trains the default scorer and measures it: `cargo run --release -p tackle-guard --example
 //! train` (add `--write` to rewrite `src/weights.rs`, `--benign-dir DIR` to add real text
 //! from `DIR/*.txt` to the documents — `data/real-text.sh` fetches some; `--fresh` to report
-//! on `data/fresh*_*.jsonl`, which are never trained on; `--committed` to report the model in
+//! on the sets in `FRESH`, which are never trained on (the other `data/fresh*_*.jsonl`, once
+//! read, are: `RETIRED`); `--committed` to report the model in
 //! the crate on the held-out part and those sets without training; `--requests-file FILE`
 //! and `--word-vectors FILE` for the real requests and static word vectors of
 //! `data/real-requests.sh` and `data/word-vectors.sh`; `--missed-in SET` prints what a set
