@@ -439,23 +439,15 @@ fn is_slug_of(value: &str, text: &str) -> bool {
     !words.is_empty() && 2 * found >= words.len()
 }
 
-/// The name an element shares with siblings of its kind: the first class that carries a
+/// The name an element shares with others of its kind: the first class that carries a
 /// soft boilerplate word (`listicle-card`, or `widget` of `so-panel widget
 /// panel-first-child`), or where none does its id without digits (`card-1`, `card-2`);
 /// empty for neither.
-fn sibling_name(doc: &Document, id: u32) -> String {
+fn item_name(doc: &Document, id: u32) -> String {
     let soft = |class: &&str| words(class).any(|w| name_word(w) == NameWord::Soft);
     match doc.attr(id, "class").and_then(|c| c.split_ascii_whitespace().find(soft)) {
         Some(class) => format!(".{class}"),
         None => doc.attr(id, "id").unwrap_or_default().chars().filter(|c| !c.is_ascii_digit()).collect(),
-    }
-}
-
-/// Whether element `id` shares the name `key` ([`sibling_name`]) with a sibling.
-fn has_sibling_name(doc: &Document, id: u32, key: &str) -> bool {
-    match key.strip_prefix('.') {
-        Some(class) => doc.attr(id, "class").is_some_and(|c| c.split_ascii_whitespace().any(|c| c == class)),
-        None => doc.attr(id, "id").is_some_and(|i| i.chars().filter(|c| !c.is_ascii_digit()).eq(key.chars())),
     }
 }
 
@@ -573,10 +565,43 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
     a.page_text = raw[0];
     let page_text = a.page_text.max(1);
     let page_prose = prose[0];
-    // The prose of each run of siblings that share a name (the items of a listicle:
-    // `listicle-card`, `card-1`; see `sibling_name`), by their parent and name, once asked
-    // for.
-    let mut runs: std::collections::HashMap<(u32, String), u32> = std::collections::HashMap::new();
+    // The prose the elements of each name hold across the page (see `item_name`): the
+    // items of a listicle (`listicle-card`, `card-1`), or the sections of a story a page
+    // builder lays out one module each (HubSpot's `widget-span`, in a row of its own per
+    // section). An element inside one of the same name is counted with it.
+    let mut runs: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    if page_prose > 0 {
+        // One walk in document order (parents first) over the elements that hold prose
+        // (their ancestors do too), with the chain of those open above the current one and
+        // how many of each name it holds.
+        let mut open: Vec<(u32, String)> = Vec::new();
+        let mut active: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+        for id in 1..n as u32 {
+            if prose[id as usize] == 0 || doc.tag(id).is_none() {
+                continue;
+            }
+            let parent = doc.node(id).parent;
+            while let Some((top, _)) = open.last()
+                && *top != parent
+            {
+                if let Some((_, key)) = open.pop()
+                    && !key.is_empty()
+                    && let Some(count) = active.get_mut(&key)
+                {
+                    *count -= 1;
+                }
+            }
+            let key = item_name(doc, id);
+            if !key.is_empty() {
+                let count = active.entry(key.clone()).or_insert(0);
+                if *count == 0 {
+                    *runs.entry(key.clone()).or_insert(0) += prose[id as usize];
+                }
+                *count += 1;
+            }
+            open.push((id, key));
+        }
+    }
     // Such items and what is inside them: their parts are named after them
     // (`c-product-widget__product`), and only a hard name takes one away.
     let mut in_item = vec![false; n];
@@ -640,18 +665,13 @@ fn analyse(doc: &Document, strictness: Strictness) -> Analysis {
                     || !(in_item[id]
                         || matches!(tag, Tag::Main | Tag::Article)
                         || tag.heading_level().is_some()));
-            // Nor most of the prose held by siblings of one name: the items of a listicle
-            // (`listicle-card`, `card-1`, `card-2`) are the story, one by one.
+            // Nor most of the prose held by elements of one name, wherever they stand: the
+            // items of a listicle (`listicle-card`, `card-1`, `card-2`) or the sections of a
+            // story laid out one module each are the story, one by one.
             if out && !hard && page_prose > 0 && prose[id] > 0 {
-                let key = sibling_name(doc, id as u32);
+                let key = item_name(doc, id as u32);
                 if !key.is_empty() {
-                    let parent = node.parent;
-                    let run = *runs.entry((parent, key.clone())).or_insert_with(|| {
-                        doc.children(parent)
-                            .filter(|&sibling| has_sibling_name(doc, sibling, &key))
-                            .map(|sibling| prose[sibling as usize])
-                            .sum()
-                    });
+                    let run = runs.get(&key).copied().unwrap_or(0);
                     out = (run as f32) <= MOST_PROSE * page_prose as f32;
                     in_item[id] = !out;
                 }
@@ -1456,6 +1476,31 @@ mod tests {
             assert_eq!(text.matches("Rivers carve").count(), 4, "{item}: {text}");
             assert!(!text.contains("Teaser"), "{item}: {text}");
         }
+    }
+
+    #[test]
+    fn the_sections_of_a_story_laid_out_one_module_each_are_the_story() {
+        // A page builder puts each section of the story in a module of its own, each in a
+        // row of its own (HubSpot's `widget-span` in `dnd-row`s): no two are siblings, and
+        // none holds much of the page alone. A widget of the same kind in the sidebar, with
+        // a name of its own, still goes.
+        let sections: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<div class=\"row-fluid-wrapper row-number-{i}\"><div class=row-fluid>\
+                     <div class=\"span12 widget-span widget-type-cell\"><h2>Part {i}</h2><p>{PROSE}</p></div>\
+                     </div></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<body><main><div class=pillar-content>{sections}</div>\
+             <div class=\"sidebar-widget\"><p>Subscribe to the newsletter for a weekly digest of our best guides.</p></div>\
+             </main></body>"
+        );
+        let text = selected_text(&html);
+        assert_eq!(text.matches("Rivers carve").count(), 4, "{text}");
+        assert!(!text.contains("Subscribe"), "{text}");
     }
 
     #[test]
