@@ -311,6 +311,26 @@ enum NameWord {
     Other,
 }
 
+/// For each first letter, the lengths (bit `i` for `i` bytes, 63 for longer) of the words
+/// of [`HARD_NEGATIVE`], [`SOFT_NEGATIVE`] and [`POSITIVE`] that start with it: most words
+/// of a page's names are in none, and are told so without a search of the lists.
+static LISTED: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let lists = [HARD_NEGATIVE, SOFT_NEGATIVE, POSITIVE];
+    let mut l = 0;
+    while l < lists.len() {
+        let mut w = 0;
+        while w < lists[l].len() {
+            let bytes = lists[l][w].as_bytes();
+            let len = if bytes.len() < 63 { bytes.len() } else { 63 };
+            table[bytes[0] as usize] |= 1 << len;
+            w += 1;
+        }
+        l += 1;
+    }
+    table
+};
+
 /// What `word` (of [`words`]) says, whatever its case.
 fn name_word(word: &str) -> NameWord {
     let lower;
@@ -320,6 +340,15 @@ fn name_word(word: &str) -> NameWord {
     } else {
         word
     };
+    let listed =
+        word.as_bytes().first().is_some_and(|&b| LISTED[usize::from(b)] & (1 << word.len().min(63)) != 0);
+    if !listed {
+        return if COMPOUND_ENDINGS.iter().any(|end| word.ends_with(end)) {
+            NameWord::Hard
+        } else {
+            NameWord::Other
+        };
+    }
     if HARD_NEGATIVE.contains(&word) || COMPOUND_ENDINGS.iter().any(|end| word.ends_with(end)) {
         NameWord::Hard
     } else if SOFT_NEGATIVE.contains(&word) {
