@@ -62,7 +62,7 @@ pub(crate) fn bench(dir: &str, pattern: &str) -> Result<(), Box<dyn std::error::
             rg_lines = out.stdout.iter().filter(|b| **b == b'\n').count();
         }
         let (ours, rg) = (median(ours), median(rg));
-        println!(
+        out!(
             "{}",
             json!({"bench": "env_grep", "dir": dir, "pattern": pattern, "summary": summary.lines().next(), "rg_lines": rg_lines,
                    "tackle_ms": (ours * 1e5).round() / 100.0, "rg_ms": (rg * 1e5).round() / 100.0, "ratio": ((ours / rg) * 100.0).round() / 100.0})
@@ -85,7 +85,7 @@ pub(crate) fn bench(dir: &str, pattern: &str) -> Result<(), Box<dyn std::error::
         let started = Instant::now();
         let out = call(&files, "read_file", json!({"path": "big.txt"})).await?;
         let elapsed = started.elapsed().as_secs_f64();
-        println!(
+        out!(
             "{}",
             json!({"bench": "env_read_file", "file_mb": 50, "ms": (elapsed * 1e5).round() / 100.0, "returned_bytes": out.len(),
                    "peak_growth_mib": (peak_kib().saturating_sub(before)) as f64 / 1024.0})
@@ -109,7 +109,7 @@ pub(crate) fn bench(dir: &str, pattern: &str) -> Result<(), Box<dyn std::error::
             }
         }
         let (ours, bare) = (median(ours), median(bare));
-        println!(
+        out!(
             "{}",
             json!({"bench": "env_spawn_true", "run_command_ms": (ours * 1e5).round() / 100.0, "bare_spawn_ms": (bare * 1e5).round() / 100.0,
                    "over_ms": ((ours - bare) * 1e5).round() / 100.0})

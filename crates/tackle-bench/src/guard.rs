@@ -88,7 +88,7 @@ pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
     };
     let bytes: usize = texts.iter().map(String::len).sum();
     for (name, f) in &layers {
-        println!(
+        out!(
             "{{\"bench\": \"guard\", \"layer\": \"{name}\", \"files\": {}, \"bytes\": {bytes}, \"mb_per_s\": {:.1}}}",
             texts.len(),
             measure(&texts, f.as_ref())
@@ -98,7 +98,7 @@ pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
         let (_, whole) = &layers[4];
         for (group, texts) in &groups {
             let bytes: usize = texts.iter().map(String::len).sum();
-            println!(
+            out!(
                 "{{\"bench\": \"guard\", \"layer\": \"guard\", \"group\": \"{group}\", \"files\": {}, \"bytes\": {bytes}, \"mb_per_s\": {:.1}}}",
                 texts.len(),
                 measure(texts, whole.as_ref())
@@ -173,7 +173,7 @@ pub(crate) fn overhead(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
     let html_bytes: usize = pages.iter().map(String::len).sum();
     let text_bytes: usize = extracted.iter().map(|p| p.markdown.len()).sum();
     let hidden_bytes: usize = extracted.iter().flat_map(|p| &p.hidden).map(|h| h.text.len()).sum();
-    println!(
+    out!(
         "{{\"bench\": \"guard_overhead\", \"pages\": {}, \"html_mb\": {:.3}, \"extracted_mb\": {:.3}, \"hidden_mb\": {:.3}, \"extract_ms\": {:.2}, \"guard_ms\": {:.2}, \"overhead_total\": {:.4}, \"overhead_median_page\": {:.4}, \"overhead_worst_page\": {:.4}}}",
         pages.len(),
         html_bytes as f64 / 1e6,

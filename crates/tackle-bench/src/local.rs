@@ -282,7 +282,7 @@ pub(crate) fn bench(path: &str) -> Result<(), Box<dyn std::error::Error>> {
             "classify_schema_valid": classify_valid,
             "classify_choices": choices,
         });
-        println!("{line}");
+        out!("{line}");
         Ok::<(), Box<dyn std::error::Error>>(())
     })
 }
@@ -428,7 +428,7 @@ pub(crate) fn decisions(
                                "current": o.current, "situated": o.situated, "timely": o.timely, "score": o.score})
                     })
                     .collect();
-                println!(
+                out!(
                     "{}",
                     json!({"part": part, "catalog": catalog, "request": request, "expected": expected, "options": options})
                 );
@@ -507,7 +507,7 @@ pub(crate) fn decisions(
             let median = times.get(times.len() / 2).copied().map(round);
             let max = times.last().copied().map(round);
             let warm_max = warms.remove(part).unwrap_or_default().into_iter().reduce(f64::max).map(round);
-            println!(
+            out!(
                 "{}",
                 json!({"framework": "tackle", "bench": "local_decisions", "sets": sets, "part": part, "meaning": meaning_used,
                        "first_token_ms_median": median, "first_token_ms_max": max, "static_prompt_ms_max": warm_max,

@@ -62,6 +62,21 @@
 //! WCXB's word F1.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+/// Prints one line of results to stdout, as `println!` does; a reader that stops early
+/// (`| head`) ends the run quietly instead of with a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("stdout: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
 mod corpus;
 mod env;
 mod guard;
@@ -374,7 +389,7 @@ fn span_floor() -> Result<(), Box<dyn std::error::Error>> {
             "spans_run": spans,
             "us_run": (ns * spans as f64 / 1e3 * 1000.0).round() / 1000.0,
         });
-        println!("{line}");
+        out!("{line}");
     }
     Ok(())
 }
@@ -389,7 +404,7 @@ fn print_line(bench: &str, rounds: usize, per_round: usize, us_run: f64) {
         "us_call": round3(us_run / (rounds * per_round) as f64),
         "us_round": round3(us_run / rounds as f64),
     });
-    println!("{line}");
+    out!("{line}");
 }
 
 /// Extraction: quality (4-word shingle precision, recall, F1 against the known main text)
@@ -490,7 +505,7 @@ fn extract_dir(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     weak.sort_by(|a, b| a.0.total_cmp(&b.0));
     for (f, p, r, name) in weak {
-        println!(
+        out!(
             "{}",
             serde_json::json!({"bench": "extract_dir_dev_page", "page": name, "f1": round3(f), "precision": round3(p), "recall": round3(r)})
         );
@@ -565,7 +580,7 @@ fn measure(samples: &[corpus::Sample], bench: &str) -> Result<(), Box<dyn std::e
         "f1": (!scored.is_empty()).then(|| round3(f_sum / scored_n)),
         "f1_by_layout": layouts,
     });
-    println!("{line}");
+    out!("{line}");
     Ok(())
 }
 
@@ -783,7 +798,7 @@ fn extract_snippets(dir: &str, part: &str) -> Result<(), Box<dyn std::error::Err
     let ratio = |a: usize, b: usize| if a + b == 0 { 0.0 } else { a as f64 / (a + b) as f64 };
     let (precision, recall) = (ratio(tp, fp), ratio(tp, fn_));
     let f1 = if precision + recall == 0.0 { 0.0 } else { 2.0 * precision * recall / (precision + recall) };
-    println!(
+    out!(
         "{}",
         serde_json::json!({
             "framework": "tackle", "bench": "extract_snippets", "part": part, "pages": pages, "missing": missing,

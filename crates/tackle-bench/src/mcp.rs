@@ -24,7 +24,7 @@ fn quantile_us(mut values: Vec<Duration>, q: f64) -> f64 {
 }
 
 fn report(name: &str, transport: &str, client: &str, times: &[Duration], total: Duration) {
-    println!(
+    out!(
         "{}",
         json!({
             "bench": "mcp_echo",
@@ -156,7 +156,7 @@ async fn cold(name: &str, config: ServerConfig) -> Result<(), Box<dyn std::error
     let t = Instant::now();
     let server = McpServer::connect(config).await?;
     let tools = server.list_tools().await?;
-    println!(
+    out!(
         "{}",
         json!({
             "bench": "mcp_first_list",

@@ -242,7 +242,7 @@ pub(crate) fn bench(dir: &str, part: &str) -> Result<(), Box<dyn std::error::Err
         })
         .collect();
     let share = |a: usize, b: usize| if b == 0 { 0.0 } else { round3(a as f64 / b as f64) };
-    println!(
+    out!(
         "{}",
         serde_json::json!({
             "framework": "tackle", "bench": "extract_modern", "part": part, "pages": all.pages,

@@ -165,7 +165,7 @@ pub(crate) fn serve_node(load: Load<'_>) -> Result<(), Box<dyn std::error::Error
         let config = ServerConfig::default().with_workers(load.workers).with_poll(Duration::from_millis(100));
         let server = Server::start(store, engine, config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        println!("http://{}", listener.local_addr()?);
+        out!("http://{}", listener.local_addr()?);
         let router = server.router();
         tokio::spawn(async move { axum::serve(tackle_server::nodelay(listener), router).await });
         tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink())).await??;
@@ -225,7 +225,7 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
             let line = json!({"framework": "tackle", "bench": "serve_suspended", "store": backend, "runs": count,
                               "rss_kib_before": before, "rss_kib_after": after, "peak_kib": peak,
                               "bytes_per_suspended_run": ((after.saturating_sub(before)) * 1024) as f64 / count as f64});
-            println!("{line}");
+            out!("{line}");
             server.shutdown(Duration::ZERO).await;
             return Ok::<_, Box<dyn std::error::Error>>(());
         }
@@ -294,7 +294,7 @@ pub(crate) fn bench(load: Load<'_>) -> Result<(), Box<dyn std::error::Error>> {
             "first_event_ms_p99": crate::round3(quantile(&firsts, 0.99)),
             "rss_kib": rss, "peak_kib": peak,
         });
-        println!("{line}");
+        out!("{line}");
         for mut node in nodes {
             drop(node.stdin.take());
             let _ = tokio::task::spawn_blocking(move || node.wait()).await;

@@ -85,6 +85,6 @@ pub(crate) fn bench() -> Result<(), Box<dyn std::error::Error>> {
         "json_bytes_per_run": json_bytes / RUNS,
         "sqlite_bytes_per_run": file / RUNS as u64,
     });
-    println!("{line}");
+    out!("{line}");
     Ok(())
 }

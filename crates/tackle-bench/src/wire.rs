@@ -142,7 +142,7 @@ pub(crate) fn bench(
             "us_call": crate::round3(us / (rounds * per_round) as f64),
             "us_round": crate::round3(us / rounds as f64),
         });
-        println!("{line}");
+        out!("{line}");
     }
     Ok(())
 }
@@ -203,7 +203,7 @@ pub(crate) fn first_token(base_url: &str, api: Api) -> Result<(), Box<dyn std::e
         "us_loop": crate::round3(looped),
         "us_overhead": crate::round3(looped - direct),
     });
-    println!("{line}");
+    out!("{line}");
     Ok(())
 }
 
@@ -267,7 +267,7 @@ pub(crate) fn cold(tackle: &str, base_url: &str) -> Result<(), Box<dyn std::erro
             "ms_median": crate::round3(median),
             "ms_p90": crate::round3(p90),
         });
-        println!("{line}");
+        out!("{line}");
     }
     Ok(())
 }
