@@ -74,9 +74,16 @@ ALTER TABLE runs SET (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.02, au
 
 type Pool = r2d2::Pool<Manager>;
 
-/// Makes the pool's connections: a client and the statements prepared on it.
+/// The longest one statement of the store may run: every one is a few rows' work, so one
+/// that runs this long is stuck (a lock held by a process that hangs, a plan gone wrong),
+/// and failing it frees the connection and the worker waiting on it. Migrations, which may
+/// rewrite a large table, run without it.
+const STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Makes the pool's connections: a client, each statement limited to a time, and the
+/// statements prepared on it.
 #[derive(Debug)]
-struct Manager(postgres::Config);
+struct Manager(postgres::Config, Duration);
 
 /// A pooled connection. Each statement is prepared once per connection and kept: the
 /// server parses and plans it once, not on every call.
@@ -90,7 +97,9 @@ impl r2d2::ManageConnection for Manager {
     type Error = postgres::Error;
 
     fn connect(&self) -> Result<Conn, postgres::Error> {
-        Ok(Conn { client: self.0.connect(NoTls)?, statements: HashMap::new() })
+        let mut client = self.0.connect(NoTls)?;
+        client.batch_execute(&format!("SET statement_timeout = {}", self.1.as_millis()))?;
+        Ok(Conn { client, statements: HashMap::new() })
     }
 
     fn is_valid(&self, conn: &mut Conn) -> Result<(), postgres::Error> {
@@ -236,8 +245,19 @@ fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-fn db(error: impl std::fmt::Display) -> StoreError {
-    StoreError::Database(error.to_string())
+/// A database error with its causes: the driver says "db error" and the server's own
+/// message ("canceling statement due to statement timeout") is its source.
+fn db(error: impl std::error::Error) -> StoreError {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause = cause.to_string();
+        if !message.ends_with(&cause) {
+            message = format!("{message}: {cause}");
+        }
+        source = source.and_then(std::error::Error::source);
+    }
+    StoreError::Database(message)
 }
 
 fn row_to_run(row: &postgres::Row) -> RunRecord {
@@ -377,13 +397,13 @@ impl PgStore {
     /// Connects to `url` (`postgres://user:password@host:port/database`), with up to
     /// `connections` connections, and brings the schema up to date.
     pub fn open(url: &str, connections: u32) -> Result<Self, StoreError> {
-        off_runtime(|| Self::connect(url, connections))
+        off_runtime(|| Self::connect(url, connections, STATEMENT_TIMEOUT))
     }
 
-    fn connect(url: &str, connections: u32) -> Result<Self, StoreError> {
+    fn connect(url: &str, connections: u32, statement_timeout: Duration) -> Result<Self, StoreError> {
         let config: postgres::Config =
             url.parse().map_err(|e| StoreError::Invalid(format!("the database URL cannot be read: {e}")))?;
-        let manager = Manager(config.clone());
+        let manager = Manager(config.clone(), statement_timeout);
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(1))
             .connection_timeout(Duration::from_secs(10))
@@ -394,6 +414,8 @@ impl PgStore {
         let mut conn = pool.get().map_err(db)?;
         // Many processes may start at once: migrations run under an advisory lock.
         let mut tx = conn.client.transaction().map_err(db)?;
+        // Waiting for another process's migrations, and migrating, take what they take.
+        tx.batch_execute("SET LOCAL statement_timeout = 0").map_err(db)?;
         tx.execute("SELECT pg_advisory_xact_lock(7265616)", &[]).map_err(db)?;
         tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             .map_err(db)?;
@@ -412,10 +434,11 @@ impl PgStore {
         let version = MIGRATIONS.len() as i32;
         tx.execute("DELETE FROM schema_version", &[]).map_err(db)?;
         tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&version]).map_err(db)?;
-        tx.commit().map_err(db)?;
         // Statistics for the planner now, rather than when autovacuum comes round: plans of
-        // statements prepared from here on see the tables as they are.
-        conn.client.batch_execute("ANALYZE runs, events, sessions").map_err(db)?;
+        // statements prepared from here on see the tables as they are. (In the transaction:
+        // on a large store it takes a while too.)
+        tx.batch_execute("ANALYZE runs, events, sessions").map_err(db)?;
+        tx.commit().map_err(db)?;
         drop(conn);
         Ok(PgStore { pool: Closing(Some(pool)), config, origin: random_hex(8)? })
     }
@@ -1036,5 +1059,49 @@ impl Store for PgStore {
                 })
                 .collect())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A new, empty database on the server `TACKLE_TEST_POSTGRES` points at (`.ci/run`
+    /// starts one), or `None` where none is named.
+    fn fresh_database() -> Option<String> {
+        let admin = std::env::var("TACKLE_TEST_POSTGRES").ok().filter(|a| !a.is_empty());
+        let Some(admin) = admin else {
+            assert!(
+                std::env::var_os("TACKLE_REQUIRE_POSTGRES").is_none(),
+                "TACKLE_REQUIRE_POSTGRES is set but TACKLE_TEST_POSTGRES names no server"
+            );
+            return None;
+        };
+        let name = format!("tackle_unit_{}_{}", std::process::id(), random_hex(4).ok()?);
+        let mut client = postgres::Client::connect(&admin, NoTls).ok()?;
+        client.batch_execute(&format!("CREATE DATABASE {name}")).ok()?;
+        let (base, _) = admin.rsplit_once('/')?;
+        Some(format!("{base}/{name}"))
+    }
+
+    fn statement_timeout(store: &PgStore) -> String {
+        store
+            .with(|conn| Ok(conn.client.query_one("SHOW statement_timeout", &[]).map_err(db)?.get(0)))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_stuck_statement_fails_at_the_timeout_and_its_connection_serves_on() {
+        let Some(url) = fresh_database() else { return };
+        // Migrations ran under no limit; every pooled connection has one.
+        let store = PgStore::connect(&url, 1, Duration::from_millis(200)).unwrap();
+        let stuck = store.with(|conn| conn.client.batch_execute("SELECT pg_sleep(5)").map_err(db));
+        assert!(
+            matches!(&stuck, Err(StoreError::Database(m)) if m.contains("statement timeout")),
+            "{stuck:?}"
+        );
+        assert_eq!(statement_timeout(&store), "200ms");
+        // The store as the server opens it.
+        assert_eq!(statement_timeout(&PgStore::open(&url, 1).unwrap()), "30s");
     }
 }
