@@ -340,16 +340,14 @@ fn name_word(word: &str) -> NameWord {
     } else {
         word
     };
+    if COMPOUND_ENDINGS.iter().any(|end| word.ends_with(end)) {
+        return NameWord::Hard;
+    }
     let listed =
         word.as_bytes().first().is_some_and(|&b| LISTED[usize::from(b)] & (1 << word.len().min(63)) != 0);
     if !listed {
-        return if COMPOUND_ENDINGS.iter().any(|end| word.ends_with(end)) {
-            NameWord::Hard
-        } else {
-            NameWord::Other
-        };
-    }
-    if HARD_NEGATIVE.contains(&word) || COMPOUND_ENDINGS.iter().any(|end| word.ends_with(end)) {
+        NameWord::Other
+    } else if HARD_NEGATIVE.contains(&word) {
         NameWord::Hard
     } else if SOFT_NEGATIVE.contains(&word) {
         NameWord::Soft
