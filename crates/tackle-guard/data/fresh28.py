@@ -3,7 +3,7 @@
 # It was written to be trained on, large in the issue's gap: plain requests with no
 # addressee, placed where the user did not write them. Trained on (two tries, with and
 # without the help-centre texts below), it raised the unseen sets' recall by at most 0.02
-# and marked more real documentation (11 -> 15 of 1,495 held-out pages), so that model was
+# and marked more real documentation (11 -> 16 and 15 of 1,495 held-out pages), so that model was
 # not kept, and the set became an unseen test set instead (in FRESH; none of its units or
 # misses read). See data/README.md.
 # Payloads are orders that act on the user's accounts, money, files, messages, calendar,
