@@ -11,6 +11,11 @@
 # taken so that 70 of each remain.
 #
 #   GORILLA=/path/to/gorilla python3 bfcl.py
+#
+# `--extra` writes decisions-bfcl-extra.jsonl instead: a second draw of calls from the
+# requests the first leaves out (every n-th of the rest, 60 per category, catalogs
+# `bfcl2-simple` and `bfcl2-multiple`), added on 2026-12-07 as fresh development data for
+# the arguments, whose first development part had been read call by call.
 import json, os, subprocess, sys, urllib.request
 
 COMMIT = "6ea57973c7a6097fd7c5915698c54c17c5b1b6c8"
@@ -75,22 +80,30 @@ def every_nth(items, n):
     return items[::step][:n]
 
 
+EXTRA = "--extra" in sys.argv[1:]
+EXTRA_PER_CATEGORY = 60
 rows = []
 for category, label in (("live_simple", "bfcl-simple"), ("live_multiple", "bfcl-multiple")):
     questions = read(f"{DATA}/BFCL_v4_{category}.json")
     answers = {a["id"]: a["ground_truth"] for a in read(f"{DATA}/possible_answer/BFCL_v4_{category}.json")}
     kept = [q for q in questions if single_user(q) and len(answers.get(q["id"], [])) == 1]
-    for q in every_nth(kept, PER_CATEGORY):
+    chosen = every_nth(kept, PER_CATEGORY)
+    if EXTRA:
+        first = {q["id"] for q in chosen}
+        chosen = every_nth([q for q in kept if q["id"] not in first], EXTRA_PER_CATEGORY)
+        label = label.replace("bfcl", "bfcl2")
+    for q in chosen:
         ((func, args),) = answers[q["id"]][0].items()
         rows.append({"catalog": label, "source": q["id"], "request": q["question"][0][0]["content"],
                      "tools": tools(q["function"]), "tool": name(func), "accept": args})
 questions = read(f"{DATA}/BFCL_v4_live_irrelevance.json")
 kept = [q for q in questions if single_user(q) and q["function"]]
-for q in every_nth(kept, PER_CATEGORY):
+for q in [] if EXTRA else every_nth(kept, PER_CATEGORY):
     rows.append({"catalog": "bfcl-none", "source": q["id"], "request": q["question"][0][0]["content"],
                  "tools": tools(q["function"]), "tool": None})
 here = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(here, "decisions-bfcl.jsonl"), "w", encoding="utf-8") as sink:
+out = "decisions-bfcl-extra.jsonl" if EXTRA else "decisions-bfcl.jsonl"
+with open(os.path.join(here, out), "w", encoding="utf-8") as sink:
     for row in rows:
         sink.write(json.dumps(row, ensure_ascii=False) + "\n")
 print(len(rows), "requests", file=sys.stderr)

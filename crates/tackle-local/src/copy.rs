@@ -10,8 +10,9 @@
 //! (a date to reformat, a translation): nothing here forbids a token.
 //!
 //! A copy in another case earns half. An enumeration's value is copied only where the
-//! text writes it whole ("comedy" for `Comedy`, not the "co" of "could"), in the
-//! enumeration's case as well as in its own, and never its default.
+//! text writes it whole ("comedy" for `Comedy`, not the "co" of "could") or as the stem a
+//! word grows from ("comfort" of "comfortable", `fr` of "French"), in the enumeration's
+//! case as well as in its own, and never its default.
 //! Keys and anything after an escape are left alone, but one: a small model closes a call
 //! after its first argument, so while the call leaves out a parameter the text gives a
 //! value for (a value of its enumeration, a number a word beside names it by, a name in
@@ -33,7 +34,9 @@
 //! written as one, or the other's part (`acme/api`: `acme` for an `owner`, `api` for a
 //! `repo`; [`CopySource::joins_a_pair`]), or one that stops inside a phrase, before a word that
 //! opens no new one ("netsh" of "the command netsh wlan disconnect";
-//! [`CopySource::stops_inside`]). All of it reads only what the tool says of itself and the
+//! [`CopySource::stops_inside`]). Once the call is written, an optional value of free text
+//! that only labels another value, or whose label names another parameter the call left
+//! out, goes or moves there ([`CopySource::settle`]). All of it reads only what the tool says of itself and the
 //! user's text, so it holds for tools nobody here has seen.
 
 use std::cell::RefCell;
@@ -94,6 +97,10 @@ pub(crate) const LEFT_OUT: f32 = 30.0;
 
 /// The longest continuation of a copy that is looked up as one token, in characters.
 const LOOKAHEAD: usize = 24;
+
+/// The bonus of the first token of an enumeration's value that the text names (see
+/// [`CopySource::continuations`]).
+const NAMED_VALUE_BONUS: f32 = 10.0;
 
 /// What the first number of the text not yet copied gets on top, where a number starts.
 const ORDER_BONUS: f32 = 1.0;
@@ -407,7 +414,46 @@ impl CopySource {
     pub(crate) fn names_value(&self, tool: &str, key: &str, value: &[char]) -> bool {
         self.admits(tool, key, value)
             && self.enumeration(tool, key).is_some()
-            && self.words.iter().any(|&at| self.stands_whole(at, value))
+            && self.words.iter().any(|&at| self.stands_as_stem(at, value))
+    }
+
+    /// Whether the text writes `value` at `at` as a short code: whole, and in capitals or
+    /// digits only ("3D", "UK", "EN"; not "in", "on" or a sentence's "In"), as a user
+    /// writes a code on purpose.
+    fn writes_code(&self, at: usize, value: &[char]) -> bool {
+        self.stands_whole(at, value)
+            && self.written[at..at + value.len()]
+                .iter()
+                .all(|c| c.is_ascii_digit() || (c.is_alphabetic() && !c.is_lowercase()))
+    }
+
+    /// Whether a value of an enumeration stands in the text at `at` as a word or as the
+    /// stem a word of the text grows from: whole, or, for a value of [`STEM_LEAST`]
+    /// characters or more ending in a letter, where the word goes on in letters
+    /// ("complete" of "completed", "comfort" of "comfortable", `DESC` of "descending", `fr`
+    /// of "French"). People write the word, schemas its stem or code. A word that opens a
+    /// phrase names no value (`CO` is not "could"), and a value shorter than
+    /// [`ENUM_CHARS`] grows only into a name, a word in capitals inside a sentence, as a
+    /// language's or a country's code does (`fr` of "French", not of "comfortable").
+    fn stands_as_stem(&self, at: usize, value: &[char]) -> bool {
+        let grows = || {
+            let word: String = self.text[at..].iter().take_while(|c| c.is_alphanumeric()).collect();
+            let name = || {
+                self.written.get(at).is_some_and(|c| c.is_uppercase())
+                    && self.text[..at]
+                        .iter()
+                        .rev()
+                        .find(|c| !c.is_whitespace())
+                        .is_some_and(|c| !".!?:".contains(*c))
+            };
+            !OPENS_PHRASE.contains(&word.as_str()) && (value.len() >= ENUM_CHARS || name())
+        };
+        self.stands_whole(at, value)
+            || (value.len() >= STEM_LEAST
+                && value.last().is_some_and(|c| c.is_alphabetic())
+                && self.stands_at(at, value)
+                && self.text.get(at + value.len()).is_some_and(|c| c.is_alphabetic())
+                && grows())
     }
 
     /// The values but the default of the enumeration of parameter `key` of `tool`, where it
@@ -444,9 +490,15 @@ impl CopySource {
             .map_or(0, |i| i + 1);
         let open = self.not_copied(written.numbers.clone(), &written.strings, &written.tool);
         arguments.iter().skip(after).filter(|a| !written.keys.contains(&a.name)).any(|argument| {
-            let named = argument.values.iter().filter(|v| v.len() >= ENUM_CHARS).any(|value| {
+            let named = argument.values.iter().any(|value| {
                 !written.strings.contains(value)
-                    && !self.stands(value, &written.tool, &argument.name).is_empty()
+                    && self.words.iter().take(SPAN_STARTS).any(|&at| {
+                        if value.len() >= ENUM_CHARS {
+                            self.stands_as_stem(at, value)
+                        } else {
+                            self.writes_code(at, value)
+                        }
+                    })
             });
             named
                 || (argument.free_text && self.unused_name(&written.strings, &written.tool, &argument.name))
@@ -456,6 +508,94 @@ impl CopySource {
                         self.cue_at(at, end, &written.tool, &argument.name).names_it
                     }))
         })
+    }
+
+    /// Settles, once a call to `tool` (parameters `schema`) is written, where its optional
+    /// arguments of free text stand: a value copied from the text whose words only name
+    /// parameters or open phrases (`localeId: "ID"` of "my bot with ID 'B12345'") goes,
+    /// and one whose label names another parameter of free text that the call leaves out,
+    /// and not its own, moves there (`artist: "High Expectations"` of "the album High
+    /// Expectations" to `album`). A small model fills optional parameters in the order
+    /// they are declared; the label is the user's word for where the value belongs.
+    /// Required arguments stay. Returns the names of the arguments dropped or moved.
+    pub(crate) fn settle(
+        &self,
+        tool: &str,
+        arguments: &mut serde_json::Value,
+        schema: &serde_json::Value,
+    ) -> Vec<String> {
+        let tool = tool.to_lowercase();
+        let (Some(declared), Some(map), Some(properties)) = (
+            self.arguments.get(&tool),
+            arguments.as_object_mut(),
+            schema.get("properties").and_then(|p| p.as_object()),
+        ) else {
+            return Vec::new();
+        };
+        let required: Vec<String> = schema
+            .get("required")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.as_str().map(str::to_lowercase))
+            .collect();
+        let mut changed = Vec::new();
+        let names: Vec<String> = map.keys().cloned().collect();
+        for name in names {
+            let key = name.to_lowercase();
+            let free = declared.iter().any(|a| a.name == key && a.free_text);
+            let Some(serde_json::Value::String(value)) = map.get(&name) else { continue };
+            if required.contains(&key) || !free {
+                continue;
+            }
+            let value = lower(value.trim());
+            let own = self.stands(&value, &tool, &key);
+            if own.is_empty() || own.iter().any(|(cue, _)| cue.names_it) {
+                continue;
+            }
+            let others: Vec<Vec<char>> = map
+                .iter()
+                .filter(|(other, _)| **other != name)
+                .filter_map(|(_, v)| v.as_str().map(|v| lower(v.trim())))
+                .filter(|v| !v.is_empty())
+                .collect();
+            if own.iter().all(|(cue, _)| cue.fills_nothing) || self.labels(&value, &others) {
+                map.remove(&name);
+                changed.push(name);
+                continue;
+            }
+            let held = |a: &Argument| map.keys().any(|k| k.to_lowercase() == a.name);
+            let homes: Vec<&Argument> = declared
+                .iter()
+                .filter(|a| a.free_text && a.name != key && !held(a))
+                .filter(|a| self.stands(&value, &tool, &a.name).iter().any(|(cue, _)| cue.names_it))
+                .collect();
+            if let [home] = homes[..]
+                && let Some(home) = properties.keys().find(|k| k.to_lowercase() == home.name)
+                && let Some(moved) = map.remove(&name)
+            {
+                map.insert(home.clone(), moved);
+                changed.push(name);
+            }
+        }
+        changed
+    }
+
+    /// Whether `value` stands in the text only as the label of one of `others` (values
+    /// the call holds): right before it, with nothing between but white space, quotation
+    /// marks, a colon, a hash or an equals sign ("ID" of "with ID 'B12345'").
+    fn labels(&self, value: &[char], others: &[Vec<char>]) -> bool {
+        let places: Vec<usize> =
+            self.words.iter().copied().filter(|&at| self.stands_whole(at, value)).collect();
+        !places.is_empty()
+            && places.iter().all(|&at| {
+                let gap =
+                    |c: &char| c.is_whitespace() || ":#=".contains(*c) || QUOTES.iter().any(|q| q.0 == *c);
+                let next = (at + value.len()..self.text.len()).find(|&i| !gap(&self.text[i]));
+                next.is_some_and(|next| {
+                    next > at + value.len() && others.iter().any(|o| self.stands_at(next, o))
+                })
+            })
     }
 
     /// Whether the text gives a name in capitals of two words or more ("Alex King",
@@ -827,9 +967,21 @@ impl CopySource {
         // own; its default is not copied (writing it is the same as leaving it out).
         let enumeration = self.enumeration(&tool, &key);
         let other_case = if enumeration.is_some() { COPY_BONUS } else { OTHER_CASE_BONUS };
+        // Where an enumeration's value starts, one the text names earns more: the grammar
+        // leaves a few values, and the model's liking for the first or the default
+        // (`ASC` for "in descending order") outweighed the copy's bonus.
+        let starts_value = enumeration.is_some() && matches!(&slot, Slot::Text(v) if v.is_empty());
+        let (same_case, other_case) =
+            if starts_value { (NAMED_VALUE_BONUS, NAMED_VALUE_BONUS) } else { (COPY_BONUS, other_case) };
         let whole_value = |at: usize, value: &[char]| {
-            enumeration
-                .is_none_or(|values| values.iter().any(|v| v.starts_with(value) && self.stands_whole(at, v)))
+            enumeration.is_none_or(|values| {
+                values.iter().any(|v| v.starts_with(value) && self.stands_as_stem(at, v))
+            })
+        };
+        // An enumeration's value closes where it is whole, also where the text's word goes
+        // on ("comfort" of "comfortable").
+        let closes_value = |value: &[char]| {
+            !value.is_empty() && enumeration.is_some_and(|values| values.iter().any(|v| v == value))
         };
         match slot {
             Slot::Text(value) => {
@@ -838,7 +990,7 @@ impl CopySource {
                 {
                     let end = at + value.len();
                     if let Some(token) = self.first_token(end, false, first_token).filter(|t| allowed(*t)) {
-                        found.push((token, COPY_BONUS));
+                        found.push((token, same_case));
                     } else if let Some(token) =
                         self.first_token(end, true, first_token).filter(|t| allowed(*t))
                     {
@@ -868,7 +1020,7 @@ impl CopySource {
                             .get(end)
                             .is_none_or(|next| !(next.is_alphanumeric() && last.is_alphanumeric()))
                     });
-                    if word_end {
+                    if word_end || closes_value(&value) {
                         add(&mut found, &index.closing);
                     }
                 }
@@ -1064,8 +1216,13 @@ struct Argument {
 }
 
 /// The fewest characters a value of an enumeration has for the text to name it (not "a",
-/// "on", "in": words any request writes).
+/// "on", "in": words any request writes), unless the text writes it as a code in capitals
+/// or digits ("3D"; [`CopySource::writes_code`]).
 const ENUM_CHARS: usize = 3;
+
+/// The fewest characters of an enumeration's value that a longer word of the text may grow
+/// from (`fr` of "French"; see [`CopySource::stands_as_stem`]).
+const STEM_LEAST: usize = 2;
 
 impl Argument {
     fn of(name: &str, schema: &serde_json::Value) -> Argument {
@@ -1713,6 +1870,10 @@ mod tests {
         "1",
         "3",
         "4",
+        "comfort",
+        "able",
+        "fr",
+        "French",
     ];
 
     fn index() -> TokenIndex {
@@ -1816,6 +1977,65 @@ mod tests {
     }
 
     #[test]
+    fn an_optional_value_moves_to_the_parameter_its_label_names() {
+        let schema = serde_json::json!({"type": "object", "required": ["botId"], "properties": {
+            "botId": {"type": "string"}, "artist": {"type": "string"}, "album": {"type": "string"},
+            "localeId": {"type": "string"}, "genre": {"type": "string", "enum": ["Pop", "Rock"]}}});
+        let source =
+            CopySource::new("For my bot with ID 'B1', songs from the album High Expectations by Adele")
+                .with_parameters(&[("Music".to_owned(), schema.clone())]);
+        let mut arguments =
+            serde_json::json!({"botId": "B1", "artist": "High Expectations", "localeId": "ID"});
+        let changed = source.settle("Music", &mut arguments, &schema);
+        assert_eq!(arguments, serde_json::json!({"botId": "B1", "album": "High Expectations"}));
+        assert_eq!(changed, ["artist", "localeId"]);
+        let mut kept = serde_json::json!({"botId": "ID", "artist": "Adele", "album": "High Expectations"});
+        assert!(source.settle("Music", &mut kept, &schema).is_empty(), "required, unlabelled or at home");
+        let mut held = serde_json::json!({"artist": "High Expectations", "album": "Adele"});
+        assert!(source.settle("Music", &mut held, &schema).is_empty(), "the album is held");
+    }
+
+    #[test]
+    fn an_enumeration_copies_a_value_a_word_of_the_text_grows_from() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "ride": {"type": "string", "enum": ["plus", "comfort", "black"]},
+            "order": {"type": "string", "enum": ["ASC", "DESC", "CO"]},
+            "lang": {"type": "string", "enum": ["en", "fr", "hi"]}}});
+        let source =
+            CopySource::new("Could I get a comfortable ride, newest first (descending), from here to French")
+                .with_parameters(&[("t".to_owned(), schema)]);
+        let index = index();
+        // The tokens earning a bonus, where the grammar allows `allowed`.
+        let bonus = |json: &str, allowed: &[&str]| {
+            let all = source.continuations(json, &index, |t| allowed.contains(&TOKENS[t as usize]), &greedy);
+            texts(&all.into_iter().filter(|(_, b)| *b > 0.0).collect::<Vec<_>>())
+        };
+        let enumerated = ["comfort", "fr", "\"", "\"}", "\","];
+        assert_eq!(bonus(r#"{"name":"t","arguments":{"ride":""#, &enumerated), ["comfort"]);
+        assert!(bonus(r#"{"name":"t","arguments":{"ride":"comfort"#, &enumerated).contains(&"\""), "whole");
+        assert_eq!(bonus(r#"{"name":"t","arguments":{"lang":""#, &enumerated), ["fr"], "of French");
+        assert!(source.names_value("t", "order", &chars("desc")));
+        assert!(!source.names_value("t", "order", &chars("co")), "not of \"could\"");
+        assert!(source.names_value("t", "ride", &chars("comfort")));
+        assert!(!source.names_value("t", "ride", &chars("black")));
+        let written = |json: &str| slot(json).1;
+        let shows = serde_json::json!({"type": "object", "properties": {
+            "city": {"type": "string"},
+            "show": {"type": "string", "enum": ["regular", "3d", "in"]}}});
+        let leaves_show = |text: &str| {
+            CopySource::new(text)
+                .with_parameters(&[("m".to_owned(), shows.clone())])
+                .leaves_out(&written(r#"{"name":"m","arguments":{"city":"Paris""#))
+        };
+        assert!(leaves_show("a 3D movie in Paris"), "a code written in capitals");
+        assert!(!leaves_show("In Paris, a movie"), "a word that opens a sentence is no code");
+        assert!(
+            source.leaves_out(&written(r#"{"name":"t","arguments":{"ride":"comfort""#)),
+            "the order the text gives is still to come"
+        );
+    }
+
+    #[test]
     fn an_enumeration_copies_its_values_the_text_writes_whole_in_its_own_case() {
         let schema = serde_json::json!({"type": "object", "properties": {
             "city": {"type": "string"},
@@ -1826,7 +2046,10 @@ mod tests {
         let found = |json: &str| source.continuations(json, &index, |_| true, &greedy);
         let unit = found(r#"{"name":"w","arguments":{"unit":""#);
         assert_eq!(texts(&unit), ["f"], "only where a value stands whole, not the `hy` of Hyderabad");
-        assert_eq!(unit[0].1, COPY_BONUS, "the enumeration's case is as good as the text's");
+        assert_eq!(
+            unit[0].1, NAMED_VALUE_BONUS,
+            "as good in the enumeration's case, and more where a value starts"
+        );
         assert!(
             texts(&found(r#"{"name":"w","arguments":{"city":""#)).contains(&"Hy"),
             "a free string copies any word"

@@ -527,9 +527,10 @@ impl LocalModel {
             // Optional arguments the conversation gives no ground for are the model's
             // invention: the tool's default is the better guess.
             if let Some((_, schema)) = parameters.iter().find(|(tool, _)| *tool == name) {
-                let dropped = ground.prune(&mut arguments, schema);
+                let mut dropped = ground.prune(&mut arguments, schema);
+                dropped.extend(source.settle(&name, &mut arguments, schema));
                 if !dropped.is_empty() {
-                    tracing::debug!(tool = %name, ?dropped, "optional arguments without ground left out");
+                    tracing::debug!(tool = %name, ?dropped, "optional arguments without ground left out or moved");
                 }
             }
             let id = format!("call_{}", fastrand_id());
