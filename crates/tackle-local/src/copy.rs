@@ -512,7 +512,9 @@ impl CopySource {
 
     /// Settles, once a call to `tool` (parameters `schema`) is written, where its optional
     /// arguments of free text stand: a value copied from the text whose words only name
-    /// parameters or open phrases (`localeId: "ID"` of "my bot with ID 'B12345'") goes,
+    /// parameters or open phrases (`localeId: "ID"` of "my bot with ID 'B12345'"), or a
+    /// value for a date that reads as none (`date: "Theater events"`; see
+    /// [`reads_as_date`]) goes,
     /// and one whose label names another parameter of free text that the call leaves out,
     /// and not its own, moves there (`artist: "High Expectations"` of "the album High
     /// Expectations" to `album`). A small model fills optional parameters in the order
@@ -559,7 +561,11 @@ impl CopySource {
                 .filter_map(|(_, v)| v.as_str().map(|v| lower(v.trim())))
                 .filter(|v| !v.is_empty())
                 .collect();
-            if own.iter().all(|(cue, _)| cue.fills_nothing) || self.labels(&value, &others) {
+            let dated = declared.iter().any(|a| a.name == key && a.dated);
+            if own.iter().all(|(cue, _)| cue.fills_nothing)
+                || self.labels(&value, &others)
+                || (dated && !reads_as_date(&value))
+            {
                 map.remove(&name);
                 changed.push(name);
                 continue;
@@ -816,6 +822,19 @@ impl CopySource {
                 names_one
                     || (free && OPENS_PHRASE.contains(&word.as_str()) && !IS_A_VALUE.contains(&word.as_str()))
             });
+        // A span that is a value of another parameter's enumeration is that parameter's,
+        // not a free text's ("a 'Plus' type Uber from '2150 Shattuck Ave'": `Plus` is the
+        // ride's type, not its `loc`).
+        let names_another = names_another
+            || (!names_it
+                && free
+                && self.text.get(start..end).is_some_and(|span| {
+                    self.arguments.get(tool).is_some_and(|arguments| {
+                        arguments
+                            .iter()
+                            .any(|a| a.name != key && a.enumerated && a.values.iter().any(|v| v == span))
+                    })
+                }));
         Cue { names_it, names_another, fills_nothing }
     }
 
@@ -1213,6 +1232,35 @@ struct Argument {
     /// the name of what is owned ([`OWNED_WORDS`]).
     owner: bool,
     owned: bool,
+    /// Whether it takes free text and its name says it holds a date or a day
+    /// ([`DATE_NAMES`]).
+    dated: bool,
+}
+
+/// Words of a parameter's name that say it holds a date or a day (`date`, `start_date`,
+/// `show_day`; not `time`, which is as often a duration).
+const DATE_NAMES: &[&str] = &["date", "day", "datetime", "when"];
+
+/// Words that say when without a digit: months and their short forms, weekdays, and
+/// words of time (English, and the commonest of Spanish, French, German and Portuguese).
+#[rustfmt::skip]
+const DATE_WORDS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    "january", "february", "march", "april", "june", "july", "august", "september", "october",
+    "november", "december", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday",
+    "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "tonight",
+    "yesterday", "now", "weekend", "week", "month", "year", "morning", "afternoon", "evening",
+    "night", "noon", "midnight", "next", "last", "this", "upcoming", "any", "anytime",
+    "hoy", "mañana", "aujourd", "demain", "heute", "morgen", "hoje", "amanhã",
+];
+
+/// Whether `value` (in lower case) reads as a date or a day: it holds a digit or a word of
+/// [`DATE_WORDS`].
+fn reads_as_date(value: &[char]) -> bool {
+    value.iter().any(char::is_ascii_digit)
+        || value
+            .split(|c| !c.is_alphanumeric())
+            .any(|word| DATE_WORDS.iter().any(|w| w.chars().eq(word.iter().copied())))
 }
 
 /// The fewest characters a value of an enumeration has for the text to name it (not "a",
@@ -1252,6 +1300,7 @@ impl Argument {
             free_text,
             owner: says(OWNER_WORDS),
             owned: says(OWNED_WORDS),
+            dated: free_text && says(DATE_NAMES),
         }
     }
 }
@@ -1775,6 +1824,14 @@ mod tests {
         assert!(!source.stands(&chars("ride"), "ride", "type")[0].0.fills_nothing);
 
         let schema = serde_json::json!({"properties": {
+            "loc": {"type": "string"}, "kind": {"type": "string", "enum": ["plus", "comfort"]}}});
+        let source = CopySource::new("loại 'Plus' từ '2150 Shattuck Ave'")
+            .with_parameters(&[("uber".to_owned(), schema)]);
+        assert!(source.stands(&chars("plus"), "uber", "loc")[0].0.names_another, "another's value");
+        assert!(!source.stands(&chars("2150 shattuck ave"), "uber", "loc")[0].0.names_another);
+        assert!(!source.stands(&chars("plus"), "uber", "kind")[0].0.names_another, "its own value");
+
+        let schema = serde_json::json!({"properties": {
             "owner": {"type": "string"}, "day": {"type": "string"}, "power": {"type": "string", "enum": ["to", "fro"]}}});
         let source = CopySource::new("show me the weather for tomorrow, then to and fro")
             .with_parameters(&[("t".to_owned(), schema)]);
@@ -1991,6 +2048,14 @@ mod tests {
         assert_eq!(changed, ["artist", "localeId"]);
         let mut kept = serde_json::json!({"botId": "ID", "artist": "Adele", "album": "High Expectations"});
         assert!(source.settle("Music", &mut kept, &schema).is_empty(), "required, unlabelled or at home");
+        let events = serde_json::json!({"type": "object", "required": ["city"], "properties": {
+            "city": {"type": "string"}, "date": {"type": "string"}}});
+        let source = CopySource::new("Find any Theater events in Seattle, WA on Friday")
+            .with_parameters(&[("events".to_owned(), events.clone())]);
+        let mut dateless = serde_json::json!({"city": "Seattle, WA", "date": "Theater events"});
+        assert_eq!(source.settle("events", &mut dateless, &events), ["date"]);
+        let mut friday = serde_json::json!({"city": "Seattle, WA", "date": "Friday"});
+        assert!(source.settle("events", &mut friday, &events).is_empty(), "a weekday is a day");
         let mut held = serde_json::json!({"artist": "High Expectations", "album": "Adele"});
         assert!(source.settle("Music", &mut held, &schema).is_empty(), "the album is held");
     }
