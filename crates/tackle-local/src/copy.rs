@@ -545,9 +545,9 @@ impl CopySource {
         let names: Vec<String> = map.keys().cloned().collect();
         for name in names {
             let key = name.to_lowercase();
-            let free = declared.iter().any(|a| a.name == key && a.free_text);
+            let Some(argument) = declared.iter().find(|a| a.name == key) else { continue };
             let Some(serde_json::Value::String(value)) = map.get(&name) else { continue };
-            if required.contains(&key) || !free {
+            if required.contains(&key) || !argument.free_text {
                 continue;
             }
             let value = lower(value.trim());
@@ -561,10 +561,9 @@ impl CopySource {
                 .filter_map(|(_, v)| v.as_str().map(|v| lower(v.trim())))
                 .filter(|v| !v.is_empty())
                 .collect();
-            let dated = declared.iter().any(|a| a.name == key && a.dated);
             if own.iter().all(|(cue, _)| cue.fills_nothing)
                 || self.labels(&value, &others)
-                || (dated && !reads_as_date(&value))
+                || (argument.dated && !reads_as_date(&value))
             {
                 map.remove(&name);
                 changed.push(name);
