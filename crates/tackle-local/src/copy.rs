@@ -17,14 +17,18 @@
 //! after its first argument, so while the call leaves out a parameter the text gives a
 //! value for (a value of its enumeration, a number a word beside names it by, a name in
 //! capitals no value holds while a parameter of free text is still to come), what would
-//! close the arguments loses ([`CopySource::leaves_out`]).
+//! close the arguments loses ([`CopySource::leaves_out`]). The grammar writes keys in the
+//! order the schema declares them, so a key that would pass over a parameter the text
+//! names a value for loses as much ([`CopySource::passes_over`]).
 //!
 //! Which span fills which parameter is read from the words around it, the way a person
 //! reads a form ([`CopySource::cue`]): a word just before it (with nothing between but
-//! words that open phrases, labels in capitals or signs), or right after it, that
-//! shares a stem with the parameter's name ("project with UUID SUPERFANCY", "titled …",
-//! "'Plus' type") says it fills that parameter, one naming another parameter of the tool
-//! says it does not, and a preposition marks a role that names of parameters carry
+//! words that open phrases, labels in capitals, signs or nouns that make a label such as
+//! "number" and "ID"), or right after it, that shares a stem with the parameter's name
+//! ("project with UUID SUPERFANCY", "serial number Q3CC", "titled …", "'Plus' type") says
+//! it fills that parameter — the one whose name the words hold most of ("meta title" a
+//! `MetaTitle`, not a `Title`) —, one naming another parameter of the tool says it does
+//! not, and a preposition marks a role that names of parameters carry
 //! ("from" a `source_timezone`, `origin_airport` or `start_date`; "to" a target,
 //! destination or end). A value whose words only repeat the name of a parameter (its own
 //! or another's), or only open phrases ("me", "to", "for a"), fills nothing. Names in capitals ("Dominic Monaghan", "Austin, TX") are
@@ -35,8 +39,9 @@
 //! `repo`; [`CopySource::joins_a_pair`]), or one that stops inside a phrase, before a word that
 //! opens no new one ("netsh" of "the command netsh wlan disconnect";
 //! [`CopySource::stops_inside`]). Once the call is written, an optional value of free text
-//! that only labels another value, or whose label names another parameter the call left
-//! out, goes or moves there ([`CopySource::settle`]). All of it reads only what the tool says of itself and the
+//! that only labels another value or repeats a number the call holds as a number, or whose
+//! label names another parameter the call left out, goes or moves there
+//! ([`CopySource::settle`]). All of it reads only what the tool says of itself and the
 //! user's text, so it holds for tools nobody here has seen.
 
 use std::cell::RefCell;
@@ -66,6 +71,11 @@ pub(crate) const OPENS_PHRASE: &[&str] = &[
     "auf", "aus", "bei", "das", "dem", "den", "der", "die", "für", "im", "mit", "nach",
     "oder", "und", "von", "vom", "zu", "zum", "zur",
 ];
+
+/// Nouns that make a label of the word before them ("serial number Q3CC", "order ID 42",
+/// "file name notes.txt"): between a value and the word that names its parameter they
+/// stand as words that open phrases do (see [`CopySource::cue`]).
+const LABEL_NOUNS: &[&str] = &["number", "numbers", "num", "nr", "id", "ids", "code", "name"];
 
 /// Words of [`OPENS_PHRASE`] that are values of their own: times ("tomorrow" for a
 /// `date`) and states ("on" for a `power`).
@@ -123,7 +133,7 @@ const SPAN_WORDS: usize = 10;
 const SPAN_CHARS: usize = 80;
 
 /// How many words before a span may name the parameter it fills ("the project with UUID
-/// SUPERFANCY").
+/// SUPERFANCY"), signs such as an opening quote not counted.
 const CUE_BEFORE: usize = 3;
 
 /// Roles a preposition marks in English, as a marker among a parameter's stems: the words
@@ -490,32 +500,153 @@ impl CopySource {
             .map_or(0, |i| i + 1);
         let open = self.not_copied(written.numbers.clone(), &written.strings, &written.tool);
         arguments.iter().skip(after).filter(|a| !written.keys.contains(&a.name)).any(|argument| {
-            let named = argument.values.iter().any(|value| {
-                !written.strings.contains(value)
-                    && self.words.iter().take(SPAN_STARTS).any(|&at| {
-                        if value.len() >= ENUM_CHARS {
-                            self.stands_as_stem(at, value)
-                        } else {
-                            self.writes_code(at, value)
-                        }
-                    })
-            });
-            named
+            self.names_a_value(argument, written)
                 || (argument.free_text && self.unused_name(&written.strings, &written.tool, &argument.name))
-                || (argument.number
-                    && open.iter().any(|&at| {
-                        let end = at + number_at(&self.text, at).len();
-                        self.cue_at(at, end, &written.tool, &argument.name).names_it
-                    }))
+                || (argument.number && self.names_a_number(argument, written, &open))
         })
+    }
+
+    /// Whether the text names a value of `argument`'s enumeration that the call
+    /// (`written`) does not hold: written whole or as the stem a word grows from, or, for
+    /// a value under [`ENUM_CHARS`] characters, as a code ("3D").
+    fn names_a_value(&self, argument: &Argument, written: &Written) -> bool {
+        argument.values.iter().any(|value| {
+            !written.strings.contains(value)
+                && self.words.iter().take(SPAN_STARTS).any(|&at| {
+                    if value.len() >= ENUM_CHARS {
+                        self.stands_as_stem(at, value)
+                    } else {
+                        self.writes_code(at, value)
+                    }
+                })
+        })
+    }
+
+    /// Whether one of the numbers the call has not copied (`open`) has a word beside it
+    /// that names `argument` ("a rating of 4.1").
+    fn names_a_number(&self, argument: &Argument, written: &Written, open: &[usize]) -> bool {
+        open.iter().any(|&at| {
+            let end = at + number_at(&self.text, at).len();
+            self.cue_at(at, end, &written.tool, &argument.name).names_it
+        })
+    }
+
+    /// Whether the text gives `argument` (of free text) a value by naming it: a name in
+    /// capitals, a quotation, or a word with a capital or a digit in it that no sentence
+    /// opens, which the call (`written`) holds no word of and a word beside names the
+    /// parameter by ("directed by Gavin Hood", "serial number Q3CC-CRT3").
+    fn names_a_text(&self, argument: &Argument, written: &Written) -> bool {
+        let copied = |word: &[char]| written.strings.iter().any(|s| s.windows(word.len()).any(|w| w == word));
+        let marked = self.words.iter().take(SPAN_STARTS).filter_map(|&at| {
+            let end =
+                (at..self.text.len()).find(|&i| !self.text[i].is_alphanumeric()).unwrap_or(self.text.len());
+            let marks = self.written[at..end].iter().any(|c| c.is_uppercase() || c.is_ascii_digit());
+            let opens_sentence =
+                self.text[..at].iter().rev().find(|c| !c.is_whitespace()).is_none_or(|c| ".!?:".contains(*c));
+            (end > at && marks && !opens_sentence).then_some((at, end))
+        });
+        self.names.iter().chain(&self.quoted).copied().chain(marked).any(|(start, end)| {
+            let unused = self.text[start..end]
+                .split(|c| !c.is_alphanumeric())
+                .filter(|word| word.len() >= 2)
+                .all(|word| !copied(word));
+            unused && self.cue_at(start, end, &written.tool, &argument.name).names_it
+        })
+    }
+
+    /// The parameters of the call's tool declared after the last key it wrote, not written,
+    /// and of those the ones whose key, written next, passes over one declared before it
+    /// that the text names a value for (an enumeration's value, a number or a text a word
+    /// beside names it by; see [`Self::names_a_value`], [`Self::names_a_text`]), in lower
+    /// case.
+    fn passing_over(&self, written: &Written) -> (Vec<&Argument>, HashSet<&str>) {
+        let Some(arguments) = self.arguments.get(&written.tool) else { return Default::default() };
+        let after = written
+            .keys
+            .last()
+            .and_then(|last| arguments.iter().position(|a| a.name == *last))
+            .map_or(0, |i| i + 1);
+        let ahead: Vec<&Argument> =
+            arguments.iter().skip(after).filter(|a| !written.keys.contains(&a.name)).collect();
+        let open = self.not_copied(written.numbers.clone(), &written.strings, &written.tool);
+        let first_named = ahead.iter().position(|argument| {
+            self.names_a_value(argument, written)
+                || (argument.number && self.names_a_number(argument, written, &open))
+                || (argument.free_text && self.names_a_text(argument, written))
+        });
+        let passing = match first_named {
+            Some(i) => ahead[i + 1..].iter().map(|a| a.name.as_str()).collect(),
+            None => HashSet::new(),
+        };
+        (ahead, passing)
+    }
+
+    /// The tokens `allowed` after `json` (a call written so far, standing where a key of
+    /// its arguments goes or inside one) that would write a key passing over a parameter
+    /// the text names a value for ([`Self::passing_over`]), in order. The grammar writes
+    /// a call's keys in the order the schema declares them, so a key passes over those
+    /// before it for good; a small model fills a few and skips the rest ("a Mystery movie
+    /// with Hattie Morahan directed by Gavin Hood" lost its director).
+    pub(crate) fn passes_over(
+        &self,
+        json: &str,
+        index: &TokenIndex,
+        allowed: impl Fn(u32) -> bool,
+    ) -> Vec<u32> {
+        let (at, written) = slot(json);
+        if at != Slot::Other || written.depth != 2 || written.closed {
+            return Vec::new();
+        }
+        let (ahead, passing) = self.passing_over(&written);
+        if passing.is_empty() {
+            return Vec::new();
+        }
+        // What may come before a key's name: nothing inside it, else its quote, after a
+        // comma or the opening brace where those are still to come.
+        let partial = written.open_key.clone();
+        let before: &[&str] = if partial.is_some() { &[""] } else { &["\"", ",\"", "{\""] };
+        let done = partial.as_ref().map_or(0, Vec::len);
+        let mut candidates: Vec<(u32, &str)> = Vec::new();
+        for argument in &ahead {
+            let name: Vec<char> = argument.name.chars().collect();
+            if partial.as_ref().is_some_and(|p| !name.starts_with(p)) {
+                continue;
+            }
+            let rest: String = name[done..].iter().collect();
+            for before in before {
+                let whole = format!("{before}{rest}\":");
+                let mut texts: Vec<String> =
+                    whole.char_indices().skip(1).map(|(i, _)| whole[..i].to_owned()).collect();
+                texts.extend(["", "\"", "[", "{", "[\"", "[{"].iter().map(|value| format!("{whole}{value}")));
+                for text in texts {
+                    let tokens = index.by_text.get(&text).into_iter().flatten();
+                    candidates.extend(tokens.filter(|(t, _)| allowed(*t)).map(|(t, text)| (*t, &**text)));
+                }
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates.retain(|&(_, text)| {
+            let (_, then) = slot(&format!("{json}{text}"));
+            if then.keys.len() > written.keys.len() {
+                then.keys[written.keys.len()..].iter().any(|k| passing.contains(k.as_str()))
+            } else if let Some(key) = &then.open_key {
+                let fits: Vec<&&Argument> =
+                    ahead.iter().filter(|a| a.name.chars().collect::<Vec<char>>().starts_with(key)).collect();
+                !fits.is_empty() && fits.iter().all(|a| passing.contains(a.name.as_str()))
+            } else {
+                false
+            }
+        });
+        candidates.into_iter().map(|(token, _)| token).collect()
     }
 
     /// Settles, once a call to `tool` (parameters `schema`) is written, where its optional
     /// arguments of free text stand: a value copied from the text whose words only name
     /// parameters or open phrases (`localeId: "ID"` of "my bot with ID 'B12345'"), or a
     /// value for a date that reads as none (`date: "Theater events"`; see
-    /// [`reads_as_date`]) goes,
-    /// and one whose label names another parameter of free text that the call leaves out,
+    /// [`reads_as_date`]), or a number the call already holds as a number (`city: "$250"`
+    /// beside `purchase_amount: 250`) goes, and one whose label names another parameter of free text that the call leaves out,
     /// and not its own, moves there (`artist: "High Expectations"` of "the album High
     /// Expectations" to `album`). A small model fills optional parameters in the order
     /// they are declared; the label is the user's word for where the value belongs.
@@ -563,6 +694,7 @@ impl CopySource {
                 .collect();
             if own.iter().all(|(cue, _)| cue.fills_nothing)
                 || self.labels(&value, &others)
+                || self.copied_as_number(&value, map)
                 || (argument.dated && !reads_as_date(&value))
             {
                 map.remove(&name);
@@ -584,6 +716,29 @@ impl CopySource {
             }
         }
         changed
+    }
+
+    /// Whether `value` (in lower case) is a number that the call's `arguments` already
+    /// hold as a number as often as the text writes it: each place of the text fills one
+    /// value, so a text that repeats it (`t0: "10"` beside `perPage: 10` of "10 alerts per
+    /// page") copied nothing of its own.
+    fn copied_as_number(
+        &self,
+        value: &[char],
+        arguments: &serde_json::Map<String, serde_json::Value>,
+    ) -> bool {
+        // A sign of money or of a share around it is no part of the number ("$250").
+        let sign = |c: &char| "$€£¥%".contains(*c);
+        let start = value.iter().take_while(|c| sign(c)).count();
+        let end = value.len() - value[start..].iter().rev().take_while(|c| sign(c)).count();
+        let value = &value[start..end];
+        if value.is_empty() || value.iter().any(|c| !c.is_ascii_digit() && *c != '.') {
+            return false;
+        }
+        let Ok(number) = value.iter().collect::<String>().parse::<f64>() else { return false };
+        let held = arguments.values().filter(|v| v.as_f64() == Some(number)).count();
+        let written = self.numbers.iter().filter(|&&at| number_at(&self.text, at) == value).count();
+        held > 0 && held >= written
     }
 
     /// Whether `value` stands in the text only as the label of one of `others` (values
@@ -784,7 +939,16 @@ impl CopySource {
         // "issue 4521 in serde-rs" does not name `serde-rs` an issue). "The command netsh
         // wlan disconnect" names "netsh", not "wlan".
         let mut before = Vec::new();
-        for j in (n.saturating_sub(CUE_BEFORE)..n).rev() {
+        // Signs (an opening quote) do not count among the words before.
+        let sign = |j: usize| self.text[self.words[j]..].first().is_some_and(|c| !c.is_alphanumeric());
+        let mut counted = 0;
+        for j in (0..n).rev() {
+            if !sign(j) {
+                counted += 1;
+            }
+            if counted > CUE_BEFORE {
+                break;
+            }
             before.push(&self.stems[j]);
             let at = self.words[j];
             // A sign (an opening quote) stands between as a label does; a number does not.
@@ -792,7 +956,13 @@ impl CopySource {
             let number = word().next().is_some() && word().all(|c| c.is_numeric());
             let label = !number && word().all(|c| !c.is_lowercase());
             let lower: String = self.text[at..].iter().take_while(|c| c.is_alphanumeric()).collect();
-            if !label && !OPENS_PHRASE.contains(&lower.as_str()) {
+            if !label && !OPENS_PHRASE.contains(&lower.as_str()) && !LABEL_NOUNS.contains(&lower.as_str()) {
+                // A name of two words ("meta title", "due date"): the word before a word
+                // that names a parameter counts too where it names one.
+                let names_one = |j: usize| names.iter().any(|(_, stems)| stems.contains(&self.stems[j]));
+                if names_one(j) && j > 0 && names_one(j - 1) {
+                    before.push(&self.stems[j - 1]);
+                }
                 break;
             }
         }
@@ -802,7 +972,12 @@ impl CopySource {
             .filter(|stem| stem.chars().count() >= 3)
             .chain(role.as_ref())
             .collect();
-        let names_it = around.iter().any(|stem| own.contains(*stem));
+        // The words name the parameter whose name they hold most of: "meta title" names a
+        // `MetaTitle`, not a `Title`; "title" names both.
+        let score = |stems: &HashSet<String>| around.iter().filter(|stem| stems.contains(**stem)).count();
+        let best_other = names.iter().filter(|(name, _)| name != key).map(|(_, stems)| score(stems)).max();
+        let own_score = score(own);
+        let names_it = own_score > 0 && best_other.is_none_or(|best| best <= own_score);
         let names_another = !names_it
             && around.iter().any(|stem| {
                 names.iter().any(|(name, stems)| name != key && stems.contains(*stem) && !own.contains(*stem))
@@ -979,6 +1154,9 @@ impl CopySource {
         } else {
             self.left_out(json, index, &allowed)
         };
+        // Where a key goes, one that would pass over a parameter the text gives loses as
+        // much (see [`CopySource::passes_over`]).
+        let passing = self.passes_over(json, index, &allowed);
         let Written { numbers: numbers_written, strings, key, tool, .. } = written;
         // An enumeration's value is copied where the text writes it whole ("comedy" for
         // `Comedy`, not the "co" of "could"), in the enumeration's case as well as in its
@@ -1091,7 +1269,7 @@ impl CopySource {
         // Each token once, with the best bonus it earned.
         found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         found.dedup_by_key(|(token, _)| *token);
-        for token in left_out {
+        for token in left_out.into_iter().chain(passing) {
             match found.binary_search_by_key(&token, |(t, _)| *t) {
                 Ok(i) => found[i].1 -= LEFT_OUT,
                 Err(i) => found.insert(i, (token, -LEFT_OUT)),
@@ -1335,6 +1513,9 @@ pub(crate) struct Written {
     pub(crate) depth: usize,
     /// Whether the call's arguments (the object two deep) are closed.
     pub(crate) closed: bool,
+    /// The key of the call's arguments under way at the end (inside its quotes), what it
+    /// holds so far in lower case.
+    pub(crate) open_key: Option<Vec<char>>,
 }
 
 /// Where the end of `json` (the start of a JSON text) stands, and the values it wrote
@@ -1413,6 +1594,11 @@ pub(crate) fn slot(json: &str) -> (Slot, Written) {
         }
     }
     written.depth = stack.len();
+    if let Some((false, held, _)) = &string
+        && stack.len() == 2
+    {
+        written.open_key = Some(held.clone());
+    }
     let slot = match (string, number) {
         (Some((true, held, false)), _) if !escaped => Slot::Text(held),
         (Some(_), _) => Slot::Other,
@@ -1645,6 +1831,89 @@ mod tests {
             source.continuations(r#"{"name":"find_movies","arguments":"#, &index, |_| true, &|_| None);
         assert_eq!(found, [(0, -LEFT_OUT)], "`{{}}` opens the arguments and closes them at once");
         assert_eq!(bonus(&done, "}"), COPY_BONUS, "a number's end, where nothing is left out");
+    }
+
+    #[test]
+    fn a_key_that_passes_over_a_parameter_the_text_names_loses() {
+        let source = movies();
+        let tokens = ["\"", "\"genre\":", "\"gen", "\"directed", "rat", "gen", ",\"", ",\"cast\":\"", "cast"];
+        let index = TokenIndex::new(&tokens.iter().map(|t| t.as_bytes().to_vec()).collect::<Vec<_>>());
+        let passing = |json: &str| -> Vec<&str> {
+            let found = source.passes_over(json, &index, |_| true);
+            found.into_iter().map(|t| tokens[t as usize]).collect()
+        };
+        let start = r#"{"name":"find_movies","arguments":{"#;
+        let first = passing(start);
+        assert!(first.contains(&"\"genre\":") && first.contains(&"\"gen"), "directed by Wes Anderson: first");
+        assert!(!first.contains(&"\"directed") && !first.contains(&"\""), "a quote alone commits to nothing");
+        let directed = format!(r#"{start}"directed_by":"Wes Anderson""#);
+        assert_eq!(passing(&directed), [",\"cast\":\""], "a comedy: the genre before the cast");
+        assert_eq!(passing(&format!(r#"{directed},""#)), ["rat", "cast"], "inside a key");
+        let genre = format!(r#"{directed},"genre":"Comedy""#);
+        assert_eq!(passing(&genre), [",\"cast\":\""], "a rating of 4.1 before the cast");
+        assert!(passing(&format!(r#"{genre},"rating":4.1,"#)).is_empty(), "nothing named is passed over");
+        assert!(passing(&format!(r#"{directed},"genre":""#)).is_empty(), "a value under way");
+        let unnamed =
+            CopySource::new("find me a comedy with a rating of 4.1, by anyone").with_parameters(&[(
+                "find_movies".to_owned(),
+                serde_json::json!({"type": "object", "properties": {
+                "directed_by": {"type": "string"}, "genre": {"type": "string", "enum": ["Comedy", "Drama"]},
+                "cast": {"type": "string"}}}),
+            )]);
+        let found = unnamed.passes_over(start, &index, |_| true);
+        let found: Vec<&str> = found.into_iter().map(|t| tokens[t as usize]).collect();
+        assert!(!found.contains(&"\"directed"), "no word names a director: the genre may come first");
+        assert!(found.contains(&",\"cast\":\"") || found.is_empty());
+    }
+
+    #[test]
+    fn a_noun_that_makes_a_label_stands_between_a_value_and_its_name() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "perPage": {"type": "integer"}, "endingBefore": {"type": "string"},
+            "sensorSerial": {"type": "string"}}});
+        let source = CopySource::new("alerts for the sensor with serial number Q3CC-CRT3-SZ2G, 10 per page")
+            .with_parameters(&[("alerts".to_owned(), schema.clone())]);
+        let at = source.text.iter().collect::<String>().find("q3cc").unwrap();
+        assert!(source.cue_at(at, at + 14, "alerts", "sensorserial").names_it);
+        assert!(source.cue_at(at, at + 14, "alerts", "endingbefore").names_another);
+        let mut arguments = serde_json::json!({"perPage": 10, "endingBefore": "Q3CC-CRT3-SZ2G"});
+        assert_eq!(source.settle("alerts", &mut arguments, &schema), ["endingBefore"]);
+        assert_eq!(arguments, serde_json::json!({"perPage": 10, "sensorSerial": "Q3CC-CRT3-SZ2G"}));
+    }
+
+    #[test]
+    fn words_name_the_parameter_whose_name_they_hold_most_of() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "Title": {"type": "string"}, "MetaTitle": {"type": "string"}, "UrlName": {"type": "string"}}});
+        let source = CopySource::new(
+            "The title should be 'Breakthrough in AI'. Set the meta title as 'AI Breakthrough Today'.",
+        )
+        .with_parameters(&[("item".to_owned(), schema)]);
+        let text: String = source.text.iter().collect();
+        let cue = |value: &str, key: &str| {
+            let at = text.find(value).unwrap();
+            source.cue_at(at, at + value.len(), "item", key)
+        };
+        assert!(cue("breakthrough in ai", "title").names_it);
+        assert!(cue("breakthrough in ai", "metatitle").names_it, "\"title\" names both");
+        assert!(cue("ai breakthrough today", "metatitle").names_it);
+        let title = cue("ai breakthrough today", "title");
+        assert!(!title.names_it && title.names_another, "\"meta title\" names the meta title only");
+    }
+
+    #[test]
+    fn a_number_the_call_holds_as_a_number_fills_no_text_as_well() {
+        let schema = serde_json::json!({"type": "object", "required": ["amount"], "properties": {
+            "amount": {"type": "number"}, "county": {"type": "string"}, "city": {"type": "string"}}});
+        let source = CopySource::new("I made a purchase for $250 in New York. What is the tax?")
+            .with_parameters(&[("tax".to_owned(), schema.clone())]);
+        let mut arguments = serde_json::json!({"amount": 250, "county": "250", "city": "$250"});
+        assert_eq!(source.settle("tax", &mut arguments, &schema), ["county", "city"]);
+        assert_eq!(arguments, serde_json::json!({"amount": 250}));
+        let twice = CopySource::new("250 items for $250 in total")
+            .with_parameters(&[("tax".to_owned(), schema.clone())]);
+        let mut arguments = serde_json::json!({"amount": 250, "city": "250"});
+        assert!(twice.settle("tax", &mut arguments, &schema).is_empty(), "the text writes it twice");
     }
 
     #[test]
