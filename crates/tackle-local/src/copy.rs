@@ -787,12 +787,12 @@ impl CopySource {
         (begins, ends)
     }
 
-    /// Whether the character at `i` joins two parts of one word: a hyphen, an underscore or
-    /// a point with a letter or digit on each side.
+    /// Whether the character at `i` joins two parts of one word: a hyphen, an underscore, a
+    /// point or the `@` of an address, with a letter or digit on each side.
     fn joins(&self, i: usize) -> bool {
         let alphanumeric =
             |at: Option<usize>| at.and_then(|at| self.text.get(at)).is_some_and(|c| c.is_alphanumeric());
-        matches!(self.text.get(i), Some('-' | '_' | '.'))
+        matches!(self.text.get(i), Some('-' | '_' | '.' | '@'))
             && alphanumeric(i.checked_sub(1))
             && alphanumeric(Some(i + 1))
     }
@@ -1932,6 +1932,14 @@ mod tests {
         assert_eq!(cut("release", "release-2"), (false, true), "a point between digits joins");
         assert_eq!(cut("id", "id"), (true, false), "an underscore joins");
         assert_eq!(cut("user_id", "user_id"), (false, false), "a full stop before a space does not");
+        let mail = CopySource::new("a payment from johndoe@example.com, at 3 @ noon");
+        let spans = mail.spans();
+        let start = spans.iter().find(|s| s.text.starts_with("example")).expect("example").start;
+        assert_eq!(mail.cuts_whole(start, start + 11), (true, false), "an address's `@` joins");
+        let start = spans.iter().find(|s| s.text.starts_with("johndoe")).expect("johndoe").start;
+        assert_eq!(mail.cuts_whole(start, start + 19), (false, false));
+        let start = spans.iter().find(|s| s.text.starts_with("noon")).expect("noon").start;
+        assert_eq!(mail.cuts_whole(start, start + 4), (false, false), "an `@` between spaces does not");
     }
 
     #[test]
