@@ -563,14 +563,9 @@ fn accepted(item: &Value) -> Option<serde_json::Map<String, Value>> {
     item["arguments"].as_object().map(|a| a.iter().map(|(k, v)| (k.clone(), json!([v]))).collect())
 }
 
-/// Whether every labelled argument has one of its values (numbers as numbers, strings
-/// without regard to case or surrounding white space), or is absent where `""` allows it.
+/// Whether every labelled argument has one of its values, or is absent where `""` allows it
+/// (see [`same`]).
 fn arguments_match(want: &serde_json::Map<String, Value>, got: &serde_json::Map<String, Value>) -> bool {
-    let same = |a: &Value, b: &Value| match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::String(x), Value::String(y)) => x.trim().eq_ignore_ascii_case(y.trim()),
-        _ => a == b,
-    };
     want.iter().all(|(name, values)| {
         let values = values.as_array().cloned().unwrap_or_else(|| vec![values.clone()]);
         match got.get(name) {
@@ -578,4 +573,44 @@ fn arguments_match(want: &serde_json::Map<String, Value>, got: &serde_json::Map<
             None => values.iter().any(|v| v.as_str() == Some("")),
         }
     })
+}
+
+/// Whether `got` is the labelled value `want`, as BFCL's checker reads one: numbers as
+/// numbers (`133` is `133.0`), strings without regard to case or surrounding white space,
+/// lists item by item, and an object as arguments of its own, each key with the values it
+/// may take.
+fn same(want: &Value, got: &Value) -> bool {
+    match (want, got) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::String(x), Value::String(y)) => x.trim().eq_ignore_ascii_case(y.trim()),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Value::Object(x), Value::Object(y)) => arguments_match(x, y),
+        _ => want == got,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(value: Value) -> serde_json::Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn arguments_are_checked_as_bfcl_checks_them() {
+        let want = map(json!({"numbers": [[133.0, 34.0]], "unit": ["", "celsius"], "city": ["Paris"]}));
+        assert!(arguments_match(&want, &map(json!({"numbers": [133, 34], "city": " paris"}))));
+        assert!(!arguments_match(&want, &map(json!({"numbers": [133, 34, 1], "city": "Paris"}))));
+        assert!(!arguments_match(&want, &map(json!({"numbers": [133, 34]}))), "the city is labelled");
+        assert!(!arguments_match(
+            &want,
+            &map(json!({"numbers": [133, 34], "city": "Paris", "unit": "kelvin"}))
+        ));
+        let nested = map(json!({"body": [{"mode": ["AIR_CLEAN"], "power": ["", false]}]}));
+        assert!(arguments_match(&nested, &map(json!({"body": {"mode": "air_clean"}}))));
+        assert!(arguments_match(&nested, &map(json!({"body": {"mode": "AIR_CLEAN", "power": false}}))));
+        assert!(!arguments_match(&nested, &map(json!({"body": {}}))), "the mode is labelled");
+        assert!(!arguments_match(&nested, &map(json!({"body": {"mode": "COOL"}}))));
+    }
 }
