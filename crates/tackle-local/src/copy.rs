@@ -413,6 +413,16 @@ impl CopySource {
         self
     }
 
+    /// Whether `value` (as written) has the shape of an example the schema of parameter
+    /// `key` of `tool` gives ("Healdsburg, CA" for a location "such as 'Berkeley, CA'";
+    /// see [`shape`]).
+    pub(crate) fn fits_example(&self, tool: &str, key: &str, value: &[char]) -> bool {
+        let Some(argument) = self.arguments.get(tool).and_then(|a| a.iter().find(|a| a.name == key)) else {
+            return false;
+        };
+        !argument.shapes.is_empty() && argument.shapes.contains(&shape(value))
+    }
+
     /// Whether `value` (in lower case) may be copied for parameter `key` of `tool`: any
     /// value may, but for an enumeration, only its values other than its default.
     pub(crate) fn admits(&self, tool: &str, key: &str, value: &[char]) -> bool {
@@ -1412,6 +1422,9 @@ struct Argument {
     /// Whether it takes free text and its name says it holds a date or a day
     /// ([`DATE_NAMES`]).
     dated: bool,
+    /// The shapes of the examples its schema gives of a value (see [`shape`]): those its
+    /// description quotes ("such as 'Berkeley, CA'") and its `examples`.
+    shapes: Vec<String>,
 }
 
 /// Words of a parameter's name that say it holds a date or a day (`date`, `start_date`,
@@ -1430,6 +1443,67 @@ const DATE_WORDS: &[&str] = &[
     "night", "noon", "midnight", "next", "last", "this", "upcoming", "any", "anytime",
     "hoy", "mañana", "aujourd", "demain", "heute", "morgen", "hoje", "amanhã",
 ];
+
+/// The examples of a value a parameter's `schema` gives: what its description quotes
+/// (as [`quoted`] reads a quotation) and the strings of its `examples`, placeholders such
+/// as `YYYY-MM-DD` and `City, State` among them.
+fn examples(schema: &serde_json::Value) -> Vec<Vec<char>> {
+    let description: Vec<char> = schema
+        .get("description")
+        .and_then(|d| d.as_str())
+        .unwrap_or_default()
+        .chars()
+        .take(MAX_SOURCE)
+        .collect();
+    let listed = schema.get("examples").and_then(|e| e.as_array()).into_iter().flatten();
+    quoted(&description)
+        .into_iter()
+        .map(|(start, end)| description[start..end].to_vec())
+        .chain(listed.filter_map(|e| e.as_str()).map(|e| e.chars().take(SPAN_CHARS).collect()))
+        .collect()
+}
+
+/// The shape of a value as written: a run of digits stands as `9`, a word in capitals as
+/// `A`, one in small letters as `a`, a name of words in capitals joined by single spaces as
+/// one (`Aa`), and any other character as itself: "Healdsburg, CA" and "New York, NY" both
+/// `Aa, A`, "2023-03-04" `9-9-9`.
+pub(crate) fn shape(value: &[char]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < value.len() {
+        let c = value[i];
+        if c.is_numeric() {
+            while value.get(i).is_some_and(|c| c.is_numeric()) {
+                i += 1;
+            }
+            out.push('9');
+        } else if c.is_alphabetic() {
+            let start = i;
+            while value.get(i).is_some_and(|c| c.is_alphabetic()) {
+                i += 1;
+            }
+            let word = &value[start..i];
+            let class = if word.iter().all(|c| c.is_uppercase()) {
+                "A"
+            } else if word[0].is_uppercase() {
+                "Aa"
+            } else {
+                "a"
+            };
+            // A word in capitals that goes on a name written before it is part of it.
+            let goes_on = class == "Aa" && out.ends_with("Aa ");
+            if goes_on {
+                out.pop();
+            } else {
+                out.push_str(class);
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
 
 /// Whether `value` (in lower case) reads as a date or a day: it holds a digit or a word of
 /// [`DATE_WORDS`].
@@ -1478,6 +1552,7 @@ impl Argument {
             owner: says(OWNER_WORDS),
             owned: says(OWNED_WORDS),
             dated: free_text && says(DATE_NAMES),
+            shapes: examples(schema).iter().map(|e| shape(e)).filter(|s| !s.is_empty()).collect(),
         }
     }
 }
@@ -1899,6 +1974,27 @@ mod tests {
         assert!(cue("ai breakthrough today", "metatitle").names_it);
         let title = cue("ai breakthrough today", "title");
         assert!(!title.names_it && title.names_another, "\"meta title\" names the meta title only");
+    }
+
+    #[test]
+    fn a_value_has_the_shape_of_the_examples_a_schema_gives() {
+        let shape_of = |text: &str| shape(&chars(text));
+        assert_eq!(shape_of("Healdsburg, CA"), "Aa, A");
+        assert_eq!(shape_of("New York, NY"), "Aa, A", "a name of words in capitals is one");
+        assert_eq!(shape_of("Raven Film Center"), "Aa");
+        assert_eq!(shape_of("2023-03-04"), "9-9-9");
+        assert_eq!(shape_of("the id q3cc-1"), "a a a9a-9");
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "location": {"type": "string", "description":
+                "The city, in the format of 'City, State', such as 'Berkeley, CA' or 'New York, NY'."},
+            "theater_name": {"type": "string", "description": "The theatre's name."},
+            "date": {"type": "string", "examples": ["2023-04-15"]}}});
+        let source = CopySource::new("at the Raven Film Center in Healdsburg, CA")
+            .with_parameters(&[("movies".to_owned(), schema)]);
+        assert!(source.fits_example("movies", "location", &chars("Healdsburg, CA")));
+        assert!(!source.fits_example("movies", "location", &chars("Raven Film Center")));
+        assert!(!source.fits_example("movies", "theater_name", &chars("Raven Film Center")), "no example");
+        assert!(source.fits_example("movies", "date", &chars("2024-01-02")));
     }
 
     #[test]

@@ -63,6 +63,11 @@ const QUOTED_PRIOR: f32 = 2.0;
 /// tool.
 const CUE_PRIOR: f32 = 2.0;
 
+/// What a span earns where it has the shape of an example the parameter's schema gives
+/// ("Healdsburg, CA" for a location "such as 'Berkeley, CA'"; see
+/// [`CopySource::fits_example`]): a place written as the schema writes one.
+const EXAMPLE_PRIOR: f32 = 2.0;
+
 /// What a span loses where it begins or ends inside a name in capitals ("Dominic
 /// Monaghan", "Austin, TX") or a word joined by a hyphen, an underscore or a point
 /// (`serde-rs`), or stops inside a phrase ("Checkout" of "titled Checkout button does
@@ -312,7 +317,8 @@ impl Engine {
                         return None;
                     }
                     let cut = self.vocabulary.encode(&part).ok()?;
-                    let prior = span_prior(&span, end, place);
+                    let fits = source.fits_example(&value.tool, &value.key, &chars[..end]);
+                    let prior = span_prior(&span, end, place) + if fits { EXAMPLE_PRIOR } else { 0.0 };
                     tokens.starts_with(&cut).then_some((cut.len(), prior))
                 })
                 .collect();
@@ -323,7 +329,7 @@ impl Engine {
         }
         let mut best = score;
         let mut pick: Option<Vec<u32>> = None;
-        let most = SPAN_PRIOR + QUOTED_PRIOR + CUE_PRIOR;
+        let most = SPAN_PRIOR + QUOTED_PRIOR + CUE_PRIOR + EXAMPLE_PRIOR;
         for (tokens, ends) in &kept {
             let valid = matcher.validate_tokens(tokens).map_err(generation)?;
             let mut kv = value.state.kv.clone();
