@@ -15,7 +15,10 @@
 # `--extra` writes decisions-bfcl-extra.jsonl instead: a second draw of calls from the
 # requests the first leaves out (every n-th of the rest, 60 per category, catalogs
 # `bfcl2-simple` and `bfcl2-multiple`), added on 2026-12-07 as fresh development data for
-# the arguments, whose first development part had been read call by call.
+# the arguments, whose first development part had been read call by call. `--third`
+# writes decisions-bfcl-third.jsonl: a third draw (every n-th of what both leave out, 60
+# per category, catalogs `bfcl3-simple` and `bfcl3-multiple`), added on 2026-12-07 (an
+# eighth session) and left unread, for a later round to score once before reading it.
 import json, os, subprocess, sys, urllib.request
 
 COMMIT = "6ea57973c7a6097fd7c5915698c54c17c5b1b6c8"
@@ -80,7 +83,7 @@ def every_nth(items, n):
     return items[::step][:n]
 
 
-EXTRA = "--extra" in sys.argv[1:]
+DRAW = 3 if "--third" in sys.argv[1:] else 2 if "--extra" in sys.argv[1:] else 1
 EXTRA_PER_CATEGORY = 60
 rows = []
 for category, label in (("live_simple", "bfcl-simple"), ("live_multiple", "bfcl-multiple")):
@@ -88,21 +91,23 @@ for category, label in (("live_simple", "bfcl-simple"), ("live_multiple", "bfcl-
     answers = {a["id"]: a["ground_truth"] for a in read(f"{DATA}/possible_answer/BFCL_v4_{category}.json")}
     kept = [q for q in questions if single_user(q) and len(answers.get(q["id"], [])) == 1]
     chosen = every_nth(kept, PER_CATEGORY)
-    if EXTRA:
-        first = {q["id"] for q in chosen}
-        chosen = every_nth([q for q in kept if q["id"] not in first], EXTRA_PER_CATEGORY)
-        label = label.replace("bfcl", "bfcl2")
+    taken = set()
+    for _ in range(DRAW - 1):
+        taken |= {q["id"] for q in chosen}
+        chosen = every_nth([q for q in kept if q["id"] not in taken], EXTRA_PER_CATEGORY)
+    if DRAW > 1:
+        label = label.replace("bfcl", f"bfcl{DRAW}")
     for q in chosen:
         ((func, args),) = answers[q["id"]][0].items()
         rows.append({"catalog": label, "source": q["id"], "request": q["question"][0][0]["content"],
                      "tools": tools(q["function"]), "tool": name(func), "accept": args})
 questions = read(f"{DATA}/BFCL_v4_live_irrelevance.json")
 kept = [q for q in questions if single_user(q) and q["function"]]
-for q in [] if EXTRA else every_nth(kept, PER_CATEGORY):
+for q in [] if DRAW > 1 else every_nth(kept, PER_CATEGORY):
     rows.append({"catalog": "bfcl-none", "source": q["id"], "request": q["question"][0][0]["content"],
                  "tools": tools(q["function"]), "tool": None})
 here = os.path.dirname(os.path.abspath(__file__))
-out = "decisions-bfcl-extra.jsonl" if EXTRA else "decisions-bfcl.jsonl"
+out = {1: "decisions-bfcl.jsonl", 2: "decisions-bfcl-extra.jsonl", 3: "decisions-bfcl-third.jsonl"}[DRAW]
 with open(os.path.join(here, out), "w", encoding="utf-8") as sink:
     for row in rows:
         sink.write(json.dumps(row, ensure_ascii=False) + "\n")
