@@ -345,9 +345,7 @@ impl CopySource {
             }
             let last = words[n];
             n += 1;
-            let opens_sentence =
-                text[..start].iter().rev().find(|c| !c.is_whitespace()).is_none_or(|c| ".!?:".contains(*c));
-            if n - first >= 2 && !opens_sentence {
+            if n - first >= 2 && !opens_sentence(&text, start) {
                 names.push((
                     start,
                     (last..text.len()).find(|&i| !text[i].is_alphanumeric()).unwrap_or(text.len()),
@@ -551,9 +549,7 @@ impl CopySource {
             let end =
                 (at..self.text.len()).find(|&i| !self.text[i].is_alphanumeric()).unwrap_or(self.text.len());
             let marks = self.written[at..end].iter().any(|c| c.is_uppercase() || c.is_ascii_digit());
-            let opens_sentence =
-                self.text[..at].iter().rev().find(|c| !c.is_whitespace()).is_none_or(|c| ".!?:".contains(*c));
-            (end > at && marks && !opens_sentence).then_some((at, end))
+            (end > at && marks && !opens_sentence(&self.text, at)).then_some((at, end))
         });
         self.names.iter().chain(&self.quoted).copied().chain(marked).any(|(start, end)| {
             let unused = self.text[start..end]
@@ -597,17 +593,18 @@ impl CopySource {
     /// a call's keys in the order the schema declares them, so a key passes over those
     /// before it for good; a small model fills a few and skips the rest ("a Mystery movie
     /// with Hattie Morahan directed by Gavin Hood" lost its director).
+    /// `(at, written)` is [`slot`] of `json`, as the caller has read it.
     pub(crate) fn passes_over(
         &self,
         json: &str,
+        (at, written): (&Slot, &Written),
         index: &TokenIndex,
         allowed: impl Fn(u32) -> bool,
     ) -> Vec<u32> {
-        let (at, written) = slot(json);
-        if at != Slot::Other || written.depth != 2 || written.closed {
+        if *at != Slot::Other || written.depth != 2 || written.closed {
             return Vec::new();
         }
-        let (ahead, passing) = self.passing_over(&written);
+        let (ahead, passing) = self.passing_over(written);
         if passing.is_empty() {
             return Vec::new();
         }
@@ -1167,7 +1164,7 @@ impl CopySource {
         };
         // Where a key goes, one that would pass over a parameter the text gives loses as
         // much (see [`CopySource::passes_over`]).
-        let passing = self.passes_over(json, index, &allowed);
+        let passing = self.passes_over(json, (&slot, &written), index, &allowed);
         let Written { numbers: numbers_written, strings, key, tool, .. } = written;
         // An enumeration's value is copied where the text writes it whole ("comedy" for
         // `Comedy`, not the "co" of "could"), in the enumeration's case as well as in its
@@ -1445,6 +1442,12 @@ const DATE_WORDS: &[&str] = &[
     "hoy", "mañana", "aujourd", "demain", "heute", "morgen", "hoje", "amanhã",
 ];
 
+/// Whether a word at `at` of `text` opens a sentence: nothing but white space before it,
+/// or an end of sentence or a colon.
+fn opens_sentence(text: &[char], at: usize) -> bool {
+    text[..at].iter().rev().find(|c| !c.is_whitespace()).is_none_or(|c| ".!?:".contains(*c))
+}
+
 /// The examples of a value a parameter's `schema` gives: what its description quotes
 /// (as [`quoted`] reads a quotation) and the strings of its `examples`, placeholders such
 /// as `YYYY-MM-DD` and `City, State` among them.
@@ -1468,7 +1471,7 @@ fn examples(schema: &serde_json::Value) -> Vec<Vec<char>> {
 /// `A`, one in small letters as `a`, a name of words in capitals joined by single spaces as
 /// one (`Aa`), and any other character as itself: "Healdsburg, CA" and "New York, NY" both
 /// `Aa, A`, "2023-03-04" `9-9-9`.
-pub(crate) fn shape(value: &[char]) -> String {
+fn shape(value: &[char]) -> String {
     let mut out = String::new();
     let mut i = 0;
     while i < value.len() {
@@ -1915,7 +1918,8 @@ mod tests {
         let tokens = ["\"", "\"genre\":", "\"gen", "\"directed", "rat", "gen", ",\"", ",\"cast\":\"", "cast"];
         let index = TokenIndex::new(&tokens.iter().map(|t| t.as_bytes().to_vec()).collect::<Vec<_>>());
         let passing = |json: &str| -> Vec<&str> {
-            let found = source.passes_over(json, &index, |_| true);
+            let (at, written) = slot(json);
+            let found = source.passes_over(json, (&at, &written), &index, |_| true);
             found.into_iter().map(|t| tokens[t as usize]).collect()
         };
         let start = r#"{"name":"find_movies","arguments":{"#;
@@ -1936,7 +1940,8 @@ mod tests {
                 "directed_by": {"type": "string"}, "genre": {"type": "string", "enum": ["Comedy", "Drama"]},
                 "cast": {"type": "string"}}}),
             )]);
-        let found = unnamed.passes_over(start, &index, |_| true);
+        let (at, written) = slot(start);
+        let found = unnamed.passes_over(start, (&at, &written), &index, |_| true);
         let found: Vec<&str> = found.into_iter().map(|t| tokens[t as usize]).collect();
         assert_eq!(
             found,

@@ -251,7 +251,8 @@ impl Engine {
     /// Weighs the string value just written (`free`, its tokens to and with the closing
     /// one, of log-likelihood `score` with its close) against spans of the user's text
     /// copied whole, each with [`SPAN_PRIOR`] added ([`QUOTED_PRIOR`] more for one the user
-    /// quoted) and its [`placement`] (what the words beside it say of the parameter, and
+    /// quoted, [`EXAMPLE_PRIOR`] more for one shaped as an example the parameter's schema
+    /// gives) and its [`placement`] (what the words beside it say of the parameter, and
     /// whether it cuts a name in capitals or a joined word); returns the tokens of the best
     /// span and its close, and the model state after them, where one wins. The matcher ends after
     /// whatever is kept. The spans tried are the quoted ones, those a word beside names the
