@@ -2,6 +2,7 @@
 //! files under a directory (each file one batch, as one tool result), single-threaded,
 //! median of 5 passes after 2 warm-ups, with each layer measured alone, then the whole
 //! filter per subdirectory (the genres of `crates/tackle-guard/data/real-text.sh`).
+//! `--layer NAME` times that layer alone (for a profiler to read), without the groups.
 
 use std::time::Instant;
 
@@ -38,7 +39,7 @@ fn text_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::
     Ok(())
 }
 
-pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn bench(dir: &str, only: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
     let mut paths = Vec::new();
     text_files(std::path::Path::new(dir), &mut paths)?;
     // Files straight under `dir` are one group; each subdirectory (a genre of
@@ -87,14 +88,20 @@ pub(crate) fn bench(dir: &str) -> Result<(), Box<dyn std::error::Error>> {
         median((0..5).map(|_| pass(texts, f)).collect())
     };
     let bytes: usize = texts.iter().map(String::len).sum();
-    for (name, f) in &layers {
+    if let Some(only) = only
+        && !layers.iter().any(|(name, _)| *name == only)
+    {
+        let names: Vec<&str> = layers.iter().map(|(name, _)| *name).collect();
+        return Err(format!("no layer {only:?}; the layers are {}", names.join(", ")).into());
+    }
+    for (name, f) in layers.iter().filter(|(name, _)| only.is_none_or(|only| only == *name)) {
         out!(
             "{{\"bench\": \"guard\", \"layer\": \"{name}\", \"files\": {}, \"bytes\": {bytes}, \"mb_per_s\": {:.1}}}",
             texts.len(),
             measure(&texts, f.as_ref())
         );
     }
-    if groups.len() > 1 {
+    if groups.len() > 1 && only.is_none() {
         let (_, whole) = &layers[4];
         for (group, texts) in &groups {
             let bytes: usize = texts.iter().map(String::len).sum();

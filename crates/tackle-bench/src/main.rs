@@ -601,10 +601,10 @@ fn main() {
             (None, None) => bench_extract(write_to, dir, flag("--compare")),
         },
         "guard" => match (dir, flag("--html")) {
-            (Some(dir), _) => guard::bench(dir),
+            (Some(dir), _) => guard::bench(dir, flag("--layer")),
             (None, Some(html)) => guard::overhead(html),
             (None, None) => {
-                Err("usage: tackle-bench guard --dir DIR (of .txt files) | --html DIR (of .html pages)"
+                Err("usage: tackle-bench guard --dir DIR (of .txt files) [--layer NAME] | --html DIR (of .html pages)"
                     .into())
             }
         },
