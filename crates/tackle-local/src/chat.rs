@@ -1084,8 +1084,12 @@ pub(crate) fn shared_words(tool: &ToolDefinition, asked: &std::collections::Hash
     asked.iter().filter(|w| tool.contains(*w)).count()
 }
 
-/// The longest string a call may hold where its schema sets no limit.
+/// The longest string a call may hold where its schema sets no limit (or the longest web
+/// address or quotation the user wrote, where that is longer).
 const MAX_STRING: u32 = 200;
+
+/// The longest address or quotation that lengthens [`MAX_STRING`].
+const MAX_ADDRESS: usize = 2048;
 
 /// The most items a list in a call may hold where its schema sets no limit.
 const MAX_ITEMS: u32 = 16;
@@ -1156,13 +1160,25 @@ fn embed_object(map: &serde_json::Map<String, Value>, prefix: &str, spans: &Span
     if out.contains_key("properties") && !out.contains_key("additionalProperties") {
         out.insert("additionalProperties".to_owned(), Value::Bool(false));
     }
-    // Strings end: a bounded length, so that a call always completes.
+    // Strings end: a bounded length, so that a call always completes — but long enough
+    // for any address or quotation the user wrote, copied whole where the schema does not
+    // say it is one (an `image_path` given a page's address of 230 characters).
     if is_string(&out)
         && !out.contains_key("maxLength")
         && !out.contains_key("enum")
         && !out.contains_key("const")
     {
-        out.insert("maxLength".to_owned(), json!(MAX_STRING));
+        let longest = spans
+            .urls
+            .iter()
+            .chain(&spans.terms)
+            .map(|u| u.chars().count().min(MAX_ADDRESS))
+            .max()
+            .unwrap_or(0);
+        out.insert(
+            "maxLength".to_owned(),
+            json!(MAX_STRING.max(u32::try_from(longest).unwrap_or(MAX_STRING))),
+        );
     }
     // Lists end too (a small model may repeat an item without end).
     if is_type(&out, "array") && !out.contains_key("maxItems") {
@@ -1557,6 +1573,12 @@ mod tests {
         assert_eq!(arguments["url"], json!({"type": "string", "enum": ["https://example.com/"]}));
         assert_eq!(arguments["note"]["maxLength"], json!(MAX_STRING), "other strings stay free");
         assert!(fillable(&read, &spans));
+        // ...but long enough for a longer address the user wrote, copied into a string the
+        // schema does not call an address.
+        let long = format!("https://example.com/{}.jpg", "a-b".repeat(80));
+        let schema = calls_schema(&[&read], &Spans::of(&format!("describe {long} for me")));
+        let arguments = &schema["anyOf"][0]["properties"]["arguments"]["properties"];
+        assert_eq!(arguments["note"]["maxLength"], json!(long.len()));
         // Lists end where their schema sets no end.
         let tag = ToolDefinition::new(
             "tag",

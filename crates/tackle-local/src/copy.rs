@@ -153,6 +153,10 @@ const ROLES: &[(&str, &[&str], &[&str])] = &[
     ),
 ];
 
+/// Signs that lead an option, a path or a variable written after a command (`--version`,
+/// `/s`, `~/src`, `./run.sh`, `%userprofile%`, `$HOME`).
+const OPTION_SIGNS: &[char] = &['-', '/', '\\', '%', '~', '$', '.'];
+
 /// The most places in the text a span copied whole may start from.
 const SPAN_STARTS: usize = 400;
 
@@ -275,6 +279,9 @@ pub(crate) struct CopySource {
     /// The names in capitals of two words or more that open no sentence, as where each
     /// starts and ends (see [`CopySource::unused_name`]).
     names: Vec<(usize, usize)>,
+    /// The web addresses written in the text (see [`addresses`]), as where each starts and
+    /// ends: one word each, copied whole.
+    addresses: Vec<(usize, usize)>,
     /// The words that name each parameter of each offered tool, tools and parameters by
     /// their names in lower case (see [`CopySource::with_parameters`]).
     parameters: HashMap<String, Vec<(String, HashSet<String>)>>,
@@ -352,7 +359,9 @@ impl CopySource {
                 ));
             }
         }
+        let addresses = addresses(&text);
         CopySource {
+            addresses,
             text,
             written,
             words,
@@ -784,15 +793,17 @@ impl CopySource {
     }
 
     /// Whether the text from `start` to `end` (in characters) begins, and whether it ends,
-    /// inside a name in capitals ("Dominic Monaghan", "Austin, TX") or inside a word joined
-    /// by a hyphen, an underscore or a point (`serde-rs`, `release-2.0`, `user_id`).
+    /// inside a name in capitals ("Dominic Monaghan", "Austin, TX"), inside a word joined
+    /// by a hyphen, an underscore or a point (`serde-rs`, `release-2.0`, `user_id`), or
+    /// inside a web address (`http://example.com` of `http://example.com/a.jpg`).
     pub(crate) fn cuts_whole(&self, start: usize, end: usize) -> (bool, bool) {
         let begins = self.words.binary_search(&start).is_ok_and(|n| n > 0 && self.name_goes_on[n - 1])
             || start.checked_sub(1).is_some_and(|i| self.joins(i));
         let after = self.words.partition_point(|&at| at < end);
         let ends =
             (after > 0 && self.name_goes_on[after - 1] && self.words[after - 1] < end) || self.joins(end);
-        (begins, ends)
+        let inside = |at: usize| self.addresses.iter().any(|&(from, to)| from < at && at < to);
+        (begins || inside(start), ends || inside(end))
     }
 
     /// Whether the character at `i` joins two parts of one word: a hyphen, an underscore, a
@@ -906,6 +917,13 @@ impl CopySource {
             return false;
         }
         let Some(n) = self.words.binary_search(&(end + 1)).ok() else { return false };
+        // An option, a path or a variable goes on with what came before it (`docker
+        // --version`, `shutdown /s`, `cd ~/src`, `echo $HOME`): signs that lead a word of
+        // letters or digits.
+        let signs = self.text[end + 1..].iter().take_while(|c| OPTION_SIGNS.contains(c)).count();
+        if signs > 0 {
+            return self.text.get(end + 1 + signs).is_some_and(|c| c.is_alphanumeric());
+        }
         let word: String = self.text[end + 1..].iter().take_while(|c| c.is_alphanumeric()).collect();
         if word.is_empty() || OPENS_PHRASE.contains(&word.as_str()) {
             return false;
@@ -1049,7 +1067,9 @@ impl CopySource {
     /// (the first [`SPAN_STARTS`]), the text as written up to [`SPAN_WORDS`] words on, and
     /// the lengths in characters at which a word of it ends (`acme/webshop`: after `acme`
     /// and after `webshop`) or a run of signs ends other than in a sentence's punctuation
-    /// (`%time%`, `camera:`). A span stops before a character JSON escapes. A span that
+    /// (`%time%`, `camera:`); one that starts with a web address or a quotation reaches at
+    /// least its end.
+    /// A span stops before a character JSON escapes. A span that
     /// starts where the user opened quotation marks ends where they close, and only there
     /// (`'start camera:'` ends after the colon, `'chicken dish'` not after `chicken`).
     pub(crate) fn spans(&self) -> Vec<Span> {
@@ -1058,13 +1078,24 @@ impl CopySource {
             let mut ends = Vec::new();
             let mut words = 0;
             let mut reach = start;
-            for (i, &c) in self.text.iter().enumerate().skip(start).take(SPAN_CHARS) {
+            // An address or a quotation the span starts with is read to its end, however
+            // long: its words are not counted.
+            let address = self
+                .addresses
+                .iter()
+                .chain(&self.quoted)
+                .filter(|&&(from, _)| from == start)
+                .map(|&(_, to)| to)
+                .max()
+                .unwrap_or(start);
+            let most = SPAN_CHARS.max(address - start);
+            for (i, &c) in self.text.iter().enumerate().skip(start).take(most) {
                 if c == '"' || c == '\\' || c.is_control() {
                     break;
                 }
                 if self.words.get(n + words) == Some(&i) {
                     words += 1;
-                    if words > SPAN_WORDS {
+                    if words > SPAN_WORDS && i >= address {
                         break;
                     }
                 }
@@ -1095,6 +1126,8 @@ impl CopySource {
                     start,
                     ends,
                     quoted,
+                    long: address - start > SPAN_CHARS
+                        || self.addresses.iter().any(|&(from, _)| from == start),
                 });
             }
         }
@@ -1327,6 +1360,9 @@ pub(crate) struct Span {
     /// Where the user's quotation marks close, if they opened where the span starts (then
     /// its only end).
     pub(crate) quoted: Option<usize>,
+    /// Whether it starts with a web address, or with a quotation longer than
+    /// [`SPAN_CHARS`] (then it runs to its end, and its tokens may be many).
+    pub(crate) long: bool,
 }
 
 /// How a copy stands in the text: what the words around it say of the parameter, and
@@ -1350,7 +1386,7 @@ pub(crate) struct Cue {
 /// (the marks left out). A mark opens after white space, punctuation or the start, before
 /// something that is not white space, and closes before anything but a letter or digit,
 /// after something that is not white space: an apostrophe in a word (`I'd`, `users'`)
-/// opens nothing. Quotations do not nest and hold at most [`SPAN_CHARS`] characters.
+/// opens nothing. Quotations do not nest and hold at most [`QUOTE_CHARS`] characters.
 fn quoted(text: &[char]) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     let mut i = 0;
@@ -1359,7 +1395,7 @@ fn quoted(text: &[char]) -> Vec<(usize, usize)> {
         let before_ok = i.checked_sub(1).is_none_or(|j| !text[j].is_alphanumeric());
         let after_ok = text.get(i + 1).is_some_and(|c| !c.is_whitespace());
         if let (Some(close), true, true) = (opens, before_ok, after_ok) {
-            let end = (i + 2..text.len().min(i + 2 + SPAN_CHARS)).find(|&j| {
+            let end = (i + 2..text.len().min(i + 2 + QUOTE_CHARS)).find(|&j| {
                 text[j] == close
                     && !text[j - 1].is_whitespace()
                     && !text.get(j + 1).is_some_and(|c| c.is_alphanumeric())
@@ -1371,6 +1407,62 @@ fn quoted(text: &[char]) -> Vec<(usize, usize)> {
             }
         }
         i += 1;
+    }
+    found
+}
+
+/// The most characters of a quotation, copied whole ("'How does the arrangement of
+/// furniture contribute to the minimalist design of the interior?'").
+const QUOTE_CHARS: usize = 400;
+
+/// The most characters of one web address read as one word.
+const ADDRESS_CHARS: usize = 2048;
+
+/// The web addresses in `text` (in lower case): each run of anything but white space that
+/// holds `://` or starts with `www.`, without the signs that open or close it in a sentence
+/// (brackets, quotation marks, a sentence's punctuation), as where each starts and ends;
+/// at most [`ADDRESS_CHARS`] characters each.
+fn addresses(text: &[char]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if text[i].is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let run_end = (i..text.len()).find(|&j| text[j].is_whitespace()).unwrap_or(text.len());
+        let opens = |c: &char| matches!(c, '(' | '[' | '<' | '{' | '"' | '\'' | '`' | '‘' | '“' | '«');
+        let closes = |c: &char| {
+            matches!(
+                c,
+                ')' | ']'
+                    | '>'
+                    | '}'
+                    | '"'
+                    | '\''
+                    | '`'
+                    | '’'
+                    | '”'
+                    | '»'
+                    | '.'
+                    | ','
+                    | ';'
+                    | ':'
+                    | '!'
+                    | '?'
+            )
+        };
+        let from = (i..run_end).find(|&j| !opens(&text[j])).unwrap_or(run_end);
+        let to = (from..run_end).rev().find(|&j| !closes(&text[j])).map_or(from, |j| j + 1);
+        let run = &text[from..to];
+        let holds = |needle: &str| {
+            let needle: Vec<char> = needle.chars().collect();
+            run.windows(needle.len()).any(|w| w == needle.as_slice())
+        };
+        if to - from <= ADDRESS_CHARS && (holds("://") || run.starts_with(&['w', 'w', 'w', '.'])) {
+            found.push((from, to));
+        }
+        i = run_end;
     }
     found
 }
@@ -1769,6 +1861,39 @@ mod tests {
     }
 
     #[test]
+    fn an_address_or_a_long_quotation_is_one_span_copied_whole() {
+        let path = "wp-content/uploads/2015/01/Home-Interior-Design-Hd-Wallpaper-Hd-Background-With-Simple-Staircase.jpg";
+        let url = format!("http://www.example.com/{path}");
+        let question =
+            "How does the arrangement of furniture contribute to the minimalist design of the interior?";
+        let text = format!("Could you analyze the image at {url}, and answer '{question}'");
+        let source = CopySource::new(&text);
+        let spans = source.spans();
+        let from = |at: &str| spans.iter().find(|s| s.start == text.find(at).unwrap_or(0)).unwrap();
+        // The address runs past the limit of other spans to its end, without the comma.
+        let address = from("http");
+        assert!(url.len() > SPAN_CHARS && address.long);
+        assert!(address.ends.contains(&url.len()), "{:?}", address.ends);
+        // Cut inside, it is cut whole; whole, it is not.
+        let start = text.find("http").unwrap_or(0);
+        assert_eq!(source.cuts_whole(start, start + "http://www.example.com".len()), (false, true));
+        assert_eq!(source.cuts_whole(start, start + url.len()), (false, false));
+        let inside = text.find("wp-content").unwrap_or(0);
+        assert!(source.cuts_whole(inside, start + url.len()).0, "a span that starts inside it");
+        // A quotation longer than other spans is one span, to its close.
+        let quoted = from("How does");
+        assert!(quoted.long);
+        assert_eq!(quoted.ends, vec![question.len()]);
+        assert_eq!(quoted.text, question);
+        // Other spans stay bounded, and a word that is no address is none.
+        assert!(!from("Could").long && from("Could").text.chars().count() <= SPAN_CHARS);
+        assert_eq!(
+            addresses(&lower("see (https://a.example/x). or www.b.example, not b.example")),
+            vec![(5, 24), (30, 43)]
+        );
+    }
+
+    #[test]
     fn the_slot_knows_the_tool_and_the_key_a_value_is_for() {
         let (_, written) = slot(r#"{"name":"Get_Weather","arguments":{"unit":"c","coolTargetTemp":"#);
         assert_eq!((written.tool.as_str(), written.key.as_str()), ("get_weather", "cooltargettemp"));
@@ -2055,7 +2180,8 @@ mod tests {
                 "food_name": {"type": "string"}, "meal": {"type": "string"}, "title": {"type": "string"}}}),
         )];
         let source = CopySource::new(
-            "record 16 ounces of chai tea as a snack titled Morning tea; run netsh wlan disconnect",
+            "record 16 ounces of chai tea as a snack titled Morning tea; run netsh wlan disconnect, \
+             docker --version, shutdown /s, cd ~/src, echo $HOME - done",
         )
         .with_parameters(&tools);
         // The text is ASCII, so a byte offset in it is a character offset too.
@@ -2069,9 +2195,14 @@ mod tests {
         assert!(ends_after("snack titled"));
         assert!(ends_after("netsh"));
         assert!(ends_after("netsh wlan"));
-        assert!(!ends_after("netsh wlan disconnect"), "the end of the text");
+        assert!(!ends_after("netsh wlan disconnect"), "a comma ends it");
+        assert!(!ends_after("done"), "the end of the text");
         assert!(!ends_after("morning tea"), "punctuation ends it");
         assert!(!ends_after("nets"), "not where a word ends");
+        for command in ["docker", "shutdown", "cd", "echo"] {
+            assert!(ends_after(command), "an option, a path or a variable goes on after {command}");
+        }
+        assert!(!ends_after("$home"), "a dash between spaces is no option");
     }
 
     #[test]
@@ -2103,8 +2234,13 @@ mod tests {
         // A branch is no owner and no repository: its slash stays.
         assert!(!joins("feature/login", "head"));
         // The penalty of a cut follows: the whole is placed as a cut for the pair.
-        let span =
-            Span { text: "acme/api".to_owned(), start: at("acme/api"), ends: vec![4, 8], quoted: None };
+        let span = Span {
+            text: "acme/api".to_owned(),
+            start: at("acme/api"),
+            ends: vec![4, 8],
+            quoted: None,
+            long: false,
+        };
         assert!(source.place(&span, 8, "get_issue", "owner").1);
         assert!(!source.place(&span, 4, "get_issue", "owner").1);
         // Parameters that are no such pair take the whole.

@@ -102,8 +102,12 @@ fn placement(cue: Cue, cuts_whole: bool) -> f32 {
 /// token the model finds likeliest).
 const SPAN_TRIES: usize = 6;
 
-/// The most tokens of a span weighed.
+/// The most tokens of a span weighed...
 const SPAN_TOKENS: usize = 24;
+
+/// ...and of one that starts with a web address or a long quotation, copied whole (a
+/// page's address with its path and query often takes 60 to 100 tokens).
+const LONG_SPAN_TOKENS: usize = 256;
 
 /// A string value under way in a call, from its opening quote.
 struct OpenValue {
@@ -258,9 +262,12 @@ impl Engine {
     /// whatever is kept. The spans tried are the quoted ones, those a word beside names the
     /// parameter, and those from the places whose first token the model finds likeliest
     /// (at most [`SPAN_TRIES`] of each); a span the call already holds as a value is not
-    /// tried again (a `from` and a `to` are two places), nor one that fills nothing (it
-    /// only repeats parameters' names or only opens phrases), nor one the grammar refuses. A `score` of minus infinity lets any
-    /// such span win.
+    /// tried again (a `from` and a `to` are two places) unless a word beside it names this
+    /// parameter ("ticket number: IND5463" for an identifier the same as the ticket
+    /// number), nor one that fills nothing (it only repeats parameters' names or only opens
+    /// phrases), nor one the grammar refuses. A `score` of minus infinity lets any such
+    /// span win. A span that starts with a web address or a long quotation is weighed to
+    /// its end, up to [`LONG_SPAN_TOKENS`].
     fn better_copy(
         &self,
         value: &OpenValue,
@@ -280,7 +287,7 @@ impl Engine {
         let mut seen = std::collections::HashSet::new();
         for span in source.spans() {
             let Ok(mut tokens) = self.vocabulary.encode(&span.text) else { continue };
-            tokens.truncate(SPAN_TOKENS);
+            tokens.truncate(if span.long { LONG_SPAN_TOKENS } else { SPAN_TOKENS });
             let Some(&first) = tokens.first().filter(|&&t| mask.is_allowed(t)) else { continue };
             if seen.insert(span.text.clone()) {
                 let likelihood = logits.get(first as usize).copied().unwrap_or(f32::NEG_INFINITY);
@@ -314,7 +321,7 @@ impl Engine {
                     let part: String = chars[..end].iter().collect();
                     let lower = part.chars().flat_map(char::to_lowercase);
                     let used = value.used.iter().any(|u| u.iter().copied().eq(lower.clone()));
-                    if used || place.0.fills_nothing {
+                    if (used && !place.0.names_it) || place.0.fills_nothing {
                         return None;
                     }
                     let cut = self.vocabulary.encode(&part).ok()?;
@@ -781,9 +788,10 @@ impl Engine {
                                 .is_some_and(|s| source.names_value(&value.tool, &value.key, s));
                         let better = if closes && !matcher.is_stopped() && !named {
                             // An empty value of a property, or one the call already holds
-                            // (a `from` and a `to` are two places), loses to any copy the
-                            // grammar admits. Not an item of a list: a repeat there says the
-                            // list is done, and a fresh copy would only make it longer.
+                            // (a `from` and a `to` are two places) where no word beside it
+                            // names this parameter, loses to any copy the grammar admits.
+                            // Not an item of a list: a repeat there says the list is done,
+                            // and a fresh copy would only make it longer.
                             let (_, written) = copy::slot(&out.text);
                             let repeats = property
                                 && written.strings.len() == value.used.len() + 1
@@ -813,7 +821,10 @@ impl Engine {
                                     })
                                     .reduce(f32::max)
                                     .unwrap_or(0.0);
-                            let score = if repeats {
+                            // A repeat the text names for this parameter too stands ("the
+                            // identifier should be the same as the ticket number").
+                            let named_here = places.iter().any(|(cue, _)| cue.names_it);
+                            let score = if repeats && !named_here {
                                 f32::NEG_INFINITY
                             } else {
                                 value.likelihood + self.closing(raw, norm) + placed
