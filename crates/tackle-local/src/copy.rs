@@ -1080,7 +1080,7 @@ impl CopySource {
             let mut reach = start;
             // An address or a quotation the span starts with is read to its end, however
             // long: its words are not counted.
-            let address = self
+            let whole_to = self
                 .addresses
                 .iter()
                 .chain(&self.quoted)
@@ -1088,14 +1088,14 @@ impl CopySource {
                 .map(|&(_, to)| to)
                 .max()
                 .unwrap_or(start);
-            let most = SPAN_CHARS.max(address - start);
+            let most = SPAN_CHARS.max(whole_to - start);
             for (i, &c) in self.text.iter().enumerate().skip(start).take(most) {
                 if c == '"' || c == '\\' || c.is_control() {
                     break;
                 }
                 if self.words.get(n + words) == Some(&i) {
                     words += 1;
-                    if words > SPAN_WORDS && i >= address {
+                    if words > SPAN_WORDS && i >= whole_to {
                         break;
                     }
                 }
@@ -1126,7 +1126,7 @@ impl CopySource {
                     start,
                     ends,
                     quoted,
-                    long: address - start > SPAN_CHARS
+                    long: whole_to - start > SPAN_CHARS
                         || self.addresses.iter().any(|&(from, _)| from == start),
                 });
             }
@@ -1455,11 +1455,8 @@ fn addresses(text: &[char]) -> Vec<(usize, usize)> {
         let from = (i..run_end).find(|&j| !opens(&text[j])).unwrap_or(run_end);
         let to = (from..run_end).rev().find(|&j| !closes(&text[j])).map_or(from, |j| j + 1);
         let run = &text[from..to];
-        let holds = |needle: &str| {
-            let needle: Vec<char> = needle.chars().collect();
-            run.windows(needle.len()).any(|w| w == needle.as_slice())
-        };
-        if to - from <= ADDRESS_CHARS && (holds("://") || run.starts_with(&['w', 'w', 'w', '.'])) {
+        let scheme = run.windows(3).any(|w| w == [':', '/', '/']);
+        if to - from <= ADDRESS_CHARS && (scheme || run.starts_with(&['w', 'w', 'w', '.'])) {
             found.push((from, to));
         }
         i = run_end;
