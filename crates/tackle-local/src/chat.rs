@@ -217,38 +217,10 @@ const MAX_SPANS: usize = 16;
 const ADDRESS_FORMATS: &[&str] = &["uri", "url", "iri", "uri-reference", "iri-reference"];
 
 impl Spans {
-    /// What `text` offers to copy: its addresses (`http://` or `https://` up to white space
-    /// or a quote, without the punctuation that ends a sentence; a closing bracket stays when
-    /// the address opened one), then its paths and terms (see [`paths_in`], [`terms_in`]).
+    /// What `text` offers to copy: its addresses (see [`urls_in`]), then its paths and
+    /// terms (see [`paths_in`], [`terms_in`]).
     pub(crate) fn of(text: &str) -> Spans {
-        let mut urls: Vec<String> = Vec::new();
-        let mut rest = text;
-        while let Some(start) = ["https://", "http://"].iter().filter_map(|s| rest.find(s)).min() {
-            let tail = &rest[start..];
-            let end = tail
-                .find(|c: char| c.is_whitespace() || matches!(c, '"' | '<' | '>' | '`'))
-                .unwrap_or(tail.len());
-            let mut url = &tail[..end];
-            loop {
-                let trimmed = url.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '*']);
-                let trimmed = match trimmed.strip_suffix(')') {
-                    Some(inner) if !inner.contains('(') => inner,
-                    _ => match trimmed.strip_suffix(']') {
-                        Some(inner) if !inner.contains('[') => inner,
-                        _ => trimmed,
-                    },
-                };
-                if trimmed.len() == url.len() {
-                    break;
-                }
-                url = trimmed;
-            }
-            let host = url.split_once("://").map_or("", |(_, h)| h);
-            if !host.is_empty() && !host.starts_with('/') && !urls.iter().any(|u| u == url) {
-                urls.push(url.to_owned());
-            }
-            rest = &tail[end.max(1)..];
-        }
+        let urls = urls_in(text);
         let paths = paths_in(text, &urls);
         let terms = terms_in(text, &urls, &paths);
         let arithmetic = !arithmetic(&text.chars().collect::<Vec<char>>()).is_empty();
@@ -473,6 +445,41 @@ fn arithmetic_run(text: &[char], start: usize) -> Option<usize> {
         || (matches!(after, Some(':' | '.' | ',' | '/' | '-' | '_'))
             && c(end + 1).is_some_and(char::is_alphanumeric));
     (numbers >= 2 && arithmetic && !glued).then_some(end)
+}
+
+/// The web addresses of `text`, in order of appearance, each once: `http://` or `https://`
+/// up to white space or a quote, without the punctuation that ends a sentence (a closing
+/// bracket stays when the address opened one).
+pub(crate) fn urls_in(text: &str) -> Vec<String> {
+    let mut urls: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(start) = ["https://", "http://"].iter().filter_map(|s| rest.find(s)).min() {
+        let tail = &rest[start..];
+        let end = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '<' | '>' | '`'))
+            .unwrap_or(tail.len());
+        let mut url = &tail[..end];
+        loop {
+            let trimmed = url.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '*']);
+            let trimmed = match trimmed.strip_suffix(')') {
+                Some(inner) if !inner.contains('(') => inner,
+                _ => match trimmed.strip_suffix(']') {
+                    Some(inner) if !inner.contains('[') => inner,
+                    _ => trimmed,
+                },
+            };
+            if trimmed.len() == url.len() {
+                break;
+            }
+            url = trimmed;
+        }
+        let host = url.split_once("://").map_or("", |(_, h)| h);
+        if !host.is_empty() && !host.starts_with('/') && !urls.iter().any(|u| u == url) {
+            urls.push(url.to_owned());
+        }
+        rest = &tail[end.max(1)..];
+    }
+    urls
 }
 
 /// The words of `text` written the way file paths are: with a slash (`src/main.rs`,

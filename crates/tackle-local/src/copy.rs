@@ -279,8 +279,8 @@ pub(crate) struct CopySource {
     /// The names in capitals of two words or more that open no sentence, as where each
     /// starts and ends (see [`CopySource::unused_name`]).
     names: Vec<(usize, usize)>,
-    /// The web addresses written in the text (see [`addresses`]), as where each starts and
-    /// ends: one word each, copied whole.
+    /// The web addresses written in the text (those [`crate::chat::urls_in`] finds), as
+    /// where each starts and ends: one word each, copied whole.
     addresses: Vec<(usize, usize)>,
     /// The words that name each parameter of each offered tool, tools and parameters by
     /// their names in lower case (see [`CopySource::with_parameters`]).
@@ -295,6 +295,7 @@ pub(crate) struct CopySource {
 impl CopySource {
     /// The source of copies from `text` (its first [`MAX_SOURCE`] characters).
     pub(crate) fn new(text: &str) -> CopySource {
+        let urls = crate::chat::urls_in(text);
         let (text, written): (Vec<char>, Vec<char>) = text
             .chars()
             .flat_map(|c| {
@@ -359,7 +360,7 @@ impl CopySource {
                 ));
             }
         }
-        let addresses = addresses(&text);
+        let addresses = addresses(&text, &urls);
         CopySource {
             addresses,
             text,
@@ -1068,9 +1069,8 @@ impl CopySource {
     /// the lengths in characters at which a word of it ends (`acme/webshop`: after `acme`
     /// and after `webshop`) or a run of signs ends other than in a sentence's punctuation
     /// (`%time%`, `camera:`); one that starts with a web address or a quotation reaches at
-    /// least its end.
-    /// A span stops before a character JSON escapes. A span that
-    /// starts where the user opened quotation marks ends where they close, and only there
+    /// least its end. A span stops before a character JSON escapes. A span that starts
+    /// where the user opened quotation marks ends where they close, and only there
     /// (`'start camera:'` ends after the colon, `'chicken dish'` not after `chicken`).
     pub(crate) fn spans(&self) -> Vec<Span> {
         let mut spans = Vec::new();
@@ -1415,52 +1415,23 @@ fn quoted(text: &[char]) -> Vec<(usize, usize)> {
 /// furniture contribute to the minimalist design of the interior?'").
 const QUOTE_CHARS: usize = 400;
 
-/// The most characters of one web address read as one word.
-const ADDRESS_CHARS: usize = 2048;
-
-/// The web addresses in `text` (in lower case): each run of anything but white space that
-/// holds `://` or starts with `www.`, without the signs that open or close it in a sentence
-/// (brackets, quotation marks, a sentence's punctuation), as where each starts and ends;
-/// at most [`ADDRESS_CHARS`] characters each.
-fn addresses(text: &[char]) -> Vec<(usize, usize)> {
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < text.len() {
-        if text[i].is_whitespace() {
-            i += 1;
-            continue;
-        }
-        let run_end = (i..text.len()).find(|&j| text[j].is_whitespace()).unwrap_or(text.len());
-        let opens = |c: &char| matches!(c, '(' | '[' | '<' | '{' | '"' | '\'' | '`' | '‘' | '“' | '«');
-        let closes = |c: &char| {
-            matches!(
-                c,
-                ')' | ']'
-                    | '>'
-                    | '}'
-                    | '"'
-                    | '\''
-                    | '`'
-                    | '’'
-                    | '”'
-                    | '»'
-                    | '.'
-                    | ','
-                    | ';'
-                    | ':'
-                    | '!'
-                    | '?'
-            )
-        };
-        let from = (i..run_end).find(|&j| !opens(&text[j])).unwrap_or(run_end);
-        let to = (from..run_end).rev().find(|&j| !closes(&text[j])).map_or(from, |j| j + 1);
-        let run = &text[from..to];
-        let scheme = run.windows(3).any(|w| w == [':', '/', '/']);
-        if to - from <= ADDRESS_CHARS && (scheme || run.starts_with(&['w', 'w', 'w', '.'])) {
-            found.push((from, to));
-        }
-        i = run_end;
-    }
+/// Where the web addresses `urls` (as [`crate::chat::urls_in`] finds them in the text as
+/// written) stand in `text` (in lower case), each place once, in order.
+fn addresses(text: &[char], urls: &[String]) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize)> = urls
+        .iter()
+        .map(|url| lower(url))
+        .filter(|url| !url.is_empty())
+        .flat_map(|url| {
+            text.windows(url.len())
+                .enumerate()
+                .filter(|(_, at)| *at == url.as_slice())
+                .map(|(at, _)| (at, at + url.len()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup();
     found
 }
 
@@ -1882,11 +1853,15 @@ mod tests {
         assert!(quoted.long);
         assert_eq!(quoted.ends, vec![question.len()]);
         assert_eq!(quoted.text, question);
-        // Other spans stay bounded, and a word that is no address is none.
+        // Other spans stay bounded; only addresses with a scheme are addresses.
         assert!(!from("Could").long && from("Could").text.chars().count() <= SPAN_CHARS);
         assert_eq!(
-            addresses(&lower("see (https://a.example/x). or www.b.example, not b.example")),
-            vec![(5, 24), (30, 43)]
+            {
+                let text = "see (https://a.example/x). or www.b.example, not https://a.example/x";
+                addresses(&lower(text), &crate::chat::urls_in(text))
+            },
+            vec![(5, 24), (49, 68)],
+            "the addresses the grammar copies, at each place, without their punctuation"
         );
     }
 
