@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use aho_corasick::automaton::Automaton as _;
 use aho_corasick::dfa::DFA;
-use aho_corasick::{Anchored, MatchKind, StartKind};
+use aho_corasick::{Anchored, MatchKind, PatternID, StartKind};
 
 use crate::normalize::is_alphanumeric;
 
@@ -720,6 +720,19 @@ const IMPERATIVE_OPENERS: &[&str] = &[
         "begin", "summarize", "summarise", "translate", "recommend", "describe",
 ];
 
+/// For each byte, the [`IMPERATIVE_OPENERS`] that start with it, a bit each: a unit's first
+/// byte picks the few to compare.
+static OPENERS_BY_FIRST: [u64; 256] = {
+    assert!(IMPERATIVE_OPENERS.len() <= 64);
+    let mut table = [0u64; 256];
+    let mut i = 0;
+    while i < IMPERATIVE_OPENERS.len() {
+        table[IMPERATIVE_OPENERS[i].as_bytes()[0] as usize] |= 1 << i;
+        i += 1;
+    }
+    table
+};
+
 struct Matcher {
     /// Every phrase, for units that hold a character outside ASCII that some phrase holds.
     automaton: DFA,
@@ -736,6 +749,10 @@ struct Matcher {
     /// Whether the pattern needs word boundaries (it starts and ends with a letter or digit
     /// of an alphabetic script).
     bounded: Vec<(bool, bool)>,
+    /// Whether the pattern stands only where a word starts, whatever follows (it needs a
+    /// start boundary and is no long noun, which compounds hold): its hits after a letter or
+    /// a digit of ASCII, most of its hits, are dropped at once.
+    starts_word: Vec<bool>,
 }
 
 fn matcher() -> Option<&'static Matcher> {
@@ -745,6 +762,7 @@ fn matcher() -> Option<&'static Matcher> {
             let mut patterns = Vec::new();
             let mut roles = Vec::new();
             let mut bounded = Vec::new();
+            let mut starts_word = Vec::new();
             // An answer named with what it is about ("responses mentioning", "resposta sobre")
             // anchors the rules of grammar: the noun alone is everywhere in web
             // documentation ("the response object"), and reading each such unit word by
@@ -758,6 +776,7 @@ fn matcher() -> Option<&'static Matcher> {
             for (role, phrase) in listed.chain(answered) {
                 let word = |c: Option<char>| c.is_some_and(|c| is_alphanumeric(c) && !is_cjk(c));
                 bounded.push((word(phrase.chars().next()), word(phrase.chars().last())));
+                starts_word.push(word(phrase.chars().next()) && !is_long_noun(role, phrase.len()));
                 patterns.push(phrase);
                 roles.push(role);
             }
@@ -775,9 +794,15 @@ fn matcher() -> Option<&'static Matcher> {
                 patterns.iter().flat_map(|p| p.chars()).filter(|c| !c.is_ascii()).collect();
             phrase_chars.sort_unstable();
             phrase_chars.dedup();
-            Some(Matcher { automaton, ascii, ascii_ids, phrase_chars, roles, bounded })
+            Some(Matcher { automaton, ascii, ascii_ids, phrase_chars, roles, bounded, starts_word })
         })
         .as_ref()
+}
+
+/// Long nouns are found inside compounds too ("Dateiwerkzeug", "Systemanweisung"): no
+/// start boundary holds them.
+fn is_long_noun(role: Role, len: usize) -> bool {
+    matches!(role, Role::InstructionNoun | Role::ToolNoun | Role::DataNoun) && len >= 6
 }
 
 pub(crate) fn is_cjk(c: char) -> bool {
@@ -955,6 +980,66 @@ static SCAN_CLASS: [u8; 256] = {
     table
 };
 
+/// How many units [`walk`] reads at once.
+const LANES: usize = 4;
+
+/// Every phrase `dfa` finds in each of `units` of `text` (each unit read on its own), handed
+/// to `each` as the end of the match and its pattern. The walk is bound by the latency of
+/// each state's load, one after the other; so it reads [`LANES`] units at once, a byte of
+/// each in turn, and their loads overlap.
+fn walk(dfa: &DFA, text: &[u8], units: &[Range<usize>], mut each: impl FnMut(usize, PatternID)) {
+    let Ok(start) = dfa.start_state(Anchored::No) else { return };
+    // Each lane reads a run of consecutive units, the runs about as long as each other.
+    let total: usize = units.iter().map(Range::len).sum();
+    let mut runs: [&[Range<usize>]; LANES] = [&[]; LANES];
+    let (mut from, mut read) = (0, 0);
+    for (lane, run) in runs.iter_mut().enumerate() {
+        let mut to = from;
+        while to < units.len() && (read < total * (lane + 1) / LANES || lane == LANES - 1) {
+            read += units[to].len();
+            to += 1;
+        }
+        *run = &units[from..to];
+        from = to;
+    }
+    let mut state = [start; LANES];
+    let mut at = [0usize; LANES];
+    let mut end = [0usize; LANES];
+    let mut next = [0usize; LANES];
+    loop {
+        // Lanes at the end of a unit take their next one; the walk ends when none has any.
+        let mut steps = usize::MAX;
+        for lane in 0..LANES {
+            if at[lane] == end[lane]
+                && let Some(unit) = runs[lane].get(next[lane])
+            {
+                (at[lane], end[lane], state[lane]) = (unit.start, unit.end, start);
+                next[lane] += 1;
+            }
+            if at[lane] < end[lane] {
+                steps = steps.min(end[lane] - at[lane]);
+            }
+        }
+        if steps == usize::MAX {
+            return;
+        }
+        for _ in 0..steps {
+            for lane in 0..LANES {
+                if at[lane] < end[lane] {
+                    let s = dfa.next_state(Anchored::No, state[lane], text[at[lane]]);
+                    at[lane] += 1;
+                    state[lane] = s;
+                    if dfa.is_special(s) && dfa.is_match(s) {
+                        for k in 0..dfa.match_len(s) {
+                            each(at[lane], dfa.match_pattern(s, k));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The signals in each unit of normalised `text` (from [`crate::normalize()`]).
 pub fn detect(text: &str) -> Vec<Unit> {
     let Some(matcher) = matcher() else { return Vec::new() };
@@ -964,32 +1049,28 @@ pub fn detect(text: &str) -> Vec<Unit> {
     // ASCII phrases when it holds no character of a phrase outside ASCII, else by the one of
     // all phrases (six times the size, and slower by more than that where it misses the
     // cache).
-    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    let (mut ascii_units, mut other_units) = (Vec::new(), Vec::new());
     for unit in &units {
         let only_ascii_phrases = unit.ascii
             || text[unit.range.clone()]
                 .chars()
                 .all(|c| c.is_ascii() || matcher.phrase_chars.binary_search(&c).is_err());
-        let (dfa, ids) = if only_ascii_phrases {
-            (&matcher.ascii, Some(&matcher.ascii_ids))
-        } else {
-            (&matcher.automaton, None)
-        };
-        let Ok(mut state) = dfa.start_state(Anchored::No) else { return Vec::new() };
-        for (at, byte) in text.as_bytes()[unit.range.clone()].iter().enumerate() {
-            state = dfa.next_state(Anchored::No, state, *byte);
-            if dfa.is_special(state) && dfa.is_match(state) {
-                let end = unit.range.start + at + 1;
-                for k in 0..dfa.match_len(state) {
-                    let pattern = dfa.match_pattern(state, k);
-                    let phrase = ids.map_or(pattern.as_usize(), |ids| ids[pattern.as_usize()]);
-                    found.push((end - dfa.pattern_len(pattern), end, phrase));
-                }
-            }
-        }
+        if only_ascii_phrases { &mut ascii_units } else { &mut other_units }.push(unit.range.clone());
     }
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    let bytes = text.as_bytes();
+    walk(&matcher.ascii, bytes, &ascii_units, |end, pattern| {
+        found.push((end - matcher.ascii.pattern_len(pattern), end, matcher.ascii_ids[pattern.as_usize()]));
+    });
+    walk(&matcher.automaton, bytes, &other_units, |end, pattern| {
+        found.push((end - matcher.automaton.pattern_len(pattern), end, pattern.as_usize()));
+    });
     let mut hits: Vec<(usize, usize, Role)> = Vec::new();
     for (start, end, phrase) in found {
+        // Most hits stand inside a word ("ai" of "said"): dropped before anything is decoded.
+        if matcher.starts_word[phrase] && start > 0 && bytes[start - 1].is_ascii_alphanumeric() {
+            continue;
+        }
         let (need_start, need_end) = matcher.bounded[phrase];
         let before = text[..start].chars().next_back();
         let after = text[end..].chars().next();
@@ -1043,9 +1124,7 @@ pub fn detect(text: &str) -> Vec<Unit> {
             Role::OverrideVerb | Role::ActionVerb | Role::SendVerb | Role::HarmVerb | Role::RevealVerb
         );
         let short = end - start <= 4;
-        // Long nouns are found inside compounds too ("Dateiwerkzeug", "Systemanweisung").
-        let noun =
-            matches!(role, Role::InstructionNoun | Role::ToolNoun | Role::DataNoun) && end - start >= 6;
+        let noun = is_long_noun(role, end - start);
         // Romance imperatives carry their pronouns ("envíalas", "cópialo"): a verb followed by
         // a clitic is still the verb.
         let clitic = verb && {
@@ -1261,12 +1340,15 @@ pub fn detect(text: &str) -> Vec<Unit> {
             }
             let unit =
                 after_enumerator(text[range.clone()].trim_start_matches(|c: char| !is_alphanumeric(c)));
-            let first = unit.as_bytes().first().copied();
-            if IMPERATIVE_OPENERS.iter().any(|v| {
-                v.as_bytes().first().copied() == first
-                    && unit.starts_with(v)
-                    && unit[v.len()..].chars().next().is_none_or(|c| !is_alphanumeric(c))
-            }) {
+            let mut openers = unit.as_bytes().first().map_or(0, |b| OPENERS_BY_FIRST[usize::from(*b)]);
+            let mut opens = false;
+            while openers != 0 && !opens {
+                let v = IMPERATIVE_OPENERS[openers.trailing_zeros() as usize];
+                openers &= openers - 1;
+                opens =
+                    unit.starts_with(v) && unit[v.len()..].chars().next().is_none_or(|c| !is_alphanumeric(c));
+            }
+            if opens {
                 add(Signal::Imperative);
             }
             if unit.starts_with("act as ") {
