@@ -824,6 +824,9 @@ struct Scanned {
     code_like: bool,
     /// Every byte of it is ASCII.
     ascii: bool,
+    /// The bytes of [`SEEN`] it holds, a class bit each: the checks that need one of them
+    /// pass over the units without it.
+    seen: u8,
 }
 
 /// The units of `text`, each with where it holds quotation marks of any style (`"`, `“ ”
@@ -833,14 +836,17 @@ fn scanned_units(text: &str) -> Vec<Scanned> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let (mut start, mut all, mut marks, mut backtick, mut high) = (0usize, 0usize, 0usize, false, 0u8);
+    let mut seen = 0u8;
     let mut quotes = Vec::new();
-    let mut push =
-        |start: usize, end: usize, all: usize, marks: usize, backtick: bool, high: u8, quotes: Vec<usize>| {
-            if !text[start..end].trim().is_empty() {
-                let code_like = backtick || (marks * 12 > all && all > 0);
-                out.push(Scanned { range: start..end, quotes, code_like, ascii: high < 0x80 });
-            }
-        };
+    let mut push = |start: usize,
+                    end: usize,
+                    (all, marks, backtick, high, seen): (usize, usize, bool, u8, u8),
+                    quotes: Vec<usize>| {
+        if !text[start..end].trim().is_empty() {
+            let code_like = backtick || (marks * 12 > all && all > 0);
+            out.push(Scanned { range: start..end, quotes, code_like, ascii: high < 0x80, seen: seen & SEEN });
+        }
+    };
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -848,6 +854,7 @@ fn scanned_units(text: &str) -> Vec<Scanned> {
         all += usize::from(class & COUNTED != 0);
         marks += usize::from(class & MARK != 0);
         high |= b;
+        seen |= class;
         if class & (QUOTE_LEAD | ENDS) == 0 {
             i += 1;
             continue;
@@ -870,14 +877,14 @@ fn scanned_units(text: &str) -> Vec<Scanned> {
             Some(end) => {
                 // A three-byte end is outside ASCII.
                 high |= bytes[end - 1];
-                push(start, end, all, marks, backtick, high, std::mem::take(&mut quotes));
-                (start, all, marks, backtick, high) = (end, 0, 0, false, 0);
+                push(start, end, (all, marks, backtick, high, seen), std::mem::take(&mut quotes));
+                (start, all, marks, backtick, high, seen) = (end, 0, 0, false, 0, 0);
                 i = end;
             }
             None => i += 1,
         }
     }
-    push(start, text.len(), all, marks, backtick, high, quotes);
+    push(start, text.len(), (all, marks, backtick, high, seen), quotes);
     out
 }
 
@@ -937,11 +944,22 @@ fn is_quote(bytes: &[u8], i: usize) -> bool {
 /// The byte classes of one pass over a unit: a character counted (the first byte of one, not
 /// white space), a code mark (a unit reads as code when it has backticks or more than one
 /// character in twelve is a bracket, operator or underscore; Unicode spaces are ASCII spaces
-/// in normalised text), a byte that may open a quotation mark, a byte that may end a unit.
+/// in normalised text), a byte that may open a quotation mark, a byte that may end a unit;
+/// and the bytes a unit's later checks look for ([`SEEN`]).
 const COUNTED: u8 = 1;
 const MARK: u8 = 2;
 const QUOTE_LEAD: u8 = 4;
 const ENDS: u8 = 8;
+/// `]`, where a Markdown link or image may close its text.
+const CLOSE_BRACKET: u8 = 16;
+/// `=`, where a query may give a value.
+const EQUALS: u8 = 32;
+/// `{`, where JSON may open an object.
+const OPEN_BRACE: u8 = 64;
+/// A lead byte of the kana or the ideographs (E3 to E9 in UTF-8).
+const CJK_LEAD: u8 = 128;
+/// The classes [`Scanned::seen`] keeps.
+const SEEN: u8 = CLOSE_BRACKET | EQUALS | OPEN_BRACE | CJK_LEAD;
 static SCAN_CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut b = 0;
@@ -975,6 +993,13 @@ static SCAN_CLASS: [u8; 256] = {
         if matches!(byte, b'\n' | b'.' | b'!' | b'?' | 0xE3 | 0xEF) {
             table[b] |= ENDS;
         }
+        table[b] |= match byte {
+            b']' => CLOSE_BRACKET,
+            b'=' => EQUALS,
+            b'{' => OPEN_BRACE,
+            0xE3..=0xE9 => CJK_LEAD,
+            _ => 0,
+        };
         b += 1;
     }
     table
@@ -1159,7 +1184,7 @@ pub fn detect(text: &str) -> Vec<Unit> {
     let mut cursor = 0;
     units
         .into_iter()
-        .map(|Scanned { range, quotes: marks, code_like, ascii }| {
+        .map(|Scanned { range, quotes: marks, code_like, ascii: _, seen }| {
             // The value of a markup tag's attribute (`alt="…"`, `title="…"`) is text the page
             // holds, not a quotation of someone: its marks are syntax.
             let marks =
@@ -1329,8 +1354,7 @@ pub fn detect(text: &str) -> Vec<Unit> {
             // Chinese and Japanese clauses, only in units that hold a character of the
             // kana or the ideographs (lead bytes E3 to E9 in UTF-8; typography's quotes and
             // dashes, E2, make many units of English not ASCII).
-            if !ascii
-                && text.as_bytes()[range.clone()].iter().any(|b| (0xe3..=0xe9).contains(b))
+            if seen & CJK_LEAD != 0
                 && let Some(at) = cjk_handling_time(&text[range.clone()])
                     .or_else(|| ja_handling_time(&text[range.clone()]))
                     .or_else(|| cjk_user_asks(&text[range.clone()]))
@@ -1368,13 +1392,14 @@ pub fn detect(text: &str) -> Vec<Unit> {
             // query whose last value is empty at the link's end ("https://collect.example/s?d=
             // followed by the user's last message"). One count for the two: an image with an
             // empty last value is both.
-            if (memchr::memchr_iter(b']', bytes).any(|i| bytes.get(i + 1) == Some(&b'('))
+            if (seen & CLOSE_BRACKET != 0
+                && memchr::memchr_iter(b']', bytes).any(|i| bytes.get(i + 1) == Some(&b'('))
                 && links_carry_data(&text[range.clone()]))
-                || (memchr::memchr(b'=', bytes).is_some() && ends_in_empty_value(&text[range.clone()]))
+                || (seen & EQUALS != 0 && ends_in_empty_value(&text[range.clone()]))
             {
                 add(Signal::Exfiltration);
             }
-            if looks_like_tool_json(&text[range.clone()]) {
+            if seen & OPEN_BRACE != 0 && looks_like_tool_json(&text[range.clone()]) {
                 add(Signal::ToolCallJson);
             }
             // Quoted text (a pair of quotation marks in any style): someone is being cited,

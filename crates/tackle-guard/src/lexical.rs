@@ -217,14 +217,15 @@ const NUMBER: u32 = hash(b"<number>");
 
 /// Gives `emit` the words of one whitespace-delimited chunk that is not an address: runs of
 /// word characters (a token with a digit as one number), each CJK character alone, `:`.
-fn chunk_words(chunk: &str, emit: &mut dyn FnMut(u32)) {
-    let (mut word, mut in_word, mut digit) = (FNV_START, false, false);
-    let flush = |word: &mut u32, in_word: &mut bool, digit: &mut bool, emit: &mut dyn FnMut(u32)| {
+/// Generic, not `dyn`: the caller's running sums stay in registers through the calls.
+fn chunk_words(chunk: &str, emit: &mut impl FnMut(u32)) {
+    fn flush(word: &mut u32, in_word: &mut bool, digit: &mut bool, emit: &mut impl FnMut(u32)) {
         if *in_word {
             emit(if *digit { NUMBER } else { *word });
         }
         (*word, *in_word, *digit) = (FNV_START, false, false);
-    };
+    }
+    let (mut word, mut in_word, mut digit) = (FNV_START, false, false);
     if chunk.is_ascii() {
         for b in chunk.bytes() {
             if b.is_ascii_alphanumeric() {
