@@ -63,6 +63,14 @@ pub(crate) async fn chat(args: ChatArgs, config: &Config) -> Result<ExitCode, Fa
     ));
     let mut state: Option<(RunState, String)> = None;
     loop {
+        // Nowhere left to write answers (a closed pipe): the conversation ends as a
+        // cancelled run does, and the rest of the input is not read.
+        if crate::stdout_is_gone() {
+            if let Some(path) = &history {
+                let _ = editor.save_history(path);
+            }
+            return Ok(ExitCode::from(crate::run::CANCELLED));
+        }
         let (next, line) = read_line(editor, "› ").await?;
         editor = next;
         let Some(line) = line else { break };

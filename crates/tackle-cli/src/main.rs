@@ -57,6 +57,11 @@ pub(crate) fn print_raw(text: &str) {
     }
 }
 
+/// Whether stdout is gone (see [`print_raw`]).
+pub(crate) fn stdout_is_gone() -> bool {
+    STDOUT_GONE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Returns once stdout is gone.
 pub(crate) async fn stdout_gone() {
     if !STDOUT_GONE.load(std::sync::atomic::Ordering::Relaxed) {

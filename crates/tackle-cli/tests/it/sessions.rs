@@ -689,3 +689,47 @@ async fn a_closed_stdout_cancels_the_run_and_keeps_its_session() {
         .unwrap_or_else(|e| panic!("{e}: {listed}"));
     assert_eq!(session["status"], "cancelled", "{session}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_closed_stdout_ends_a_chat_as_cancelled_and_reads_no_more() {
+    // `tackle chat < questions | head -1`: the first answer has nowhere to go. Its run is
+    // cancelled and saved, the next question is never sent, and the exit code says so.
+    let wire = Wire::Chat;
+    let server = MockServer::start().await;
+    searxng(&server, json!([])).await;
+    wire.mount(
+        &server,
+        vec![
+            wire.turn("Let me look that up first.", &[("call_1", "web_search", json!({"query": "rivers"}))]),
+            wire.turn("Done.", &[]),
+            wire.turn("Lakes are still water.", &[]),
+        ],
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"", server.uri());
+    let config = settings(dir.path(), wire, &server, &extra);
+    let mut command = tackle_process(&config);
+    command.args(["chat"]);
+    command.stdin(std::process::Stdio::piped());
+    command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    drop(child.stdout.take());
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"Tell me about rivers.\nAnd lakes?\n").unwrap();
+    }
+    let ended = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap()).await.unwrap();
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    assert_eq!(ended.status.code(), Some(130), "{stderr}");
+    let sent = requests(&server, wire).await;
+    assert!(sent.iter().all(|r| !r.to_string().contains("And lakes?")), "{sent:?}");
+    let mut list = tackle(&config);
+    list.args(["sessions", "list", "--json"]);
+    let (code, listed, err) = output(list).await;
+    assert_eq!(code, 0, "{err}");
+    let session: serde_json::Value = serde_json::from_str(listed.lines().next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {listed}"));
+    assert_eq!(session["status"], "cancelled", "{session}");
+}
