@@ -843,6 +843,15 @@ impl CopySource {
             .collect()
     }
 
+    /// Whether `value` (in lower case) is cut at some place where the user wrote it (see
+    /// [`Self::stands`]): the head of a longer phrase there ("docker" of "using docker
+    /// ps", "shutdown" of "the command shutdown /s /t 0"). A copy of it is a cut wherever
+    /// it is taken from, even where it stands whole as well ("check whether docker is
+    /// running"): the user wrote more of it once, and that is the value.
+    pub(crate) fn cut_somewhere(&self, value: &[char], tool: &str, key: &str) -> bool {
+        self.stands(value, tool, key).iter().any(|(_, cut)| *cut)
+    }
+
     /// How the words around `span` (the [`CUE_BEFORE`] words before it and the one right
     /// after the end at `end`) speak of parameter `key` of `tool` (both in lower case): whether one names it ("project
     /// SUPERFANCY", "titled Checkout fails"), and whether one names another of the tool's
@@ -2346,6 +2355,16 @@ mod tests {
         let at = |text: &str| source.stands(&chars(text), "run", "command")[0].0;
         assert!(at("netsh wlan disconnect").names_it);
         assert!(!at("wlan disconnect").names_it, "a word of the value stands between");
+        let source = CopySource::new("check whether docker is running using docker ps").with_parameters(&[(
+            "run".to_owned(),
+            serde_json::json!({"properties": {"command": {"type": "string"}}}),
+        )]);
+        assert!(
+            source.cut_somewhere(&chars("docker"), "run", "command"),
+            "whole once, the head of `docker ps` once"
+        );
+        assert!(!source.cut_somewhere(&chars("docker ps"), "run", "command"));
+        assert!(!source.cut_somewhere(&chars("running"), "run", "command"), "`using` opens a phrase");
         let schema = serde_json::json!({"properties": {"nickname": {"type": "string"}, "username": {"type": "string"}}});
         let source = CopySource::new("I'd like to nickname it 'X', and the username is 'admin'")
             .with_parameters(&[("add".to_owned(), schema)]);

@@ -326,6 +326,8 @@ impl Engine {
                     }
                     let cut = self.vocabulary.encode(&part).ok()?;
                     let fits = source.fits_example(&value.tool, &value.key, &chars[..end]);
+                    let lower: Vec<char> = lower.collect();
+                    let place = (place.0, place.1 || source.cut_somewhere(&lower, &value.tool, &value.key));
                     let prior = span_prior(&span, end, place) + if fits { EXAMPLE_PRIOR } else { 0.0 };
                     tokens.starts_with(&cut).then_some((cut.len(), prior))
                 })
@@ -809,18 +811,19 @@ impl Engine {
                                 }
                                 _ => Vec::new(),
                             };
-                            let placed =
-                                places
-                                    .iter()
-                                    .map(|&(cue, cut)| {
-                                        if cue.fills_nothing {
-                                            f32::NEG_INFINITY
-                                        } else {
-                                            placement(cue, cut)
-                                        }
-                                    })
-                                    .reduce(f32::max)
-                                    .unwrap_or(0.0);
+                            // Cut at one place, a cut at every place.
+                            let cut_somewhere = places.iter().any(|(_, cut)| *cut);
+                            let placed = places
+                                .iter()
+                                .map(|&(cue, cut)| {
+                                    if cue.fills_nothing {
+                                        f32::NEG_INFINITY
+                                    } else {
+                                        placement(cue, cut || cut_somewhere)
+                                    }
+                                })
+                                .reduce(f32::max)
+                                .unwrap_or(0.0);
                             // A repeat the text names for this parameter too stands ("the
                             // identifier should be the same as the ticket number").
                             let named_here = places.iter().any(|(cue, _)| cue.names_it);
