@@ -659,41 +659,20 @@ async fn chat_loads_skills_and_finds_new_ones() {
 async fn a_closed_stdout_cancels_the_run_and_keeps_its_session() {
     // `tackle run … | head -1`: the reader is gone before the answer is written. The run
     // ends as Ctrl-C ends it — cancelled, its session saved — not with the process cut short.
-    let wire = Wire::Chat;
-    let server = MockServer::start().await;
-    searxng(&server, json!([])).await;
-    wire.mount(
-        &server,
-        vec![
-            wire.turn("Let me look that up first.", &[("call_1", "web_search", json!({"query": "rivers"}))]),
-            wire.turn("Done.", &[]),
-        ],
-    )
-    .await;
-    let dir = tempfile::tempdir().unwrap();
-    let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"", server.uri());
-    let config = settings(dir.path(), wire, &server, &extra);
-    let mut command = tackle_process(&config);
-    command.args(["run", "Tell me about rivers."]);
-    command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
-    let mut child = command.spawn().unwrap();
-    drop(child.stdout.take());
-    let ended = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap()).await.unwrap();
-    let stderr = String::from_utf8_lossy(&ended.stderr);
-    assert_eq!(ended.status.code(), Some(130), "{stderr}");
-    let mut list = tackle(&config);
-    list.args(["sessions", "list", "--json"]);
-    let (code, listed, err) = output(list).await;
-    assert_eq!(code, 0, "{err}");
-    let session: serde_json::Value = serde_json::from_str(listed.lines().next().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}: {listed}"));
-    assert_eq!(session["status"], "cancelled", "{session}");
+    closed_stdout(&["run", "Tell me about rivers."], b"").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_closed_stdout_ends_a_chat_as_cancelled_and_reads_no_more() {
     // `tackle chat < questions | head -1`: the first answer has nowhere to go. Its run is
     // cancelled and saved, the next question is never sent, and the exit code says so.
+    closed_stdout(&["chat"], b"Tell me about rivers.\nAnd lakes?\n").await;
+}
+
+/// Runs `tackle ARGS` with `input` on stdin and stdout closed before anything is written:
+/// it exits 130, its one session is saved as cancelled, and no request holds "And lakes?"
+/// (a second question, where `input` has one).
+async fn closed_stdout(args: &[&str], input: &[u8]) {
     let wire = Wire::Chat;
     let server = MockServer::start().await;
     searxng(&server, json!([])).await;
@@ -710,15 +689,14 @@ async fn a_closed_stdout_ends_a_chat_as_cancelled_and_reads_no_more() {
     let extra = format!("[tools.web_search]\nsearxng_url = \"{}\"", server.uri());
     let config = settings(dir.path(), wire, &server, &extra);
     let mut command = tackle_process(&config);
-    command.args(["chat"]);
+    command.args(args);
     command.stdin(std::process::Stdio::piped());
     command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
     let mut child = command.spawn().unwrap();
     drop(child.stdout.take());
     {
         use std::io::Write as _;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"Tell me about rivers.\nAnd lakes?\n").unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
     }
     let ended = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap()).await.unwrap();
     let stderr = String::from_utf8_lossy(&ended.stderr);
@@ -729,7 +707,9 @@ async fn a_closed_stdout_ends_a_chat_as_cancelled_and_reads_no_more() {
     list.args(["sessions", "list", "--json"]);
     let (code, listed, err) = output(list).await;
     assert_eq!(code, 0, "{err}");
-    let session: serde_json::Value = serde_json::from_str(listed.lines().next().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}: {listed}"));
+    let sessions: Vec<&str> = listed.lines().collect();
+    assert_eq!(sessions.len(), 1, "{listed}");
+    let session: serde_json::Value =
+        serde_json::from_str(sessions[0]).unwrap_or_else(|e| panic!("{e}: {listed}"));
     assert_eq!(session["status"], "cancelled", "{session}");
 }
