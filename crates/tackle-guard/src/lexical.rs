@@ -217,7 +217,7 @@ const NUMBER: u32 = hash(b"<number>");
 
 /// Gives `emit` the words of one whitespace-delimited chunk that is not an address: runs of
 /// word characters (a token with a digit as one number), each CJK character alone, `:`.
-/// Generic, not `dyn`: the caller's running sums stay in registers through the calls.
+/// Generic, not `dyn`: the caller's sink is inlined here as in the one-pass reader.
 fn chunk_words(chunk: &str, emit: &mut impl FnMut(u32)) {
     fn flush(word: &mut u32, in_word: &mut bool, digit: &mut bool, emit: &mut impl FnMut(u32)) {
         if *in_word {

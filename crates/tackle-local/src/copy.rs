@@ -820,13 +820,16 @@ impl CopySource {
     /// Where `value` (in lower case) stands in the text from the start of a word to the end
     /// of one, and how
     /// the words around it speak of parameter `key` of `tool` there (see [`Self::cue`]),
-    /// with whether it cuts a name in capitals or a joined word there; at most
+    /// with whether it is cut there (it begins or ends inside a name in capitals, a joined
+    /// word or an address, stops inside a phrase or misplaces a pair's parts); cut at one
+    /// place, it is cut at every place (see [`Self::cut_somewhere`]). At most
     /// [`SPAN_STARTS`] places.
     pub(crate) fn stands(&self, value: &[char], tool: &str, key: &str) -> Vec<Place> {
         if value.is_empty() {
             return Vec::new();
         }
-        self.words
+        let mut places: Vec<Place> = self
+            .words
             .iter()
             .take(SPAN_STARTS)
             .filter(|&&at| {
@@ -840,7 +843,13 @@ impl CopySource {
                 let split = self.stops_inside(end, tool) || self.joins_a_pair(at, end, tool, key);
                 (self.cue_at(at, end, tool, key), begins || ends || split)
             })
-            .collect()
+            .collect();
+        if places.iter().any(|(_, cut)| *cut) {
+            for place in &mut places {
+                place.1 = true;
+            }
+        }
+        places
     }
 
     /// Whether `value` (in lower case) is cut at some place where the user wrote it (see
@@ -849,7 +858,7 @@ impl CopySource {
     /// it is taken from, even where it stands whole as well ("check whether docker is
     /// running"): the user wrote more of it once, and that is the value.
     pub(crate) fn cut_somewhere(&self, value: &[char], tool: &str, key: &str) -> bool {
-        self.stands(value, tool, key).iter().any(|(_, cut)| *cut)
+        self.stands(value, tool, key).first().is_some_and(|(_, cut)| *cut)
     }
 
     /// How the words around `span` (the [`CUE_BEFORE`] words before it and the one right

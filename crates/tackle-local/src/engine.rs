@@ -802,7 +802,8 @@ impl Engine {
                                     .last()
                                     .is_some_and(|s| s.is_empty() || value.used.contains(s));
                             // A value the model copied is placed like a span: a word beside
-                            // it may name another parameter, and one that fills nothing
+                            // it may name another parameter, one cut where the user wrote it
+                            // is a cut (`CopySource::stands`), and one that fills nothing
                             // (`project: "project"`, `owner: "issue"`, `owner: "me"`) loses to
                             // any copy.
                             let places = match written.strings.last() {
@@ -811,19 +812,18 @@ impl Engine {
                                 }
                                 _ => Vec::new(),
                             };
-                            // Cut at one place, a cut at every place.
-                            let cut_somewhere = places.iter().any(|(_, cut)| *cut);
-                            let placed = places
-                                .iter()
-                                .map(|&(cue, cut)| {
-                                    if cue.fills_nothing {
-                                        f32::NEG_INFINITY
-                                    } else {
-                                        placement(cue, cut || cut_somewhere)
-                                    }
-                                })
-                                .reduce(f32::max)
-                                .unwrap_or(0.0);
+                            let placed =
+                                places
+                                    .iter()
+                                    .map(|&(cue, cut)| {
+                                        if cue.fills_nothing {
+                                            f32::NEG_INFINITY
+                                        } else {
+                                            placement(cue, cut)
+                                        }
+                                    })
+                                    .reduce(f32::max)
+                                    .unwrap_or(0.0);
                             // A repeat the text names for this parameter too stands ("the
                             // identifier should be the same as the ticket number").
                             let named_here = places.iter().any(|(cue, _)| cue.names_it);
